@@ -1,0 +1,26 @@
+# The README's commands. PRESET picks a CMake preset (release, debug, asan, clang).
+PRESET ?= release
+JOBS ?= $(shell nproc)
+
+.PHONY: deps deps-bench build test bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+deps-bench:
+	@scripts/install-deps.sh bench
+
+build: deps
+	cmake --preset $(PRESET)
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+test: build
+	ctest --preset $(PRESET) -j $(JOBS)
+
+bench: deps-bench
+	cmake --preset release -DCAROM_BENCH=ON
+	cmake --build --preset release -j $(JOBS) --target carom-bench
+	build/release/bench/carom-bench physics
+
+clean:
+	rm -rf build

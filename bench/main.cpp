@@ -1,0 +1,12 @@
+// carom-bench: benchmarks of carom's components, one subcommand each.
+#include <CLI/CLI.hpp>
+
+#include "physics/command.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"carom benchmarks"};
+    app.require_subcommand(1);
+    carom::bench::add_physics_command(app);
+    CLI11_PARSE(app, argc, argv);
+    return 0;
+}

@@ -1,0 +1,129 @@
+#include "physics/report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace carom::bench {
+namespace {
+
+constexpr std::string_view kCaromEngine = "carom";
+constexpr std::string_view kBox2dEngine = "box2d";
+constexpr std::string_view kChipmunkPrefix = "chipmunk";
+
+std::string row_notes(const Measurement& m) {
+    std::string notes = m.engine_fp_matches ? "" : "ENGINE STATE != SCENE FINGERPRINT";
+    if (!m.notes.empty()) notes += (notes.empty() ? "" : "; ") + m.notes;
+    return notes;
+}
+
+// JSON has no NaN or infinity.
+std::string json_number(double value, std::string_view format) {
+    return std::isfinite(value) ? fmt::format(fmt::runtime(format), value) : "null";
+}
+
+std::string json_string(std::string_view text) {
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\') {
+            quoted += '\\';
+            quoted += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            quoted += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+            quoted += c;
+        }
+    }
+    return quoted + "\"";
+}
+
+void flush() { std::fflush(stdout); }
+
+}  // namespace
+
+void print_table_preamble(std::span<const EngineEntry> engines, const RunSettings& settings) {
+    fmt::print(
+        "carom-bench physics: disks in a walled [0, {0}]^2 arena, no gravity, restitution 1, "
+        "friction 0, dt 1/60, {1} warm-up + {2} timed steps, seed {3}\n",
+        kArenaSize, settings.warmup_steps, settings.timed_steps, kSeed);
+    std::set<std::string> described;  // the two Chipmunk rows share a description
+    for (const EngineEntry& engine : engines) {
+        if (described.insert(engine.description).second) {
+            fmt::print("  {}\n", engine.description);
+        }
+    }
+    fmt::print(
+        "  note: Debian's libbox2d and libchipmunk are built with assertions enabled (no "
+        "NDEBUG), which slows them down somewhat\n");
+    fmt::print(
+        "  us/step: mean over the timed steps; ke_ratio: kinetic energy at the end / at the "
+        "start; escaped: centres outside the arena at the end\n\n");
+    fmt::print("{:<16} {:>6} {:>6} {:>10} {:>10} {:>7} {:>9}  {:<16}  {}\n", "engine", "layout",
+               "n", "us/step", "ke_ratio", "escaped", "max_speed", "scene_fp", "notes");
+    flush();
+}
+
+void print_table_scene(const Scene& scene) {
+    double min_radius = std::numeric_limits<double>::infinity();
+    double max_radius = 0.0;
+    for (const DiskSpec& disk : scene.disks) {
+        min_radius = std::fmin(min_radius, disk.radius);
+        max_radius = std::fmax(max_radius, disk.radius);
+    }
+    fmt::print("-- {} n={}: pitch {:.4g}, radii drawn {:.3f}..{:.3f}\n", to_string(scene.layout),
+               scene.disks.size(), scene.pitch, min_radius, max_radius);
+    flush();
+}
+
+void print_table_row(const Measurement& m) {
+    fmt::print("{:<16} {:>6} {:>6} {:>10.1f} {:>10.6f} {:>7} {:>9.1f}  {:016x}  {}\n", m.engine,
+               to_string(m.layout), m.disk_count, m.us_per_step, m.ke_ratio, m.escaped,
+               m.max_speed, m.scene_fp, row_notes(m));
+    flush();
+}
+
+void print_table_ratios(std::span<const Measurement> scene_rows) {
+    const Measurement* carom = nullptr;
+    const Measurement* box2d = nullptr;
+    const Measurement* best_chipmunk = nullptr;
+    for (const Measurement& m : scene_rows) {
+        if (m.engine == kCaromEngine) carom = &m;
+        if (m.engine == kBox2dEngine) box2d = &m;
+        if (m.engine.starts_with(kChipmunkPrefix) &&
+            (best_chipmunk == nullptr || m.us_per_step < best_chipmunk->us_per_step)) {
+            best_chipmunk = &m;
+        }
+    }
+    if (carom == nullptr || (box2d == nullptr && best_chipmunk == nullptr)) return;
+
+    std::string line = "   carom time /";
+    if (best_chipmunk != nullptr) {
+        line += fmt::format(" {} (best chipmunk): {:.2f}x", best_chipmunk->engine,
+                            carom->us_per_step / best_chipmunk->us_per_step);
+    }
+    if (box2d != nullptr) {
+        line += fmt::format("{} box2d: {:.2f}x", best_chipmunk != nullptr ? "," : "",
+                            carom->us_per_step / box2d->us_per_step);
+    }
+    fmt::print("{}\n", line);
+    flush();
+}
+
+void print_json_line(const Measurement& m, const Scene& scene, const RunSettings& settings) {
+    fmt::print(
+        "{{\"engine\":{},\"scene\":\"arena\",\"layout\":\"{}\",\"n\":{},\"pitch\":{},"
+        "\"warmup\":{},\"steps\":{},\"us_per_step\":{},\"ke_ratio\":{},\"escaped\":{},"
+        "\"max_speed\":{},\"scene_fp\":\"{:016x}\",\"engine_fp_matches\":{},\"notes\":{}}}\n",
+        json_string(m.engine), to_string(m.layout), m.disk_count,
+        json_number(scene.pitch, "{:.17g}"), settings.warmup_steps, settings.timed_steps,
+        json_number(m.us_per_step, "{:.3f}"), json_number(m.ke_ratio, "{:.17g}"), m.escaped,
+        json_number(m.max_speed, "{:.17g}"), m.scene_fp, m.engine_fp_matches,
+        json_string(m.notes));
+    flush();
+}
+
+}  // namespace carom::bench

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the Debian packages carom needs, only when some are missing.
+#   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh bench    also the peers the benchmarks compare against
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ clang make
+  doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
+)
+if [[ "${1:-}" == "bench" ]]; then
+  packages+=(libbox2d-dev libchipmunk-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "installing missing packages: ${missing[*]}" >&2
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,40 @@
+#pragma once
+// Time of impact: a disk moving in a straight line against one other shape.
+//
+// Every function sweeps a disk (centre `p`, radius `r`, velocity `v`, all
+// relative to the other shape) over t in [0, t_max] and returns the first t
+// at which it touches that shape, with the contact normal pointing from the
+// shape towards the disk. A disk that already touches or overlaps the shape
+// at t = 0 hits at t = 0 if it moves into the shape (faster than
+// kMinApproachSpeed along the normal) and never otherwise, so a disk resting
+// against a wall or sliding along it is not stopped by it.
+// A radius of 0 turns the sweep into a ray cast.
+#include <optional>
+
+#include "carom/physics/geometry.hpp"
+
+namespace carom::physics {
+
+// Approach speeds at or below this (world units per second) count as resting
+// contact, which keeps rounding noise from producing endless zero-time impacts.
+inline constexpr double kMinApproachSpeed = 1e-9;
+
+struct Impact {
+    double t;     // time of first contact, in [0, t_max]
+    Vec2 normal;  // unit, from the other shape towards the disk
+};
+
+// Disk against a disk of radius `other_radius` centred at `other_center`.
+// Concentric disks that start overlapped use the +x normal, as proximity does.
+std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
+                                    double other_radius, double t_max);
+
+// Disk against a segment: the disk's centre against the capsule of radius r
+// around the segment (two offset faces and two end circles).
+std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max);
+
+// Disk against a solid box: the centre against the box rounded by r (four
+// offset faces and four corner circles), so corners are hit as circles.
+std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max);
+
+}  // namespace carom::physics

@@ -1,0 +1,106 @@
+#include "broadphase.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace carom::physics::detail {
+namespace {
+
+// Cell coordinates are clamped so that far-away (but finite) positions still
+// map to a valid int32 cell; such cells merely share buckets.
+// floor() by truncation: std::floor is a library call on baseline x86-64
+// and this runs for every corner of every box.
+std::int32_t to_cell(double v, double inv_cell_size) {
+    constexpr double kLimit = 1 << 30;
+    const double c = std::clamp(v * inv_cell_size, -kLimit, kLimit);
+    const auto truncated = static_cast<std::int32_t>(c);
+    return static_cast<double>(truncated) > c ? truncated - 1 : truncated;
+}
+
+}  // namespace
+
+void HashGrid::reset(double cell_size, std::size_t item_limit) {
+    cell_size_ = cell_size;
+    inv_cell_size_ = 1.0 / cell_size;
+    const std::size_t bucket_count = std::bit_ceil(std::max<std::size_t>(64, 2 * item_limit));
+    if (buckets_.size() < bucket_count) buckets_.resize(bucket_count);
+    bucket_mask_ = static_cast<std::uint32_t>(bucket_count - 1);
+    for (auto& bucket : buckets_) bucket.clear();
+    large_items_.clear();
+    items_.assign(item_limit, Item{});
+    if (visited_stamp_.size() < item_limit) visited_stamp_.resize(item_limit, 0u);
+}
+
+HashGrid::CellRange HashGrid::cells_of(const Aabb& box) const {
+    return {to_cell(box.min.x, inv_cell_size_), to_cell(box.min.y, inv_cell_size_),
+            to_cell(box.max.x, inv_cell_size_), to_cell(box.max.y, inv_cell_size_)};
+}
+
+std::int64_t HashGrid::cell_count(const CellRange& r) {
+    return (std::int64_t{r.x1} - r.x0 + 1) * (std::int64_t{r.y1} - r.y0 + 1);
+}
+
+void HashGrid::collect(const Aabb& box, std::vector<std::uint32_t>& out) const {
+    const std::size_t first = out.size();
+    const CellRange range = cells_of(box);
+    if (cell_count(range) > kMaxCellsPerItem) {
+        for (std::uint32_t i = 0; i < items_.size(); ++i) {
+            if (items_[i].present && overlaps(items_[i].box, box)) out.push_back(i);
+        }
+        return;
+    }
+    for (std::int32_t cy = range.y0; cy <= range.y1; ++cy) {
+        for (std::int32_t cx = range.x0; cx <= range.x1; ++cx) {
+            for (const std::uint32_t item : buckets_[bucket_of(cx, cy)]) {
+                if (overlaps(items_[item].box, box)) out.push_back(item);
+            }
+        }
+    }
+    for (const std::uint32_t item : large_items_) {
+        if (overlaps(items_[item].box, box)) out.push_back(item);
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
+    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()), out.end());
+}
+
+void HashGrid::insert(std::uint32_t item, const Aabb& box) {
+    Item& it = items_[item];
+    it.box = box;
+    it.cells = cells_of(box);
+    it.present = true;
+    it.large = cell_count(it.cells) > kMaxCellsPerItem;
+    if (it.large) {
+        large_items_.push_back(item);
+        return;
+    }
+    for (std::int32_t cy = it.cells.y0; cy <= it.cells.y1; ++cy) {
+        for (std::int32_t cx = it.cells.x0; cx <= it.cells.x1; ++cx) {
+            buckets_[bucket_of(cx, cy)].push_back(item);
+        }
+    }
+}
+
+void HashGrid::remove(std::uint32_t item) {
+    Item& it = items_[item];
+    if (!it.present) return;
+    it.present = false;
+    auto erase_from = [item](std::vector<std::uint32_t>& list) {
+        const auto pos = std::find(list.begin(), list.end(), item);
+        if (pos != list.end()) {
+            *pos = list.back();
+            list.pop_back();
+        }
+    };
+    if (it.large) {
+        erase_from(large_items_);
+        return;
+    }
+    for (std::int32_t cy = it.cells.y0; cy <= it.cells.y1; ++cy) {
+        for (std::int32_t cx = it.cells.x0; cx <= it.cells.x1; ++cx) {
+            erase_from(buckets_[bucket_of(cx, cy)]);
+        }
+    }
+}
+
+}  // namespace carom::physics::detail

@@ -1,0 +1,104 @@
+#pragma once
+// Broadphase: a uniform grid hashed into a power-of-two table of buckets.
+//
+// Items (disk or static indices) are stored in every cell their box covers;
+// items covering more than kMaxCellsPerItem cells are kept on a short list
+// that every query checks instead, so a very fast disk costs O(n) once
+// rather than filling thousands of cells. Results never depend on the cell
+// size or on bucket collisions: a query reports exactly the items whose box
+// overlaps the query box, each once, and callers make every decision from
+// those items with a total order. Memory is kept between resets, so a
+// steady-state step does not allocate.
+#include <cstdint>
+#include <vector>
+
+#include "carom/physics/geometry.hpp"
+
+namespace carom::physics::detail {
+
+class HashGrid {
+public:
+    static constexpr std::int64_t kMaxCellsPerItem = 64;
+
+    // Forgets all items. Items are indices below `item_limit`.
+    void reset(double cell_size, std::size_t item_limit);
+    void insert(std::uint32_t item, const Aabb& box);
+    void remove(std::uint32_t item);
+    bool contains(std::uint32_t item) const { return items_[item].present; }
+
+    // Calls visit(item) once for each stored item whose box overlaps `box`.
+    template <class Visit>
+    void query(const Aabb& box, Visit&& visit);
+
+    // Appends the items whose box overlaps `box` to `out`, sorted, each once.
+    // Const (no visit stamps), so concurrent read-only queries are safe.
+    void collect(const Aabb& box, std::vector<std::uint32_t>& out) const;
+
+    double cell_size() const { return cell_size_; }
+
+private:
+    struct CellRange {
+        std::int32_t x0, y0, x1, y1;
+    };
+    struct Item {
+        Aabb box;
+        CellRange cells;
+        bool present = false;
+        bool large = false;
+    };
+
+    CellRange cells_of(const Aabb& box) const;
+    static std::int64_t cell_count(const CellRange& r);
+    std::uint32_t bucket_of(std::int32_t cx, std::int32_t cy) const;
+    bool mark_visited(std::uint32_t item);
+
+    double cell_size_ = 1.0;
+    double inv_cell_size_ = 1.0;
+    std::uint32_t bucket_mask_ = 0;
+    std::vector<std::vector<std::uint32_t>> buckets_;
+    std::vector<Item> items_;
+    std::vector<std::uint32_t> large_items_;
+    std::vector<std::uint32_t> visited_stamp_;
+    std::uint32_t stamp_ = 0;
+};
+
+template <class Visit>
+void HashGrid::query(const Aabb& box, Visit&& visit) {
+    ++stamp_;
+    if (stamp_ == 0) {  // wrapped: old stamps could look current
+        std::fill(visited_stamp_.begin(), visited_stamp_.end(), 0u);
+        stamp_ = 1;
+    }
+    const CellRange range = cells_of(box);
+    if (cell_count(range) > kMaxCellsPerItem) {
+        // A huge query box: scanning every item is cheaper than its cells.
+        for (std::uint32_t i = 0; i < items_.size(); ++i) {
+            if (items_[i].present && overlaps(items_[i].box, box)) visit(i);
+        }
+        return;
+    }
+    for (std::int32_t cy = range.y0; cy <= range.y1; ++cy) {
+        for (std::int32_t cx = range.x0; cx <= range.x1; ++cx) {
+            for (const std::uint32_t item : buckets_[bucket_of(cx, cy)]) {
+                if (overlaps(items_[item].box, box) && mark_visited(item)) visit(item);
+            }
+        }
+    }
+    for (const std::uint32_t item : large_items_) {
+        if (overlaps(items_[item].box, box) && mark_visited(item)) visit(item);
+    }
+}
+
+inline bool HashGrid::mark_visited(std::uint32_t item) {
+    if (visited_stamp_[item] == stamp_) return false;
+    visited_stamp_[item] = stamp_;
+    return true;
+}
+
+inline std::uint32_t HashGrid::bucket_of(std::int32_t cx, std::int32_t cy) const {
+    const auto ux = static_cast<std::uint32_t>(cx);
+    const auto uy = static_cast<std::uint32_t>(cy);
+    return ((ux * 0x8DA6B343u) ^ (uy * 0xD8163841u)) & bucket_mask_;
+}
+
+}  // namespace carom::physics::detail

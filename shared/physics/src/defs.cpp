@@ -1,0 +1,75 @@
+#include "carom/physics/defs.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+namespace carom::physics {
+namespace {
+
+// Shortest text that reads back as the same double.
+std::string num(double v) {
+    char buf[32];
+    const auto result = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, result.ptr);
+}
+
+std::string fmt_vec(Vec2 v) {
+    std::string text = "(";
+    text += num(v.x);
+    text += ", ";
+    text += num(v.y);
+    text += ")";
+    return text;
+}
+
+std::string check_material(const Material& m) {
+    if (!(m.restitution >= 0.0 && m.restitution <= 1.0))
+        return "material.restitution must be in [0, 1], got " + num(m.restitution);
+    if (!(m.friction >= 0.0) || !std::isfinite(m.friction))
+        return "material.friction must be finite and >= 0, got " + num(m.friction);
+    return {};
+}
+
+}  // namespace
+
+std::string validate(const DiskDef& def) {
+    if (!is_finite(def.position)) return "disk position must be finite, got " + fmt_vec(def.position);
+    if (!is_finite(def.velocity)) return "disk velocity must be finite, got " + fmt_vec(def.velocity);
+    if (!(def.radius > 0.0) || !std::isfinite(def.radius))
+        return "disk radius must be finite and > 0, got " + num(def.radius);
+    if (!(def.mass > 0.0)) return "disk mass must be > 0 (or kInfiniteMass), got " + num(def.mass);
+    return check_material(def.material);
+}
+
+std::string validate(const BoxDef& def) {
+    const Box& b = def.box;
+    if (!is_finite(b.center)) return "box center must be finite, got " + fmt_vec(b.center);
+    if (!is_finite(b.half_extents) || !(b.half_extents.x > 0.0) || !(b.half_extents.y > 0.0))
+        return "box half_extents must be finite and > 0 (an inverted box is refused), got " +
+               fmt_vec(b.half_extents);
+    if (!is_finite(b.axis) || length_squared(b.axis) == 0.0)
+        return "box axis must be a finite non-zero vector, got " + fmt_vec(b.axis);
+    return check_material(def.common.material);
+}
+
+std::string validate(const SegmentDef& def) {
+    const Segment& s = def.segment;
+    if (!is_finite(s.a) || !is_finite(s.b))
+        return "segment end points must be finite, got " + fmt_vec(s.a) + " and " + fmt_vec(s.b);
+    if (s.a == s.b) return "segment must have non-zero length, both ends are " + fmt_vec(s.a);
+    return check_material(def.common.material);
+}
+
+std::string validate(const WorldDef& def) {
+    if (!(def.tick_seconds > 0.0) || !std::isfinite(def.tick_seconds))
+        return "world tick_seconds must be finite and > 0, got " + num(def.tick_seconds);
+    if (def.max_impacts_per_disk == 0) return "world max_impacts_per_disk must be >= 1";
+    if (def.max_impacts_per_disk_average == 0) return "world max_impacts_per_disk_average must be >= 1";
+    if (!(def.overlap_tolerance >= 0.0) || !std::isfinite(def.overlap_tolerance))
+        return "world overlap_tolerance must be finite and >= 0, got " +
+               num(def.overlap_tolerance);
+    return {};
+}
+
+}  // namespace carom::physics

@@ -1,0 +1,109 @@
+#include "carom/physics/toi.hpp"
+
+#include <cmath>
+
+#include "carom/physics/proximity.hpp"
+
+namespace carom::physics {
+namespace {
+
+// A shape the disk already touches is hit at t = 0 only when the disk moves into it.
+std::optional<Impact> impact_if_approaching(Vec2 v, const Proximity& prox) {
+    if (dot(v, prox.normal) < -kMinApproachSpeed) return Impact{0.0, prox.normal};
+    return std::nullopt;
+}
+
+// Point p moving with v against a circle (centre c, radius R) it starts outside of.
+std::optional<Impact> toi_point_circle(Vec2 p, Vec2 v, Vec2 c, double radius, double t_max) {
+    const Vec2 d = p - c;
+    const double b = dot(d, v);
+    if (b >= 0.0) return std::nullopt;  // not closing in
+    const double a = dot(v, v);
+    const double c0 = dot(d, d) - radius * radius;
+    const double disc = b * b - a * c0;
+    if (disc < 0.0) return std::nullopt;  // passes by
+    // The smaller root (-b - sqrt(disc)) / a, written to avoid cancellation.
+    double t = c0 / (-b + std::sqrt(disc));
+    if (t < 0.0) t = 0.0;  // rounding at a touching start
+    if (t > t_max) return std::nullopt;
+    return Impact{t, normalize_or(d + v * t, normalize_or(d, Vec2{1.0, 0.0}))};
+}
+
+// Keeps the earlier of two impacts; on a tie the one found first.
+void keep_earliest(std::optional<Impact>& best, const std::optional<Impact>& candidate) {
+    if (candidate && (!best || candidate->t < best->t)) best = candidate;
+}
+
+}  // namespace
+
+std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
+                                    double other_radius, double t_max) {
+    const Proximity prox = proximity_disk_disk(p, r, other_center, other_radius);
+    if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
+    return toi_point_circle(p, v, other_center, r + other_radius, t_max);
+}
+
+std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max) {
+    const Proximity prox = proximity_disk_segment(p, r, s);
+    if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
+
+    const Vec2 ab = s.b - s.a;
+    const double len = length(ab);
+    if (len == 0.0) return toi_point_circle(p, v, s.a, r, t_max);
+
+    std::optional<Impact> best;
+    // The face on the disk's side, offset by r, if the disk moves towards it.
+    const Vec2 u = ab / len;
+    const Vec2 n = perp(u);
+    const double h = dot(p - s.a, n);
+    const double vh = dot(v, n);
+    if (std::abs(h) >= r && h * vh < 0.0) {
+        const double t = (std::abs(h) - r) / std::abs(vh);
+        if (t <= t_max) {
+            const double along = dot(p + v * t - s.a, u);
+            if (along >= 0.0 && along <= len) best = Impact{t, h > 0.0 ? n : -n};
+        }
+    }
+    keep_earliest(best, toi_point_circle(p, v, s.a, r, t_max));
+    keep_earliest(best, toi_point_circle(p, v, s.b, r, t_max));
+    return best;
+}
+
+std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max) {
+    const Proximity prox = proximity_disk_box(p, r, b);
+    if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
+
+    // Work in the box's frame, where it is axis-aligned and centred.
+    const Vec2 ax = b.axis;
+    const Vec2 ay = perp(b.axis);
+    const Vec2 d = p - b.center;
+    const Vec2 lp{dot(d, ax), dot(d, ay)};
+    const Vec2 lv{dot(v, ax), dot(v, ay)};
+    const double hx = b.half_extents.x;
+    const double hy = b.half_extents.y;
+
+    std::optional<Impact> best;
+    // A face of the rounded box: the plane at `offset` along one local axis,
+    // valid where the other coordinate lies within the box's half extent.
+    auto face = [&](double pos, double vel, double other_pos, double other_vel, double offset,
+                    double other_half, Vec2 local_normal) {
+        const double side = local_normal.x + local_normal.y;  // +1 or -1
+        if (side * pos < offset || side * vel >= 0.0) return;
+        const double t = (side * pos - offset) / (-side * vel);
+        if (t > t_max) return;
+        const double at = other_pos + other_vel * t;
+        if (at < -other_half || at > other_half) return;
+        keep_earliest(best, Impact{t, local_normal});
+    };
+    face(lp.x, lv.x, lp.y, lv.y, hx + r, hy, {1.0, 0.0});
+    face(lp.x, lv.x, lp.y, lv.y, hx + r, hy, {-1.0, 0.0});
+    face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, 1.0});
+    face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, -1.0});
+    const Vec2 corners[4] = {{hx, hy}, {-hx, hy}, {-hx, -hy}, {hx, -hy}};
+    for (const Vec2 corner : corners) keep_earliest(best, toi_point_circle(lp, lv, corner, r, t_max));
+
+    if (best) best->normal = ax * best->normal.x + ay * best->normal.y;
+    return best;
+}
+
+}  // namespace carom::physics

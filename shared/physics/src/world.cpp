@@ -1,0 +1,249 @@
+#include "carom/physics/world.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "carom/physics/state_hasher.hpp"
+#include "world_impl.hpp"
+
+namespace carom::physics {
+namespace {
+
+void require_valid(const std::string& reason) {
+    if (!reason.empty()) throw std::invalid_argument(reason);
+}
+
+// Takes a slot from the free list (most recently freed first) or appends one.
+template <class Slot>
+std::uint32_t allocate_slot(std::vector<Slot>& slots, std::vector<std::uint32_t>& free_list) {
+    if (!free_list.empty()) {
+        const std::uint32_t index = free_list.back();
+        free_list.pop_back();
+        return index;
+    }
+    slots.emplace_back();
+    return static_cast<std::uint32_t>(slots.size() - 1);
+}
+
+double inverse_of(double mass) { return mass == kInfiniteMass ? 0.0 : 1.0 / mass; }
+
+}  // namespace
+
+World::World(const WorldDef& def) : impl_(std::make_unique<Impl>()) {
+    require_valid(validate(def));
+    impl_->def = def;
+}
+World::~World() = default;
+World::World(const World& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+World& World::operator=(const World& other) {
+    if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
+    return *this;
+}
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+BodyId World::create_disk(const DiskDef& def) {
+    require_valid(validate(def));
+    const std::uint32_t index = allocate_slot(impl_->disks, impl_->free_disks);
+    detail::DiskSlot& slot = impl_->disks[index];
+    slot.alive = true;
+    slot.state = DiskState{def.position, def.velocity, def.radius, inverse_of(def.mass),
+                           def.material, def.filter,   def.user_data};
+    return {index, slot.generation};
+}
+
+StaticId World::create_box(const BoxDef& def) {
+    require_valid(validate(def));
+    const std::uint32_t index = allocate_slot(impl_->statics, impl_->free_statics);
+    detail::StaticSlot& slot = impl_->statics[index];
+    slot.alive = true;
+    Box box = def.box;
+    box.axis = box.axis / length(box.axis);
+    slot.state = StaticState{ShapeKind::box, box, Segment{}, def.common};
+    slot.bounds = bounds_of(box);
+    impl_->static_grid_dirty = true;
+    return {index, slot.generation};
+}
+
+StaticId World::create_segment(const SegmentDef& def) {
+    require_valid(validate(def));
+    const std::uint32_t index = allocate_slot(impl_->statics, impl_->free_statics);
+    detail::StaticSlot& slot = impl_->statics[index];
+    slot.alive = true;
+    slot.state = StaticState{ShapeKind::segment, Box{}, def.segment, def.common};
+    slot.bounds = bounds_of(def.segment);
+    impl_->static_grid_dirty = true;
+    return {index, slot.generation};
+}
+
+void World::destroy(BodyId id) {
+    if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid disk handle");
+    detail::DiskSlot& slot = impl_->disks[id.index];
+    slot = detail::DiskSlot{DiskState{}, slot.generation + 1, false};
+    impl_->free_disks.push_back(id.index);
+}
+
+void World::destroy(StaticId id) {
+    if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid static shape handle");
+    detail::StaticSlot& slot = impl_->statics[id.index];
+    slot = detail::StaticSlot{StaticState{}, Aabb{}, slot.generation + 1, false};
+    impl_->free_statics.push_back(id.index);
+    impl_->static_grid_dirty = true;
+}
+
+bool World::valid(BodyId id) const {
+    return id.index < impl_->disks.size() && impl_->disks[id.index].alive &&
+           impl_->disks[id.index].generation == id.generation;
+}
+
+bool World::valid(StaticId id) const {
+    return id.index < impl_->statics.size() && impl_->statics[id.index].alive &&
+           impl_->statics[id.index].generation == id.generation;
+}
+
+const DiskState& World::disk(BodyId id) const {
+    if (!valid(id)) throw std::invalid_argument("disk: stale or invalid disk handle");
+    return impl_->disks[id.index].state;
+}
+
+const StaticState& World::static_shape(StaticId id) const {
+    if (!valid(id)) throw std::invalid_argument("static_shape: stale or invalid handle");
+    return impl_->statics[id.index].state;
+}
+
+void World::set_position(BodyId id, Vec2 position) {
+    if (!is_finite(position)) throw std::invalid_argument("set_position: position must be finite");
+    if (!valid(id)) throw std::invalid_argument("set_position: stale or invalid disk handle");
+    impl_->disks[id.index].state.position = position;
+}
+
+void World::set_velocity(BodyId id, Vec2 velocity) {
+    if (!is_finite(velocity)) throw std::invalid_argument("set_velocity: velocity must be finite");
+    if (!valid(id)) throw std::invalid_argument("set_velocity: stale or invalid disk handle");
+    impl_->disks[id.index].state.velocity = velocity;
+}
+
+void World::apply_impulse(BodyId id, Vec2 impulse) {
+    if (!is_finite(impulse)) throw std::invalid_argument("apply_impulse: impulse must be finite");
+    if (!valid(id)) throw std::invalid_argument("apply_impulse: stale or invalid disk handle");
+    DiskState& d = impl_->disks[id.index].state;
+    const Vec2 velocity = d.velocity + impulse * d.inverse_mass;
+    if (!is_finite(velocity)) throw std::invalid_argument("apply_impulse: velocity would overflow");
+    d.velocity = velocity;
+}
+
+void World::step() {
+    impl_->contacts.clear();
+    impl_->stats = StepStats{};
+    if (impl_->static_grid_dirty) impl_->rebuild_static_grid();
+    detail::run_sweep(*impl_);
+    detail::resolve_overlaps(*impl_);
+    ++impl_->tick;
+}
+
+std::span<const Contact> World::contacts() const { return impl_->contacts; }
+const World::StepStats& World::last_step_stats() const { return impl_->stats; }
+std::uint64_t World::tick() const { return impl_->tick; }
+const WorldDef& World::def() const { return impl_->def; }
+
+std::vector<BodyId> World::disks() const {
+    std::vector<BodyId> ids;
+    for (std::uint32_t i = 0; i < impl_->disks.size(); ++i) {
+        if (impl_->disks[i].alive) ids.push_back({i, impl_->disks[i].generation});
+    }
+    return ids;
+}
+
+std::vector<StaticId> World::statics() const {
+    std::vector<StaticId> ids;
+    for (std::uint32_t i = 0; i < impl_->statics.size(); ++i) {
+        if (impl_->statics[i].alive) ids.push_back({i, impl_->statics[i].generation});
+    }
+    return ids;
+}
+
+void World::Impl::rebuild_static_grid() {
+    // Cells about a quarter of the typical static's size: long walls span a
+    // few cells, a disk's query box usually touches one or two.
+    double extent_sum = 0.0;
+    std::size_t count = 0;
+    for (const auto& s : statics) {
+        if (!s.alive) continue;
+        extent_sum += std::max(s.bounds.max.x - s.bounds.min.x, s.bounds.max.y - s.bounds.min.y);
+        ++count;
+    }
+    const double cell = count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
+    static_grid.reset(cell, statics.size());
+    for (std::uint32_t i = 0; i < statics.size(); ++i) {
+        if (statics[i].alive) static_grid.insert(i, statics[i].bounds);
+    }
+    static_grid_dirty = false;
+}
+
+std::uint64_t World::state_hash() const {
+    StateHasher h;
+    const WorldDef& d = impl_->def;
+    h.add(d.tick_seconds);
+    h.add(d.max_impacts_per_disk);
+    h.add(d.max_impacts_per_disk_average);
+    h.add(d.overlap_iterations);
+    h.add(d.overlap_tolerance);
+    h.add(impl_->tick);
+
+    auto add_material = [&h](const Material& m) {
+        h.add(m.restitution);
+        h.add(m.friction);
+    };
+    auto add_filter = [&h](const Filter& f) {
+        h.add(f.layer);
+        h.add(f.mask);
+    };
+    auto add_vec = [&h](Vec2 v) {
+        h.add(v.x);
+        h.add(v.y);
+    };
+
+    h.add(static_cast<std::uint64_t>(impl_->disks.size()));
+    for (const auto& slot : impl_->disks) {
+        h.add(slot.alive);
+        h.add(slot.generation);
+        if (!slot.alive) continue;
+        const DiskState& s = slot.state;
+        add_vec(s.position);
+        add_vec(s.velocity);
+        h.add(s.radius);
+        h.add(s.inverse_mass);
+        add_material(s.material);
+        add_filter(s.filter);
+        h.add(s.user_data);
+    }
+    h.add(static_cast<std::uint64_t>(impl_->free_disks.size()));
+    for (const std::uint32_t i : impl_->free_disks) h.add(i);
+
+    h.add(static_cast<std::uint64_t>(impl_->statics.size()));
+    for (const auto& slot : impl_->statics) {
+        h.add(slot.alive);
+        h.add(slot.generation);
+        if (!slot.alive) continue;
+        const StaticState& s = slot.state;
+        h.add(static_cast<std::uint32_t>(s.kind));
+        if (s.kind == ShapeKind::box) {
+            add_vec(s.box.center);
+            add_vec(s.box.half_extents);
+            add_vec(s.box.axis);
+        } else {
+            add_vec(s.segment.a);
+            add_vec(s.segment.b);
+        }
+        add_material(s.common.material);
+        h.add(static_cast<std::uint32_t>(s.common.response));
+        add_filter(s.common.filter);
+        h.add(s.common.user_data);
+    }
+    h.add(static_cast<std::uint64_t>(impl_->free_statics.size()));
+    for (const std::uint32_t i : impl_->free_statics) h.add(i);
+    return h.digest();
+}
+
+}  // namespace carom::physics
