@@ -34,7 +34,11 @@ Proximity measure_static(const DiskState& d, const StaticState& s) {
 class OverlapSolver {
 public:
     explicit OverlapSolver(World::Impl& world)
-        : w_(world), overlaps_(world.scratch.overlaps), grid_(world.scratch.grid) {}
+        : w_(world),
+          overlaps_(world.scratch.overlaps),
+          boxes_(world.scratch.boxes),
+          present_(world.scratch.present),
+          cells_(world.scratch.cells) {}
 
     void run() {
         for (std::uint32_t pass = 0; pass < w_.def.overlap_iterations; ++pass) {
@@ -52,30 +56,32 @@ private:
     void collect() {
         overlaps_.clear();
         const std::size_t n = w_.disks.size();
+        boxes_.resize(n);
+        present_.assign(n, 0u);
         double diameter_sum = 0.0;
         std::size_t active = 0;
-        for (const DiskSlot& slot : w_.disks) {
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const DiskSlot& slot = w_.disks[i];
             if (!slot.alive) continue;
+            present_[i] = 1;
+            boxes_[i] = disk_bounds(slot.state);
             diameter_sum += 2.0 * slot.state.radius;
             ++active;
         }
         if (active == 0) return;
-        grid_.reset(std::max(2.0 * diameter_sum / static_cast<double>(active), 1e-6), n);
+        cells_.build(boxes_, present_, std::max(2.0 * diameter_sum / static_cast<double>(active), 1e-6));
+        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) {
+            const DiskState& a = w_.disks[i].state;
+            const DiskState& b = w_.disks[j].state;
+            if (!collides(a.filter, b.filter)) return;
+            if (a.inverse_mass == 0.0 && b.inverse_mass == 0.0) return;
+            const Proximity p = proximity_disk_disk(a.position, a.radius, b.position, b.radius);
+            if (too_deep(p.separation)) overlaps_.push_back({-p.separation, i, j, EventKind::disk_disk});
+        });
         for (std::uint32_t i = 0; i < n; ++i) {
-            const DiskSlot& slot = w_.disks[i];
-            if (!slot.alive) continue;
-            const DiskState& d = slot.state;
-            const Aabb box = disk_bounds(d);
-            grid_.query(box, [&](std::uint32_t j) {
-                const DiskState& o = w_.disks[j].state;
-                if (!collides(d.filter, o.filter)) return;
-                if (d.inverse_mass == 0.0 && o.inverse_mass == 0.0) return;
-                const Proximity p = proximity_disk_disk(o.position, o.radius, d.position, d.radius);
-                if (too_deep(p.separation))
-                    overlaps_.push_back({-p.separation, j, i, EventKind::disk_disk});
-            });
-            grid_.insert(i, box);
-            w_.for_each_static_near(box, [&](std::uint32_t s) {
+            if (!present_[i]) continue;
+            const DiskState& d = w_.disks[i].state;
+            w_.for_each_static_near(boxes_[i], [&](std::uint32_t s) {
                 const StaticState& st = w_.statics[s].state;
                 if (!collides(d.filter, st.common.filter)) return;
                 const Proximity p = measure_static(d, st);
@@ -106,7 +112,9 @@ private:
 
     World::Impl& w_;
     std::vector<OverlapContact>& overlaps_;
-    HashGrid& grid_;
+    std::vector<Aabb>& boxes_;
+    std::vector<std::uint8_t>& present_;
+    CellGrid& cells_;
 };
 
 }  // namespace

@@ -31,10 +31,14 @@ public:
         : w_(world),
           bodies_(world.scratch.bodies),
           events_(world.scratch.events),
-          grid_(world.scratch.grid),
+          boxes_(world.scratch.boxes),
+          present_(world.scratch.present),
+          moved_(world.scratch.moved),
+          cells_(world.scratch.cells),
+          moved_grid_(world.scratch.moved_grid),
           dt_(world.def.tick_seconds) {}
 
-    void run() {
+    bool run() {
         start();
         std::uint32_t resolved = 0;
         const std::uint32_t budget = tick_budget();
@@ -53,6 +57,7 @@ public:
         }
         w_.stats.impacts = resolved;
         finish();
+        return overlap_seen_ || w_.stats.parked_disks > 0 || w_.stats.tick_budget_exhausted;
     }
 
 private:
@@ -65,6 +70,9 @@ private:
     void start() {
         const std::size_t n = w_.disks.size();
         bodies_.assign(n, SweepBody{});
+        boxes_.resize(n);
+        present_.assign(n, 0u);
+        moved_.assign(n, 0u);
         events_.clear();
         double extent_sum = 0.0;
         std::size_t active = 0;
@@ -75,7 +83,9 @@ private:
             b.position = slot.state.position;
             b.velocity = slot.state.velocity;
             b.active = true;
+            present_[i] = 1;
             const Aabb box = swept_bounds(i);
+            boxes_[i] = box;
             extent_sum += std::max(box.max.x - box.min.x, box.max.y - box.min.y);
             ++active;
         }
@@ -83,14 +93,11 @@ private:
         // cells. The cell size only affects speed, never the result.
         const double cell =
             active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
-        grid_.reset(cell, n);
-        // Query before insert: each pair is considered once, by its higher index.
+        cells_.build(boxes_, present_, cell);
+        moved_grid_.reset(cell, n);
+        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) { schedule_pair(i, j); });
         for (std::uint32_t i = 0; i < n; ++i) {
-            if (!bodies_[i].active) continue;
-            const Aabb box = swept_bounds(i);
-            grid_.query(box, [&](std::uint32_t j) { schedule_pair(i, j); });
-            grid_.insert(i, box);
-            schedule_statics(i, box);
+            if (present_[i]) schedule_statics(i, boxes_[i]);
         }
     }
 
@@ -133,8 +140,12 @@ private:
         const SweepBody& bb = bodies_[b];
         if (ba.parked && bb.parked) return;
         const double t0 = std::max(ba.t, bb.t);
-        const auto hit = toi_disk_disk(position_at(a, t0), da.radius, ba.velocity - bb.velocity,
-                                       position_at(b, t0), db.radius, dt_ - t0);
+        const Vec2 pa = position_at(a, t0);
+        const Vec2 pb = position_at(b, t0);
+        const double inner = da.radius + db.radius - overlap_alarm_;
+        if (inner > 0.0 && length_squared(pa - pb) < inner * inner) overlap_seen_ = true;
+        const auto hit =
+            toi_disk_disk(pa, da.radius, ba.velocity - bb.velocity, pb, db.radius, dt_ - t0);
         if (!hit) return;
         push({std::min(t0 + hit->t, dt_), a, b, ba.version, bb.version, EventKind::disk_disk});
     }
@@ -147,6 +158,10 @@ private:
             const StaticState& st = w_.statics[s].state;
             if (!collides(d.filter, st.common.filter)) return;
             const double t_max = dt_ - body.t;
+            const Proximity prox = st.kind == ShapeKind::box
+                                       ? proximity_disk_box(body.position, d.radius, st.box)
+                                       : proximity_disk_segment(body.position, d.radius, st.segment);
+            if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
             const auto hit = st.kind == ShapeKind::box
                                  ? toi_disk_box(body.position, d.radius, body.velocity, st.box, t_max)
                                  : toi_disk_segment(body.position, d.radius, body.velocity,
@@ -159,12 +174,19 @@ private:
     // New events for disk i after its path changed. `skip` is a disk whose
     // pair with i will be scheduled by that disk's own reschedule.
     void reschedule(std::uint32_t i, std::uint32_t skip) {
-        grid_.remove(i);
+        if (moved_[i]) {
+            moved_grid_.remove(i);
+        } else {
+            moved_[i] = 1;
+        }
         const Aabb box = swept_bounds(i);
-        grid_.query(box, [&](std::uint32_t j) {
+        cells_.query(box, [&](std::uint32_t j) {
+            if (!moved_[j] && j != skip) schedule_pair(i, j);
+        });
+        moved_grid_.query(box, [&](std::uint32_t j) {
             if (j != skip) schedule_pair(i, j);
         });
-        grid_.insert(i, box);
+        moved_grid_.insert(i, box);
         schedule_statics(i, box);
     }
 
@@ -271,12 +293,18 @@ private:
     World::Impl& w_;
     std::vector<SweepBody>& bodies_;
     std::vector<SweepEvent>& events_;
-    HashGrid& grid_;
+    std::vector<Aabb>& boxes_;
+    std::vector<std::uint8_t>& present_;
+    std::vector<std::uint8_t>& moved_;
+    CellGrid& cells_;         // swept bounds at the start of the tick
+    HashGrid& moved_grid_;    // current swept bounds of disks whose path changed since
     const double dt_;
+    const double overlap_alarm_ = 0.5 * w_.def.overlap_tolerance;
+    bool overlap_seen_ = false;
 };
 
 }  // namespace
 
-void run_sweep(World::Impl& world) { Sweep(world).run(); }
+bool run_sweep(World::Impl& world) { return Sweep(world).run(); }
 
 }  // namespace carom::physics::detail

@@ -38,9 +38,13 @@ void keep_earliest(std::optional<Impact>& best, const std::optional<Impact>& can
 
 std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
                                     double other_radius, double t_max) {
-    const Proximity prox = proximity_disk_disk(p, r, other_center, other_radius);
-    if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
-    return toi_point_circle(p, v, other_center, r + other_radius, t_max);
+    // Squared distances first: most candidate pairs are apart and need no sqrt.
+    const Vec2 d = p - other_center;
+    const double reach = r + other_radius;
+    if (dot(d, d) <= reach * reach) {
+        return impact_if_approaching(v, proximity_disk_disk(p, r, other_center, other_radius));
+    }
+    return toi_point_circle(p, v, other_center, reach, t_max);
 }
 
 std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max) {

@@ -137,8 +137,7 @@ void World::step() {
     impl_->contacts.clear();
     impl_->stats = StepStats{};
     if (impl_->static_grid_dirty) impl_->rebuild_static_grid();
-    detail::run_sweep(*impl_);
-    detail::resolve_overlaps(*impl_);
+    if (detail::run_sweep(*impl_)) detail::resolve_overlaps(*impl_);
     ++impl_->tick;
 }
 

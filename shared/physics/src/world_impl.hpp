@@ -2,7 +2,8 @@
 // The world's storage, shared by the files that implement World.
 #include <vector>
 
-#include "broadphase.hpp"
+#include "cell_grid.hpp"
+#include "hash_grid.hpp"
 #include "carom/physics/world.hpp"
 
 namespace carom::physics {
@@ -56,10 +57,18 @@ struct Scratch {
     std::vector<SweepBody> bodies;
     std::vector<SweepEvent> events;
     std::vector<OverlapContact> overlaps;
-    HashGrid grid;
+    std::vector<Aabb> boxes;            // per disk: swept bounds, then final bounds
+    std::vector<std::uint8_t> present;  // per disk: alive
+    std::vector<std::uint8_t> moved;    // per disk: its box left `cells` for `moved_grid`
+    CellGrid cells;
+    HashGrid moved_grid;
 };
 
-void run_sweep(World::Impl& world);
+// Returns whether the tick may end with an overlap deeper than the
+// tolerance: one deeper than half of it at the start, or a parked disk.
+// Otherwise the impacts leave every pair touching at most, and the overlap
+// solver, which would find nothing, is skipped.
+bool run_sweep(World::Impl& world);
 void resolve_overlaps(World::Impl& world);
 
 }  // namespace detail

@@ -1,25 +1,9 @@
-#include "broadphase.hpp"
+#include "hash_grid.hpp"
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 
 namespace carom::physics::detail {
-namespace {
-
-// Cell coordinates are clamped so that far-away (but finite) positions still
-// map to a valid int32 cell; such cells merely share buckets.
-// floor() by truncation: std::floor is a library call on baseline x86-64
-// and this runs for every corner of every box.
-std::int32_t to_cell(double v, double inv_cell_size) {
-    constexpr double kLimit = 1 << 30;
-    const double c = std::clamp(v * inv_cell_size, -kLimit, kLimit);
-    const auto truncated = static_cast<std::int32_t>(c);
-    return static_cast<double>(truncated) > c ? truncated - 1 : truncated;
-}
-
-}  // namespace
-
 void HashGrid::reset(double cell_size, std::size_t item_limit) {
     cell_size_ = cell_size;
     inv_cell_size_ = 1.0 / cell_size;
@@ -32,19 +16,10 @@ void HashGrid::reset(double cell_size, std::size_t item_limit) {
     if (visited_stamp_.size() < item_limit) visited_stamp_.resize(item_limit, 0u);
 }
 
-HashGrid::CellRange HashGrid::cells_of(const Aabb& box) const {
-    return {to_cell(box.min.x, inv_cell_size_), to_cell(box.min.y, inv_cell_size_),
-            to_cell(box.max.x, inv_cell_size_), to_cell(box.max.y, inv_cell_size_)};
-}
-
-std::int64_t HashGrid::cell_count(const CellRange& r) {
-    return (std::int64_t{r.x1} - r.x0 + 1) * (std::int64_t{r.y1} - r.y0 + 1);
-}
-
 void HashGrid::collect(const Aabb& box, std::vector<std::uint32_t>& out) const {
     const std::size_t first = out.size();
-    const CellRange range = cells_of(box);
-    if (cell_count(range) > kMaxCellsPerItem) {
+    const CellRange range = cells_of(box, inv_cell_size_);
+    if (range.count() > kMaxCellsPerItem) {
         for (std::uint32_t i = 0; i < items_.size(); ++i) {
             if (items_[i].present && overlaps(items_[i].box, box)) out.push_back(i);
         }
@@ -67,9 +42,9 @@ void HashGrid::collect(const Aabb& box, std::vector<std::uint32_t>& out) const {
 void HashGrid::insert(std::uint32_t item, const Aabb& box) {
     Item& it = items_[item];
     it.box = box;
-    it.cells = cells_of(box);
+    it.cells = cells_of(box, inv_cell_size_);
     it.present = true;
-    it.large = cell_count(it.cells) > kMaxCellsPerItem;
+    it.large = it.cells.count() > kMaxCellsPerItem;
     if (it.large) {
         large_items_.push_back(item);
         return;

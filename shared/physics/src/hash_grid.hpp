@@ -1,10 +1,9 @@
 #pragma once
-// Broadphase: a uniform grid hashed into a power-of-two table of buckets.
+// Broadphase for boxes that change: a uniform grid hashed into a
+// power-of-two table of growable buckets, with insert and remove.
 //
-// Items (disk or static indices) are stored in every cell their box covers;
-// items covering more than kMaxCellsPerItem cells are kept on a short list
-// that every query checks instead, so a very fast disk costs O(n) once
-// rather than filling thousands of cells. Results never depend on the cell
+// Items (disk or static indices) are stored in every cell their box covers,
+// or on the large list (see cell_math.hpp). Results never depend on the cell
 // size or on bucket collisions: a query reports exactly the items whose box
 // overlaps the query box, each once, and callers make every decision from
 // those items with a total order. Memory is kept between resets, so a
@@ -12,14 +11,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "carom/physics/geometry.hpp"
+#include "cell_math.hpp"
 
 namespace carom::physics::detail {
 
 class HashGrid {
 public:
-    static constexpr std::int64_t kMaxCellsPerItem = 64;
-
     // Forgets all items. Items are indices below `item_limit`.
     void reset(double cell_size, std::size_t item_limit);
     void insert(std::uint32_t item, const Aabb& box);
@@ -37,9 +34,6 @@ public:
     double cell_size() const { return cell_size_; }
 
 private:
-    struct CellRange {
-        std::int32_t x0, y0, x1, y1;
-    };
     struct Item {
         Aabb box;
         CellRange cells;
@@ -47,8 +41,6 @@ private:
         bool large = false;
     };
 
-    CellRange cells_of(const Aabb& box) const;
-    static std::int64_t cell_count(const CellRange& r);
     std::uint32_t bucket_of(std::int32_t cx, std::int32_t cy) const;
     bool mark_visited(std::uint32_t item);
 
@@ -69,8 +61,8 @@ void HashGrid::query(const Aabb& box, Visit&& visit) {
         std::fill(visited_stamp_.begin(), visited_stamp_.end(), 0u);
         stamp_ = 1;
     }
-    const CellRange range = cells_of(box);
-    if (cell_count(range) > kMaxCellsPerItem) {
+    const CellRange range = cells_of(box, inv_cell_size_);
+    if (range.count() > kMaxCellsPerItem) {
         // A huge query box: scanning every item is cheaper than its cells.
         for (std::uint32_t i = 0; i < items_.size(); ++i) {
             if (items_[i].present && overlaps(items_[i].box, box)) visit(i);
@@ -96,9 +88,7 @@ inline bool HashGrid::mark_visited(std::uint32_t item) {
 }
 
 inline std::uint32_t HashGrid::bucket_of(std::int32_t cx, std::int32_t cy) const {
-    const auto ux = static_cast<std::uint32_t>(cx);
-    const auto uy = static_cast<std::uint32_t>(cy);
-    return ((ux * 0x8DA6B343u) ^ (uy * 0xD8163841u)) & bucket_mask_;
+    return hash_cell(cx, cy, bucket_mask_);
 }
 
 }  // namespace carom::physics::detail

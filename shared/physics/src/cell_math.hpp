@@ -1,0 +1,40 @@
+#pragma once
+// Cell arithmetic shared by the broadphase grids.
+#include <algorithm>
+#include <cstdint>
+
+#include "carom/physics/geometry.hpp"
+
+namespace carom::physics::detail {
+
+// Boxes spanning more cells than this are kept on a list that every query
+// checks directly, so one very fast disk does not fill thousands of cells.
+inline constexpr std::int64_t kMaxCellsPerItem = 64;
+
+struct CellRange {
+    std::int32_t x0, y0, x1, y1;
+    std::int64_t count() const { return (std::int64_t{x1} - x0 + 1) * (std::int64_t{y1} - y0 + 1); }
+};
+
+// floor(v / cell) by truncation (std::floor is a library call on baseline
+// x86-64), clamped so that far-away but finite positions still give a valid
+// int32 cell; such cells merely share buckets.
+inline std::int32_t to_cell(double v, double inv_cell_size) {
+    constexpr double kLimit = 1 << 30;
+    const double c = std::clamp(v * inv_cell_size, -kLimit, kLimit);
+    const auto truncated = static_cast<std::int32_t>(c);
+    return static_cast<double>(truncated) > c ? truncated - 1 : truncated;
+}
+
+inline CellRange cells_of(const Aabb& box, double inv_cell_size) {
+    return {to_cell(box.min.x, inv_cell_size), to_cell(box.min.y, inv_cell_size),
+            to_cell(box.max.x, inv_cell_size), to_cell(box.max.y, inv_cell_size)};
+}
+
+inline std::uint32_t hash_cell(std::int32_t cx, std::int32_t cy, std::uint32_t mask) {
+    const auto ux = static_cast<std::uint32_t>(cx);
+    const auto uy = static_cast<std::uint32_t>(cy);
+    return ((ux * 0x8DA6B343u) ^ (uy * 0xD8163841u)) & mask;
+}
+
+}  // namespace carom::physics::detail
