@@ -9,7 +9,7 @@ packages=(
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
 )
 if [[ "${1:-}" == "bench" ]]; then
-  packages+=(libbox2d-dev libchipmunk-dev)
+  packages+=(libbox2d-dev libchipmunk-dev libfmt-dev)
 fi
 
 missing=()

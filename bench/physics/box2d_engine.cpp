@@ -13,7 +13,7 @@ constexpr int kVelocityIterations = 8;
 constexpr int kPositionIterations = 3;
 
 class Box2dEngine final : public Engine {
-public:
+  public:
     explicit Box2dEngine(const Scene& scene) : world_(b2Vec2(0.0f, 0.0f)) {
         // Carom and Chipmunk (by default) never put bodies to sleep; a gas with
         // no damping rarely would, but this rules it out as a source of speed.
@@ -73,7 +73,7 @@ public:
         }
     }
 
-private:
+  private:
     b2World world_;
     std::vector<b2Body*> disks_;  // owned by world_
 };
@@ -87,8 +87,9 @@ std::unique_ptr<Engine> make_box2d_engine(const Scene& scene) {
 std::string box2d_description() {
     const double max_translation = b2_maxTranslation;
     return fmt::format(
-        "Box2D {}.{}.{}: Step(dt, {}, {}), restitution threshold 0, sleeping off; clamps a "
-        "body's move to b2_maxTranslation = {} units per step ({} units/s at 60 Hz)",
+        "Box2D (b2_version {}.{}.{}; Debian 2.4.1 reports 2.4.0): Step(dt, {}, {}), restitution "
+        "threshold 0, sleeping off; clamps a body's move to b2_maxTranslation = {} units per step "
+        "({} units/s at 60 Hz)",
         b2_version.major, b2_version.minor, b2_version.revision, kVelocityIterations,
         kPositionIterations, max_translation, max_translation / kTimeStep);
 }

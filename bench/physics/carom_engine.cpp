@@ -14,13 +14,14 @@ namespace cp = carom::physics;
 static_assert(cp::WorldDef{}.tick_seconds == kTimeStep);
 
 class CaromEngine final : public Engine {
-public:
+  public:
     explicit CaromEngine(const Scene& scene) {
         for (const WallSpec& wall : scene.walls) {
             const cp::Vec2 center{(wall.min_x + wall.max_x) / 2.0, (wall.min_y + wall.max_y) / 2.0};
             const cp::Vec2 half_extents{(wall.max_x - wall.min_x) / 2.0,
                                         (wall.max_y - wall.min_y) / 2.0};
-            world_.create_box(cp::BoxDef{cp::Box{center, half_extents, {1.0, 0.0}}, cp::StaticDef{}});
+            world_.create_box(
+                cp::BoxDef{cp::Box{center, half_extents, {1.0, 0.0}}, cp::StaticDef{}});
         }
         disks_.reserve(scene.disks.size());
         for (const DiskSpec& disk : scene.disks) {
@@ -56,7 +57,7 @@ public:
                            budget_exhausted_ticks_);
     }
 
-private:
+  private:
     cp::World world_;
     std::vector<cp::BodyId> disks_;
     std::uint64_t parked_disks_ = 0;

@@ -42,7 +42,7 @@ cpSpace* new_space_quietly() {
 }
 
 class ChipmunkEngine final : public Engine {
-public:
+  public:
     ChipmunkEngine(const Scene& scene, BroadPhase broad_phase) : space_(new_space_quietly()) {
         // Gravity zero, damping 1 (none) and sleeping off are Chipmunk's defaults.
         if (broad_phase == BroadPhase::hash10) {
@@ -62,9 +62,8 @@ public:
         shapes_.reserve(shapes_.size() + scene.disks.size());
         for (const DiskSpec& disk : scene.disks) {
             const double mass = disk.mass();
-            cpBody* body =
-                cpSpaceAddBody(space_, cpBodyNew(mass, cpMomentForCircle(mass, 0.0, disk.radius,
-                                                                          cpvzero)));
+            cpBody* body = cpSpaceAddBody(
+                space_, cpBodyNew(mass, cpMomentForCircle(mass, 0.0, disk.radius, cpvzero)));
             cpBodySetPosition(body, cpv(disk.x, disk.y));
             cpBodySetVelocity(body, cpv(disk.vx, disk.vy));
             cpShape* shape = cpCircleShapeNew(body, disk.radius, cpvzero);
@@ -98,7 +97,7 @@ public:
         }
     }
 
-private:
+  private:
     cpSpace* space_;
     std::vector<cpBody*> disks_;
     std::vector<cpShape*> shapes_;

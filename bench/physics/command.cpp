@@ -32,7 +32,8 @@ bool selected(const std::vector<std::string>& names, std::string_view name) {
 
 int run_physics(const PhysicsOptions& options) {
     std::vector<EngineEntry> engines = all_engines();
-    std::erase_if(engines, [&](const EngineEntry& e) { return !selected(options.engines, e.name); });
+    std::erase_if(engines,
+                  [&](const EngineEntry& e) { return !selected(options.engines, e.name); });
 
     if (!options.json) print_table_preamble(engines, options.run);
     bool all_fingerprints_match = true;
@@ -65,7 +66,8 @@ void add_physics_command(CLI::App& app) {
         "physics", "carom's physics core against Box2D and Chipmunk on N disks in a walled arena");
 
     std::vector<std::string> engine_names;
-    for (const EngineEntry& engine : all_engines()) engine_names.emplace_back(engine.name);
+    for (const EngineEntry& engine : all_engines())
+        engine_names.emplace_back(engine.name);
 
     command->add_option("--n", options->disk_counts, "Disk counts (repeatable or comma-separated)")
         ->delimiter(',')
@@ -78,8 +80,7 @@ void add_physics_command(CLI::App& app) {
     command->add_option("--engine", options->engines, "Engines to run (default: all)")
         ->delimiter(',')
         ->check(CLI::IsMember(engine_names));
-    command->add_option("--steps", options->run.timed_steps, "Timed steps")
-        ->capture_default_str();
+    command->add_option("--steps", options->run.timed_steps, "Timed steps")->capture_default_str();
     command->add_option("--warmup", options->run.warmup_steps, "Untimed steps before timing")
         ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");

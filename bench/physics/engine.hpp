@@ -19,7 +19,7 @@ struct DiskMotion {
 };
 
 class Engine {
-public:
+  public:
     virtual ~Engine() = default;
     Engine() = default;
     Engine(const Engine&) = delete;

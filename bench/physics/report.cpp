@@ -1,5 +1,6 @@
 #include "physics/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -41,7 +42,9 @@ std::string json_string(std::string_view text) {
     return quoted + "\"";
 }
 
-void flush() { std::fflush(stdout); }
+void flush() {
+    std::fflush(stdout);
+}
 
 }  // namespace
 
@@ -56,9 +59,13 @@ void print_table_preamble(std::span<const EngineEntry> engines, const RunSetting
             fmt::print("  {}\n", engine.description);
         }
     }
-    fmt::print(
-        "  note: Debian's libbox2d and libchipmunk are built with assertions enabled (no "
-        "NDEBUG), which slows them down somewhat\n");
+    const bool any_peer = std::any_of(engines.begin(), engines.end(),
+                                      [](const EngineEntry& e) { return e.name != kCaromEngine; });
+    if (any_peer) {
+        fmt::print(
+            "  note: Debian's libbox2d and libchipmunk are built with assertions enabled (no "
+            "NDEBUG), which slows them down somewhat\n");
+    }
     fmt::print(
         "  us/step: mean over the timed steps; ke_ratio: kinetic energy at the end / at the "
         "start; escaped: centres outside the arena at the end\n\n");
@@ -74,15 +81,15 @@ void print_table_scene(const Scene& scene) {
         min_radius = std::fmin(min_radius, disk.radius);
         max_radius = std::fmax(max_radius, disk.radius);
     }
-    fmt::print("-- {} n={}: pitch {:.4g}, radii drawn {:.3f}..{:.3f}\n", to_string(scene.layout),
+    fmt::print("-- {} n={}: pitch {:.6g}, radii drawn {:.3f}..{:.3f}\n", to_string(scene.layout),
                scene.disks.size(), scene.pitch, min_radius, max_radius);
     flush();
 }
 
 void print_table_row(const Measurement& m) {
     fmt::print("{:<16} {:>6} {:>6} {:>10.1f} {:>10.6f} {:>7} {:>9.1f}  {:016x}  {}\n", m.engine,
-               to_string(m.layout), m.disk_count, m.us_per_step, m.ke_ratio, m.escaped,
-               m.max_speed, m.scene_fp, row_notes(m));
+               to_string(m.layout), m.disk_count, m.us_per_step, m.ke_ratio, m.escaped, m.max_speed,
+               m.scene_fp, row_notes(m));
     flush();
 }
 
@@ -121,8 +128,7 @@ void print_json_line(const Measurement& m, const Scene& scene, const RunSettings
         json_string(m.engine), to_string(m.layout), m.disk_count,
         json_number(scene.pitch, "{:.17g}"), settings.warmup_steps, settings.timed_steps,
         json_number(m.us_per_step, "{:.3f}"), json_number(m.ke_ratio, "{:.17g}"), m.escaped,
-        json_number(m.max_speed, "{:.17g}"), m.scene_fp, m.engine_fp_matches,
-        json_string(m.notes));
+        json_number(m.max_speed, "{:.17g}"), m.scene_fp, m.engine_fp_matches, json_string(m.notes));
     flush();
 }
 

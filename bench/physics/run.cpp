@@ -44,9 +44,11 @@ Measurement measure(const EngineEntry& engine, const Scene& scene, const RunSett
     const std::uint64_t scene_fp = scene_fingerprint(scene.disks);
     const bool engine_fp_matches = engine_fingerprint(scene, motion) == scene_fp;
 
-    for (std::size_t i = 0; i < settings.warmup_steps; ++i) world->step();
+    for (std::size_t i = 0; i < settings.warmup_steps; ++i)
+        world->step();
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < settings.timed_steps; ++i) world->step();
+    for (std::size_t i = 0; i < settings.timed_steps; ++i)
+        world->step();
     const auto elapsed = std::chrono::steady_clock::now() - start;
 
     world->read_motion(motion);
@@ -62,9 +64,8 @@ Measurement measure(const EngineEntry& engine, const Scene& scene, const RunSett
         .engine = engine.name,
         .layout = scene.layout,
         .disk_count = scene.disks.size(),
-        .us_per_step = settings.timed_steps > 0
-                           ? elapsed_us / static_cast<double>(settings.timed_steps)
-                           : 0.0,
+        .us_per_step =
+            settings.timed_steps > 0 ? elapsed_us / static_cast<double>(settings.timed_steps) : 0.0,
         .ke_ratio = kinetic_energy(scene, motion) / initial_energy,
         .escaped = escaped,
         .max_speed = max_speed,

@@ -10,7 +10,7 @@ namespace {
 // xorshift32 (13, 17, 5): tiny and fully specified, so the scene does not
 // depend on a standard library's distribution implementation.
 class XorShift32 {
-public:
+  public:
     explicit XorShift32(std::uint32_t seed) : state_(seed) {}
 
     std::uint32_t next() {
@@ -23,14 +23,15 @@ public:
     // Uniform in [0, 1) from the top 24 bits, which a double holds exactly.
     double next_unit() { return static_cast<double>(next() >> 8) / 16777216.0; }
 
-private:
+  private:
     std::uint32_t state_;
 };
 
 std::size_t grid_columns(std::size_t disk_count) {
     auto columns = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(disk_count))));
     // Guard the square root's rounding so that columns^2 >= n always holds.
-    while (columns * columns < disk_count) ++columns;
+    while (columns * columns < disk_count)
+        ++columns;
     return columns;
 }
 
@@ -38,10 +39,10 @@ std::array<WallSpec, 4> arena_walls() {
     constexpr double lo = -kWallThickness;
     constexpr double hi = kArenaSize + kWallThickness;
     return {{
-        {lo, lo, 0.0, hi},                // left
-        {kArenaSize, lo, hi, hi},         // right
-        {lo, lo, hi, 0.0},                // bottom
-        {lo, kArenaSize, hi, hi},         // top
+        {lo, lo, 0.0, hi},         // left
+        {kArenaSize, lo, hi, hi},  // right
+        {lo, lo, hi, 0.0},         // bottom
+        {lo, kArenaSize, hi, hi},  // top
     }};
 }
 
@@ -79,8 +80,8 @@ Scene make_arena_scene(Layout layout, std::size_t disk_count) {
         const double radius = min_radius + (max_radius - min_radius) * rng.next_unit();
         const double vx = -kMaxSpeedPerAxis + 2.0 * kMaxSpeedPerAxis * rng.next_unit();
         const double vy = -kMaxSpeedPerAxis + 2.0 * kMaxSpeedPerAxis * rng.next_unit();
-        scene.disks.push_back({origin + (column + 0.5) * pitch, origin + (row + 0.5) * pitch,
-                               radius, vx, vy});
+        scene.disks.push_back(
+            {origin + (column + 0.5) * pitch, origin + (row + 0.5) * pitch, radius, vx, vy});
     }
     return scene;
 }
