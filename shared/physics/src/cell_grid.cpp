@@ -4,16 +4,15 @@
 
 namespace carom::physics::detail {
 
-CellRange CellGrid::clamped_cells(const Aabb& box) const {
-    const Aabb local{box.min - origin_, box.max - origin_};
-    CellRange r = cells_of(local, inv_cell_size_);
-    const auto max_x = static_cast<std::int32_t>(width_) - 1;
-    const auto max_y = static_cast<std::int32_t>(height_) - 1;
-    r.x0 = std::clamp(r.x0, 0, max_x);
-    r.x1 = std::clamp(r.x1, 0, max_x);
-    r.y0 = std::clamp(r.y0, 0, max_y);
-    r.y1 = std::clamp(r.y1, 0, max_y);
-    return r;
+CellGrid::FloatBox CellGrid::widen_to_float(const Aabb& box) {
+    // Rounding to float moves a value by at most 2^-24 of it; widening first
+    // by 2^-22 of it (plus a hair for values near zero) keeps the float box
+    // outside the real one.
+    constexpr double kRel = 1.0 / (1 << 22);
+    constexpr double kAbs = 1e-30;
+    auto down = [](double v) { return static_cast<float>(v - (std::abs(v) * kRel + kAbs)); };
+    auto up = [](double v) { return static_cast<float>(v + (std::abs(v) * kRel + kAbs)); };
+    return {down(box.min.x), down(box.min.y), up(box.max.x), up(box.max.y)};
 }
 
 void CellGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present,
@@ -75,9 +74,10 @@ void CellGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t> 
     for (std::uint32_t i = 0; i < n; ++i) {
         if (!present[i] || is_large_[i]) continue;
         const CellRange r = ranges_[i];
+        const FloatBox box = widen_to_float(boxes[i]);
         for (std::int32_t cy = r.y0; cy <= r.y1; ++cy) {
             for (std::int32_t cx = r.x0; cx <= r.x1; ++cx) {
-                entries_[fill_[cell_index(cx, cy)]++] = {boxes[i], i, r.x0, r.y0};
+                entries_[fill_[cell_index(cx, cy)]++] = {box, i, r.x0, r.y0};
             }
         }
     }

@@ -6,6 +6,8 @@
 //
 // Built once per use; to change a box, callers mask the item out of query
 // results and keep its new box elsewhere (the sweep uses a HashGrid).
+// Candidates are a superset: boxes that overlap are always reported, boxes a
+// float's rounding apart may be too (callers test the shapes exactly).
 // Each overlapping pair, and each query result, is reported exactly once:
 // in the first cell (lowest x, then y) of the overlap of the two cell ranges.
 // The cell size only affects speed, never what is reported.
@@ -32,13 +34,32 @@ public:
     void query(const Aabb& box, Visit&& visit) const;
 
 private:
+    // Boxes are stored as floats rounded outwards: half the memory, so more
+    // of the grid stays in cache, and still never smaller than the real box.
+    struct FloatBox {
+        float min_x, min_y, max_x, max_y;
+    };
     struct Entry {
-        Aabb box;
+        FloatBox box;
         std::uint32_t item;
         std::int32_t x0, y0;  // the first cell of the item's range
     };
+    static FloatBox widen_to_float(const Aabb& box);
+    static bool overlaps(const FloatBox& a, const FloatBox& b) {
+        return a.min_x <= b.max_x && b.min_x <= a.max_x && a.min_y <= b.max_y && b.min_y <= a.max_y;
+    }
 
-    CellRange clamped_cells(const Aabb& box) const;
+    CellRange clamped_cells(const Aabb& box) const {
+        const Aabb local{box.min - origin_, box.max - origin_};
+        CellRange r = cells_of(local, inv_cell_size_);
+        const auto max_x = static_cast<std::int32_t>(width_) - 1;
+        const auto max_y = static_cast<std::int32_t>(height_) - 1;
+        r.x0 = std::clamp(r.x0, 0, max_x);
+        r.x1 = std::clamp(r.x1, 0, max_x);
+        r.y0 = std::clamp(r.y0, 0, max_y);
+        r.y1 = std::clamp(r.y1, 0, max_y);
+        return r;
+    }
     std::uint32_t cell_index(std::int32_t cx, std::int32_t cy) const {
         return static_cast<std::uint32_t>(cy) * width_ + static_cast<std::uint32_t>(cx);
     }
@@ -62,15 +83,19 @@ void CellGrid::for_each_pair(Visit&& visit) const {
         for (std::uint32_t cx = 0; cx < width_; ++cx) {
             const std::uint32_t c = cy * width_ + cx;
             const std::uint32_t end = cell_start_[c + 1];
+            const auto cell_x = static_cast<std::int32_t>(cx);
+            const auto cell_y = static_cast<std::int32_t>(cy);
             for (std::uint32_t k = cell_start_[c]; k < end; ++k) {
                 const Entry& e = entries_[k];
                 for (std::uint32_t l = k + 1; l < end; ++l) {
                     const Entry& f = entries_[l];
-                    if (!overlaps(e.box, f.box)) continue;
-                    if (static_cast<std::int32_t>(cx) != std::max(e.x0, f.x0) ||
-                        static_cast<std::int32_t>(cy) != std::max(e.y0, f.y0))
-                        continue;
-                    visit(std::min(e.item, f.item), std::max(e.item, f.item));
+                    // Evaluated without early exits: most candidates fail, and
+                    // a single well-predicted branch beats several random ones.
+                    const bool report = (e.box.min_x <= f.box.max_x) & (f.box.min_x <= e.box.max_x) &
+                                        (e.box.min_y <= f.box.max_y) & (f.box.min_y <= e.box.max_y) &
+                                        (cell_x == std::max(e.x0, f.x0)) &
+                                        (cell_y == std::max(e.y0, f.y0));
+                    if (report) visit(std::min(e.item, f.item), std::max(e.item, f.item));
                 }
             }
         }
@@ -79,7 +104,7 @@ void CellGrid::for_each_pair(Visit&& visit) const {
     for (const std::uint32_t big : large_) {
         for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
             if (i == big || !present_[i] || (is_large_[i] && i < big)) continue;
-            if (overlaps(boxes_[big], boxes_[i])) visit(std::min(big, i), std::max(big, i));
+            if (physics::overlaps(boxes_[big], boxes_[i])) visit(std::min(big, i), std::max(big, i));
         }
     }
 }
@@ -88,9 +113,10 @@ template <class Visit>
 void CellGrid::query(const Aabb& box, Visit&& visit) const {
     if (width_ == 0) return;
     const CellRange q = clamped_cells(box);
+    const FloatBox fbox = widen_to_float(box);
     if (q.count() > kMaxCellsPerItem) {
         for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
-            if (present_[i] && overlaps(boxes_[i], box)) visit(i);
+            if (present_[i] && physics::overlaps(boxes_[i], box)) visit(i);
         }
         return;
     }
@@ -100,7 +126,7 @@ void CellGrid::query(const Aabb& box, Visit&& visit) const {
         // One contiguous run per row; each entry knows its own cell by its range.
         for (std::uint32_t k = first; k < end; ++k) {
             const Entry& e = entries_[k];
-            if (!overlaps(e.box, box)) continue;
+            if (!overlaps(e.box, fbox)) continue;
             if (std::max(e.y0, q.y0) != cy) continue;
             // Report in the first column where the entry and the query meet.
             const std::int32_t col = std::max(e.x0, q.x0);
@@ -110,7 +136,7 @@ void CellGrid::query(const Aabb& box, Visit&& visit) const {
         }
     }
     for (const std::uint32_t big : large_) {
-        if (overlaps(boxes_[big], box)) visit(big);
+        if (physics::overlaps(boxes_[big], box)) visit(big);
     }
 }
 

@@ -16,29 +16,6 @@ void HashGrid::reset(double cell_size, std::size_t item_limit) {
     if (visited_stamp_.size() < item_limit) visited_stamp_.resize(item_limit, 0u);
 }
 
-void HashGrid::collect(const Aabb& box, std::vector<std::uint32_t>& out) const {
-    const std::size_t first = out.size();
-    const CellRange range = cells_of(box, inv_cell_size_);
-    if (range.count() > kMaxCellsPerItem) {
-        for (std::uint32_t i = 0; i < items_.size(); ++i) {
-            if (items_[i].present && overlaps(items_[i].box, box)) out.push_back(i);
-        }
-        return;
-    }
-    for (std::int32_t cy = range.y0; cy <= range.y1; ++cy) {
-        for (std::int32_t cx = range.x0; cx <= range.x1; ++cx) {
-            for (const std::uint32_t item : buckets_[bucket_of(cx, cy)]) {
-                if (overlaps(items_[item].box, box)) out.push_back(item);
-            }
-        }
-    }
-    for (const std::uint32_t item : large_items_) {
-        if (overlaps(items_[item].box, box)) out.push_back(item);
-    }
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
-    out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()), out.end());
-}
-
 void HashGrid::insert(std::uint32_t item, const Aabb& box) {
     Item& it = items_[item];
     it.box = box;

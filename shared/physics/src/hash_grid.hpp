@@ -27,10 +27,6 @@ public:
     template <class Visit>
     void query(const Aabb& box, Visit&& visit);
 
-    // Appends the items whose box overlaps `box` to `out`, sorted, each once.
-    // Const (no visit stamps), so concurrent read-only queries are safe.
-    void collect(const Aabb& box, std::vector<std::uint32_t>& out) const;
-
     double cell_size() const { return cell_size_; }
 
 private:

@@ -36,9 +36,9 @@ public:
     explicit OverlapSolver(World::Impl& world)
         : w_(world),
           overlaps_(world.scratch.overlaps),
-          boxes_(world.scratch.boxes),
-          present_(world.scratch.present),
-          cells_(world.scratch.cells) {}
+          boxes_(world.scratch.overlap_boxes),
+          present_(world.scratch.overlap_present),
+          cells_(world.scratch.overlap_cells) {}
 
     void run() {
         for (std::uint32_t pass = 0; pass < w_.def.overlap_iterations; ++pass) {

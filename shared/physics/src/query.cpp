@@ -1,6 +1,7 @@
 // Queries against the current positions. Disks are scanned in index order
 // (games query a handful of disks); statics go through their grid once the
-// step has built it, and are scanned otherwise.
+// step has built it, and are scanned otherwise. Nothing here writes, so
+// concurrent queries on one world are safe.
 #include <algorithm>
 
 #include "carom/physics/proximity.hpp"
@@ -19,9 +20,7 @@ Aabb swept_query_bounds(Vec2 center, double radius, Vec2 translation) {
 template <class Visit>
 void for_each_static(const World::Impl& w, const Aabb& box, Visit&& visit) {
     if (!w.static_grid_dirty) {
-        std::vector<std::uint32_t> near;
-        w.static_grid.collect(box, near);
-        for (const std::uint32_t s : near) visit(s);
+        w.static_grid.query(box, visit);
         return;
     }
     for (std::uint32_t s = 0; s < w.statics.size(); ++s) {

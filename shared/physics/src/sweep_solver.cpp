@@ -31,11 +31,18 @@ public:
         : w_(world),
           bodies_(world.scratch.bodies),
           events_(world.scratch.events),
-          boxes_(world.scratch.boxes),
+          reach_(world.scratch.reach),
+          swept_(world.scratch.swept),
           present_(world.scratch.present),
-          moved_(world.scratch.moved),
+          escaped_(world.scratch.escaped),
+          pairs_(world.scratch.pairs),
+          neighbour_start_(world.scratch.neighbour_start),
+          neighbours_(world.scratch.neighbours),
+          fill_(world.scratch.fill),
+          static_start_(world.scratch.static_start),
+          static_neighbours_(world.scratch.static_neighbours),
           cells_(world.scratch.cells),
-          moved_grid_(world.scratch.moved_grid),
+          escapee_grid_(world.scratch.escapee_grid),
           dt_(world.def.tick_seconds) {}
 
     bool run() {
@@ -67,37 +74,125 @@ private:
         return static_cast<std::uint32_t>(std::clamp<std::size_t>(per_tick, 1024, UINT32_MAX));
     }
 
+    // Every disk has a reach: a box around its path, with room to spare.
+    // Disks whose reaches overlap are neighbours. While a disk's path
+    // (however often it changes) stays inside its reach, only its
+    // neighbours, its nearby statics and the escapees (disks whose path left
+    // their reach) can touch it, so finding what it may hit is a walk over a
+    // short list. Reaches are kept across ticks and rebuilt when too many
+    // disks have escaped them. Which disks are neighbours only affects speed:
+    // every pair that can touch is always examined.
     void start() {
         const std::size_t n = w_.disks.size();
         bodies_.assign(n, SweepBody{});
-        boxes_.resize(n);
-        present_.assign(n, 0u);
-        moved_.assign(n, 0u);
+        swept_.resize(n);
         events_.clear();
-        double extent_sum = 0.0;
-        std::size_t active = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
             if (!slot.alive) continue;
             SweepBody& b = bodies_[i];
             b.position = slot.state.position;
             b.velocity = slot.state.velocity;
+            b.radius = slot.state.radius;
+            b.inverse_mass = slot.state.inverse_mass;
+            b.filter = slot.state.filter;
             b.active = true;
+            swept_[i] = swept_bounds(i);
+        }
+
+        escaped_.assign(n, 0u);
+        escapees_ = 0;
+        if (w_.scratch.neighbourhood_valid) {
+            for (std::uint32_t i = 0; i < n; ++i) {
+                if (bodies_[i].active && !contains(reach_[i], swept_[i])) {
+                    escaped_[i] = 1;
+                    ++escapees_;
+                }
+            }
+        }
+        if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
+        escapee_grid_.reset(w_.scratch.cell_size, n);
+
+        for (const auto& [i, j] : pairs_) {
+            if (!escaped_[i] && !escaped_[j] && overlaps(swept_[i], swept_[j])) schedule_pair(i, j);
+        }
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (!bodies_[i].active) continue;
+            if (!escaped_[i]) {
+                for (std::uint32_t k = static_start_[i]; k < static_start_[i + 1]; ++k) {
+                    if (overlaps(swept_[i], w_.statics[static_neighbours_[k]].bounds))
+                        schedule_static(i, static_neighbours_[k]);
+                }
+                continue;
+            }
+            // Each escapee pairs with the escapees before it, then joins them.
+            cells_.query(swept_[i], [&](std::uint32_t j) {
+                if (!escaped_[j]) schedule_pair(i, j);
+            });
+            escapee_grid_.query(swept_[i], [&](std::uint32_t j) { schedule_pair(i, j); });
+            escapee_grid_.insert(i, swept_[i]);
+            w_.for_each_static_near(swept_[i], [&](std::uint32_t s) { schedule_static(i, s); });
+        }
+    }
+
+    // Reaches sized for about kReachTicks ticks of travel at the current speed.
+    void rebuild_neighbourhood() {
+        constexpr double kReachTicks = 2.0;
+        const std::size_t n = bodies_.size();
+        reach_.resize(n);
+        present_.assign(n, 0u);
+        double extent_sum = 0.0;
+        std::size_t active = 0;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const SweepBody& b = bodies_[i];
+            if (!b.active) continue;
             present_[i] = 1;
-            const Aabb box = swept_bounds(i);
-            boxes_[i] = box;
-            extent_sum += std::max(box.max.x - box.min.x, box.max.y - box.min.y);
+            const Aabb& swept = swept_[i];
+            const double margin =
+                (kReachTicks - 1.0) * (std::abs(b.velocity.x) + std::abs(b.velocity.y)) * dt_ +
+                0.05 * b.radius;
+            reach_[i] = {{swept.min.x - margin, swept.min.y - margin},
+                         {swept.max.x + margin, swept.max.y + margin}};
+            extent_sum += std::max(reach_[i].max.x - reach_[i].min.x, reach_[i].max.y - reach_[i].min.y);
             ++active;
         }
-        // Cells about twice a typical swept box: most disks touch one to four
-        // cells. The cell size only affects speed, never the result.
+        // Cells about twice a typical reach: most reaches touch one to four cells.
         const double cell =
             active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
-        cells_.build(boxes_, present_, cell);
-        moved_grid_.reset(cell, n);
-        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) { schedule_pair(i, j); });
+        w_.scratch.cell_size = cell;
+        cells_.build(reach_, present_, cell);
+        pairs_.clear();
+        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) { pairs_.emplace_back(i, j); });
+        build_neighbour_lists();
+
+        static_start_.assign(n + 1, 0u);
+        static_neighbours_.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
-            if (present_[i]) schedule_statics(i, boxes_[i]);
+            if (present_[i]) {
+                w_.for_each_static_near(reach_[i],
+                                        [&](std::uint32_t s) { static_neighbours_.push_back(s); });
+            }
+            static_start_[i + 1] = static_cast<std::uint32_t>(static_neighbours_.size());
+        }
+        std::fill(escaped_.begin(), escaped_.end(), 0u);
+        escapees_ = 0;
+        w_.scratch.neighbourhood_valid = true;
+    }
+
+    // Both directions of every pair, grouped by disk (counting sort).
+    void build_neighbour_lists() {
+        const std::size_t n = bodies_.size();
+        neighbour_start_.assign(n + 1, 0u);
+        for (const auto& [i, j] : pairs_) {
+            ++neighbour_start_[i + 1];
+            ++neighbour_start_[j + 1];
+        }
+        for (std::size_t i = 0; i < n; ++i) neighbour_start_[i + 1] += neighbour_start_[i];
+        neighbours_.resize(neighbour_start_[n]);
+        fill_.assign(neighbour_start_.begin(), neighbour_start_.end() - 1);
+        for (const auto& [i, j] : pairs_) {
+            neighbours_[fill_[i]++] = j;
+            neighbours_[fill_[j]++] = i;
         }
     }
 
@@ -106,9 +201,8 @@ private:
     Aabb swept_bounds(std::uint32_t i) const {
         const SweepBody& b = bodies_[i];
         const Vec2 end = b.position + b.velocity * (dt_ - b.t);
-        const double r = w_.disks[i].state.radius;
-        const double pad = r + 1e-9 * (1.0 + std::abs(b.position.x) + std::abs(b.position.y) +
-                                       std::abs(end.x) + std::abs(end.y));
+        const double pad = b.radius + 1e-9 * (1.0 + std::abs(b.position.x) + std::abs(b.position.y) +
+                                              std::abs(end.x) + std::abs(end.y));
         return {{std::min(b.position.x, end.x) - pad, std::min(b.position.y, end.y) - pad},
                 {std::max(b.position.x, end.x) + pad, std::max(b.position.y, end.y) + pad}};
     }
@@ -132,62 +226,75 @@ private:
     void schedule_pair(std::uint32_t i, std::uint32_t j) {
         const std::uint32_t a = std::min(i, j);
         const std::uint32_t b = std::max(i, j);
-        const DiskState& da = w_.disks[a].state;
-        const DiskState& db = w_.disks[b].state;
-        if (!collides(da.filter, db.filter)) return;
-        if (da.inverse_mass == 0.0 && db.inverse_mass == 0.0) return;
         const SweepBody& ba = bodies_[a];
         const SweepBody& bb = bodies_[b];
+        if (!collides(ba.filter, bb.filter)) return;
+        if (ba.inverse_mass == 0.0 && bb.inverse_mass == 0.0) return;
         if (ba.parked && bb.parked) return;
         const double t0 = std::max(ba.t, bb.t);
         const Vec2 pa = position_at(a, t0);
         const Vec2 pb = position_at(b, t0);
-        const double inner = da.radius + db.radius - overlap_alarm_;
+        const double inner = ba.radius + bb.radius - overlap_alarm_;
         if (inner > 0.0 && length_squared(pa - pb) < inner * inner) overlap_seen_ = true;
         const auto hit =
-            toi_disk_disk(pa, da.radius, ba.velocity - bb.velocity, pb, db.radius, dt_ - t0);
+            toi_disk_disk(pa, ba.radius, ba.velocity - bb.velocity, pb, bb.radius, dt_ - t0);
         if (!hit) return;
         push({std::min(t0 + hit->t, dt_), a, b, ba.version, bb.version, EventKind::disk_disk});
     }
 
-    void schedule_statics(std::uint32_t i, const Aabb& box) {
+    void schedule_static(std::uint32_t i, std::uint32_t s) {
         const SweepBody& body = bodies_[i];
         if (body.parked) return;
-        const DiskState& d = w_.disks[i].state;
-        w_.for_each_static_near(box, [&](std::uint32_t s) {
-            const StaticState& st = w_.statics[s].state;
-            if (!collides(d.filter, st.common.filter)) return;
-            const double t_max = dt_ - body.t;
-            const Proximity prox = st.kind == ShapeKind::box
-                                       ? proximity_disk_box(body.position, d.radius, st.box)
-                                       : proximity_disk_segment(body.position, d.radius, st.segment);
-            if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
-            const auto hit = st.kind == ShapeKind::box
-                                 ? toi_disk_box(body.position, d.radius, body.velocity, st.box, t_max)
-                                 : toi_disk_segment(body.position, d.radius, body.velocity,
-                                                    st.segment, t_max);
-            if (!hit) return;
-            push({std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
-        });
+        const StaticState& st = w_.statics[s].state;
+        if (!collides(body.filter, st.common.filter)) return;
+        const double t_max = dt_ - body.t;
+        const Proximity prox = st.kind == ShapeKind::box
+                                   ? proximity_disk_box(body.position, body.radius, st.box)
+                                   : proximity_disk_segment(body.position, body.radius, st.segment);
+        if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
+        const auto hit =
+            st.kind == ShapeKind::box
+                ? toi_disk_box(body.position, body.radius, body.velocity, st.box, t_max)
+                : toi_disk_segment(body.position, body.radius, body.velocity, st.segment, t_max);
+        if (!hit) return;
+        push({std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
+    }
+
+    static bool contains(const Aabb& outer, const Aabb& inner) {
+        return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y &&
+               inner.max.x <= outer.max.x && inner.max.y <= outer.max.y;
     }
 
     // New events for disk i after its path changed. `skip` is a disk whose
     // pair with i will be scheduled by that disk's own reschedule.
     void reschedule(std::uint32_t i, std::uint32_t skip) {
-        if (moved_[i]) {
-            moved_grid_.remove(i);
-        } else {
-            moved_[i] = 1;
-        }
         const Aabb box = swept_bounds(i);
-        cells_.query(box, [&](std::uint32_t j) {
-            if (!moved_[j] && j != skip) schedule_pair(i, j);
-        });
-        moved_grid_.query(box, [&](std::uint32_t j) {
-            if (j != skip) schedule_pair(i, j);
-        });
-        moved_grid_.insert(i, box);
-        schedule_statics(i, box);
+        if (!escaped_[i] && contains(reach_[i], box)) {
+            for (std::uint32_t k = neighbour_start_[i]; k < neighbour_start_[i + 1]; ++k) {
+                const std::uint32_t j = neighbours_[k];
+                if (!escaped_[j] && j != skip) schedule_pair(i, j);
+            }
+            for (std::uint32_t k = static_start_[i]; k < static_start_[i + 1]; ++k) {
+                schedule_static(i, static_neighbours_[k]);
+            }
+        } else {
+            if (escaped_[i]) {
+                escapee_grid_.remove(i);
+            } else {
+                escaped_[i] = 1;
+                ++escapees_;
+            }
+            cells_.query(box, [&](std::uint32_t j) {
+                if (!escaped_[j] && j != skip) schedule_pair(i, j);
+            });
+            w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
+        }
+        if (escapees_ > 0) {
+            escapee_grid_.query(box, [&](std::uint32_t j) {
+                if (j != skip) schedule_pair(i, j);
+            });
+        }
+        if (escaped_[i]) escapee_grid_.insert(i, box);
     }
 
     bool is_stale(const SweepEvent& e) const {
@@ -293,11 +400,19 @@ private:
     World::Impl& w_;
     std::vector<SweepBody>& bodies_;
     std::vector<SweepEvent>& events_;
-    std::vector<Aabb>& boxes_;
+    std::vector<Aabb>& reach_;
+    std::vector<Aabb>& swept_;
     std::vector<std::uint8_t>& present_;
-    std::vector<std::uint8_t>& moved_;
-    CellGrid& cells_;         // swept bounds at the start of the tick
-    HashGrid& moved_grid_;    // current swept bounds of disks whose path changed since
+    std::vector<std::uint8_t>& escaped_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs_;
+    std::vector<std::uint32_t>& neighbour_start_;
+    std::vector<std::uint32_t>& neighbours_;
+    std::vector<std::uint32_t>& static_start_;
+    std::vector<std::uint32_t>& static_neighbours_;
+    std::vector<std::uint32_t>& fill_;
+    CellGrid& cells_;        // reaches, as at the start of the tick
+    HashGrid& escapee_grid_; // current swept bounds of the escapees
+    std::uint32_t escapees_ = 0;
     const double dt_;
     const double overlap_alarm_ = 0.5 * w_.def.overlap_tolerance;
     bool overlap_seen_ = false;

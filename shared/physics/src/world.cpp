@@ -35,9 +35,16 @@ World::World(const WorldDef& def) : impl_(std::make_unique<Impl>()) {
     impl_->def = def;
 }
 World::~World() = default;
-World::World(const World& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+World::World(const World& other) : impl_(std::make_unique<Impl>(*other.impl_)) {
+    impl_->static_grid_dirty = true;
+    impl_->scratch.neighbourhood_valid = false;
+}
 World& World::operator=(const World& other) {
-    if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
+    if (this != &other) {
+        impl_ = std::make_unique<Impl>(*other.impl_);
+        impl_->static_grid_dirty = true;
+        impl_->scratch.neighbourhood_valid = false;
+    }
     return *this;
 }
 World::World(World&&) noexcept = default;
@@ -50,6 +57,7 @@ BodyId World::create_disk(const DiskDef& def) {
     slot.alive = true;
     slot.state = DiskState{def.position, def.velocity, def.radius, inverse_of(def.mass),
                            def.material, def.filter,   def.user_data};
+    impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -63,6 +71,7 @@ StaticId World::create_box(const BoxDef& def) {
     slot.state = StaticState{ShapeKind::box, box, Segment{}, def.common};
     slot.bounds = bounds_of(box);
     impl_->static_grid_dirty = true;
+    impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -74,6 +83,7 @@ StaticId World::create_segment(const SegmentDef& def) {
     slot.state = StaticState{ShapeKind::segment, Box{}, def.segment, def.common};
     slot.bounds = bounds_of(def.segment);
     impl_->static_grid_dirty = true;
+    impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -81,6 +91,7 @@ void World::destroy(BodyId id) {
     if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid disk handle");
     detail::DiskSlot& slot = impl_->disks[id.index];
     slot = detail::DiskSlot{DiskState{}, slot.generation + 1, false};
+    impl_->scratch.neighbourhood_valid = false;
     impl_->free_disks.push_back(id.index);
 }
 
@@ -90,6 +101,7 @@ void World::destroy(StaticId id) {
     slot = detail::StaticSlot{StaticState{}, Aabb{}, slot.generation + 1, false};
     impl_->free_statics.push_back(id.index);
     impl_->static_grid_dirty = true;
+    impl_->scratch.neighbourhood_valid = false;
 }
 
 bool World::valid(BodyId id) const {
@@ -165,18 +177,20 @@ std::vector<StaticId> World::statics() const {
 void World::Impl::rebuild_static_grid() {
     // Cells about a quarter of the typical static's size: long walls span a
     // few cells, a disk's query box usually touches one or two.
+    static_boxes.resize(statics.size());
+    static_present.assign(statics.size(), 0u);
     double extent_sum = 0.0;
     std::size_t count = 0;
-    for (const auto& s : statics) {
-        if (!s.alive) continue;
-        extent_sum += std::max(s.bounds.max.x - s.bounds.min.x, s.bounds.max.y - s.bounds.min.y);
+    for (std::size_t i = 0; i < statics.size(); ++i) {
+        if (!statics[i].alive) continue;
+        const Aabb& b = statics[i].bounds;
+        static_boxes[i] = b;
+        static_present[i] = 1;
+        extent_sum += std::max(b.max.x - b.min.x, b.max.y - b.min.y);
         ++count;
     }
     const double cell = count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
-    static_grid.reset(cell, statics.size());
-    for (std::uint32_t i = 0; i < statics.size(); ++i) {
-        if (statics[i].alive) static_grid.insert(i, statics[i].bounds);
-    }
+    static_grid.build(static_boxes, static_present, cell);
     static_grid_dirty = false;
 }
 

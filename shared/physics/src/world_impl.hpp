@@ -28,6 +28,9 @@ struct SweepBody {
     Vec2 position;        // at time t
     Vec2 velocity;        // the velocity it moves with (zero once parked)
     double t = 0.0;
+    double radius = 0.0;  // copied from the disk, so pair tests stay in this array
+    double inverse_mass = 0.0;
+    Filter filter;
     std::uint32_t version = 0;  // bumped whenever its path changes; stales old events
     std::uint32_t impacts = 0;
     bool active = false;
@@ -57,11 +60,28 @@ struct Scratch {
     std::vector<SweepBody> bodies;
     std::vector<SweepEvent> events;
     std::vector<OverlapContact> overlaps;
-    std::vector<Aabb> boxes;            // per disk: swept bounds, then final bounds
-    std::vector<std::uint8_t> present;  // per disk: alive
-    std::vector<std::uint8_t> moved;    // per disk: its box left `cells` for `moved_grid`
+    std::vector<Aabb> reach;            // per disk: where its paths may go (see sweep_solver.cpp)
+    std::vector<Aabb> swept;            // per disk: swept bounds at the start of the tick
+    std::vector<std::uint8_t> present;  // per disk: alive when the reaches were built
+    std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
+    std::vector<std::uint32_t> neighbours;
+    std::vector<std::uint32_t> fill;
+    std::vector<std::uint32_t> static_start;
+    std::vector<std::uint32_t> static_neighbours;
     CellGrid cells;
-    HashGrid moved_grid;
+    HashGrid escapee_grid;
+    // The neighbourhood (reach, cells, pairs, neighbour lists) is kept from
+    // tick to tick while it still fits; creating or destroying shapes, or
+    // copying the world (the grid points into this very scratch), drops it.
+    bool neighbourhood_valid = false;
+    double cell_size = 1.0;
+
+    // The overlap solver's own grid over the disks' final bounds.
+    std::vector<Aabb> overlap_boxes;
+    std::vector<std::uint8_t> overlap_present;
+    CellGrid overlap_cells;
 };
 
 // Returns whether the tick may end with an overlap deeper than the
@@ -85,7 +105,10 @@ struct World::Impl {
     StepStats stats;
 
     // Derived from `statics`; rebuilt by the step after statics change.
-    detail::HashGrid static_grid;
+    // The grid refers to static_boxes, so a copied Impl must rebuild it.
+    std::vector<Aabb> static_boxes;
+    std::vector<std::uint8_t> static_present;
+    detail::CellGrid static_grid;
     bool static_grid_dirty = true;
     detail::Scratch scratch;
 
@@ -96,7 +119,7 @@ struct World::Impl {
 
 template <class Visit>
 void World::Impl::for_each_static_near(const Aabb& box, Visit&& visit) {
-    static_grid.query(box, [&](std::uint32_t s) { visit(s); });
+    static_grid.query(box, visit);
 }
 
 }  // namespace carom::physics
