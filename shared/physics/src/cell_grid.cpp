@@ -64,10 +64,12 @@ void CellGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t> 
             continue;
         }
         for (std::int32_t cy = r.y0; cy <= r.y1; ++cy) {
-            for (std::int32_t cx = r.x0; cx <= r.x1; ++cx) ++cell_start_[cell_index(cx, cy) + 1];
+            for (std::int32_t cx = r.x0; cx <= r.x1; ++cx)
+                ++cell_start_[cell_index(cx, cy) + 1];
         }
     }
-    for (std::size_t c = 0; c < cells; ++c) cell_start_[c + 1] += cell_start_[c];
+    for (std::size_t c = 0; c < cells; ++c)
+        cell_start_[c + 1] += cell_start_[c];
 
     entries_.resize(cell_start_[cells]);
     fill_.assign(cell_start_.begin(), cell_start_.end() - 1);

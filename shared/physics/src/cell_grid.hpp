@@ -20,10 +20,11 @@
 namespace carom::physics::detail {
 
 class CellGrid {
-public:
+  public:
     // `present[i]` says whether boxes[i] takes part. The grid may use larger
     // cells than asked, to keep its cell count proportional to the boxes.
-    void build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present, double cell_size);
+    void build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present,
+               double cell_size);
 
     // Calls visit(i, j), i < j, once for each pair of overlapping boxes.
     template <class Visit>
@@ -33,7 +34,7 @@ public:
     template <class Visit>
     void query(const Aabb& box, Visit&& visit) const;
 
-private:
+  private:
     // Boxes are stored as floats rounded outwards: half the memory, so more
     // of the grid stays in cache, and still never smaller than the real box.
     struct FloatBox {
@@ -91,10 +92,10 @@ void CellGrid::for_each_pair(Visit&& visit) const {
                     const Entry& f = entries_[l];
                     // Evaluated without early exits: most candidates fail, and
                     // a single well-predicted branch beats several random ones.
-                    const bool report = (e.box.min_x <= f.box.max_x) & (f.box.min_x <= e.box.max_x) &
-                                        (e.box.min_y <= f.box.max_y) & (f.box.min_y <= e.box.max_y) &
-                                        (cell_x == std::max(e.x0, f.x0)) &
-                                        (cell_y == std::max(e.y0, f.y0));
+                    const bool report =
+                        (e.box.min_x <= f.box.max_x) & (f.box.min_x <= e.box.max_x) &
+                        (e.box.min_y <= f.box.max_y) & (f.box.min_y <= e.box.max_y) &
+                        (cell_x == std::max(e.x0, f.x0)) & (cell_y == std::max(e.y0, f.y0));
                     if (report) visit(std::min(e.item, f.item), std::max(e.item, f.item));
                 }
             }
@@ -104,7 +105,8 @@ void CellGrid::for_each_pair(Visit&& visit) const {
     for (const std::uint32_t big : large_) {
         for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
             if (i == big || !present_[i] || (is_large_[i] && i < big)) continue;
-            if (physics::overlaps(boxes_[big], boxes_[i])) visit(std::min(big, i), std::max(big, i));
+            if (physics::overlaps(boxes_[big], boxes_[i]))
+                visit(std::min(big, i), std::max(big, i));
         }
     }
 }

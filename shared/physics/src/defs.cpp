@@ -34,8 +34,10 @@ std::string check_material(const Material& m) {
 }  // namespace
 
 std::string validate(const DiskDef& def) {
-    if (!is_finite(def.position)) return "disk position must be finite, got " + fmt_vec(def.position);
-    if (!is_finite(def.velocity)) return "disk velocity must be finite, got " + fmt_vec(def.velocity);
+    if (!is_finite(def.position))
+        return "disk position must be finite, got " + fmt_vec(def.position);
+    if (!is_finite(def.velocity))
+        return "disk velocity must be finite, got " + fmt_vec(def.velocity);
     if (!(def.radius > 0.0) || !std::isfinite(def.radius))
         return "disk radius must be finite and > 0, got " + num(def.radius);
     if (!(def.mass > 0.0)) return "disk mass must be > 0 (or kInfiniteMass), got " + num(def.mass);
@@ -65,10 +67,10 @@ std::string validate(const WorldDef& def) {
     if (!(def.tick_seconds > 0.0) || !std::isfinite(def.tick_seconds))
         return "world tick_seconds must be finite and > 0, got " + num(def.tick_seconds);
     if (def.max_impacts_per_disk == 0) return "world max_impacts_per_disk must be >= 1";
-    if (def.max_impacts_per_disk_average == 0) return "world max_impacts_per_disk_average must be >= 1";
+    if (def.max_impacts_per_disk_average == 0)
+        return "world max_impacts_per_disk_average must be >= 1";
     if (!(def.overlap_tolerance >= 0.0) || !std::isfinite(def.overlap_tolerance))
-        return "world overlap_tolerance must be finite and >= 0, got " +
-               num(def.overlap_tolerance);
+        return "world overlap_tolerance must be finite and >= 0, got " + num(def.overlap_tolerance);
     return {};
 }
 

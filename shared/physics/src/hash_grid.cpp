@@ -10,7 +10,8 @@ void HashGrid::reset(double cell_size, std::size_t item_limit) {
     const std::size_t bucket_count = std::bit_ceil(std::max<std::size_t>(64, 2 * item_limit));
     if (buckets_.size() < bucket_count) buckets_.resize(bucket_count);
     bucket_mask_ = static_cast<std::uint32_t>(bucket_count - 1);
-    for (auto& bucket : buckets_) bucket.clear();
+    for (auto& bucket : buckets_)
+        bucket.clear();
     large_items_.clear();
     items_.assign(item_limit, Item{});
     if (visited_stamp_.size() < item_limit) visited_stamp_.resize(item_limit, 0u);

@@ -16,7 +16,7 @@
 namespace carom::physics::detail {
 
 class HashGrid {
-public:
+  public:
     // Forgets all items. Items are indices below `item_limit`.
     void reset(double cell_size, std::size_t item_limit);
     void insert(std::uint32_t item, const Aabb& box);
@@ -29,7 +29,7 @@ public:
 
     double cell_size() const { return cell_size_; }
 
-private:
+  private:
     struct Item {
         Aabb box;
         CellRange cells;

@@ -32,7 +32,7 @@ Proximity measure_static(const DiskState& d, const StaticState& s) {
 }
 
 class OverlapSolver {
-public:
+  public:
     explicit OverlapSolver(World::Impl& world)
         : w_(world),
           overlaps_(world.scratch.overlaps),
@@ -46,11 +46,12 @@ public:
             if (overlaps_.empty()) return;
             ++w_.stats.overlap_passes;
             std::sort(overlaps_.begin(), overlaps_.end(), deeper_first);
-            for (const OverlapContact& c : overlaps_) push_apart(c);
+            for (const OverlapContact& c : overlaps_)
+                push_apart(c);
         }
     }
 
-private:
+  private:
     bool too_deep(double separation) const { return separation < -w_.def.overlap_tolerance; }
 
     void collect() {
@@ -69,14 +70,16 @@ private:
             ++active;
         }
         if (active == 0) return;
-        cells_.build(boxes_, present_, std::max(2.0 * diameter_sum / static_cast<double>(active), 1e-6));
+        cells_.build(boxes_, present_,
+                     std::max(2.0 * diameter_sum / static_cast<double>(active), 1e-6));
         cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) {
             const DiskState& a = w_.disks[i].state;
             const DiskState& b = w_.disks[j].state;
             if (!collides(a.filter, b.filter)) return;
             if (a.inverse_mass == 0.0 && b.inverse_mass == 0.0) return;
             const Proximity p = proximity_disk_disk(a.position, a.radius, b.position, b.radius);
-            if (too_deep(p.separation)) overlaps_.push_back({-p.separation, i, j, EventKind::disk_disk});
+            if (too_deep(p.separation))
+                overlaps_.push_back({-p.separation, i, j, EventKind::disk_disk});
         });
         for (std::uint32_t i = 0; i < n; ++i) {
             if (!present_[i]) continue;
@@ -119,6 +122,8 @@ private:
 
 }  // namespace
 
-void resolve_overlaps(World::Impl& world) { OverlapSolver(world).run(); }
+void resolve_overlaps(World::Impl& world) {
+    OverlapSolver(world).run();
+}
 
 }  // namespace carom::physics::detail

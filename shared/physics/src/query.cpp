@@ -45,8 +45,8 @@ std::optional<QueryHit> World::sweep_disk(Vec2 center, double radius, Vec2 trans
         const auto& slot = impl_->disks[i];
         if (!slot.alive || (slot.state.filter.layer & mask) == 0) continue;
         consider({ShapeKind::disk, i, slot.generation},
-                 toi_disk_disk(center, radius, translation, slot.state.position,
-                               slot.state.radius, 1.0));
+                 toi_disk_disk(center, radius, translation, slot.state.position, slot.state.radius,
+                               1.0));
     }
     for_each_static(*impl_, swept_query_bounds(center, radius, translation), [&](std::uint32_t s) {
         const auto& slot = impl_->statics[s];

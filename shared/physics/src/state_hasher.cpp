@@ -5,6 +5,8 @@
 
 namespace carom::physics {
 
-std::uint64_t StateHasher::digest() const { return XXH3_64bits(bytes_.data(), bytes_.size()); }
+std::uint64_t StateHasher::digest() const {
+    return XXH3_64bits(bytes_.data(), bytes_.size());
+}
 
 }  // namespace carom::physics

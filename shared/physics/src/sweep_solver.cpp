@@ -26,33 +26,18 @@ bool later(const SweepEvent& x, const SweepEvent& y) {
 }
 
 class Sweep {
-public:
+  public:
     explicit Sweep(World::Impl& world)
-        : w_(world),
-          bodies_(world.scratch.bodies),
-          events_(world.scratch.events),
-          reach_(world.scratch.reach),
-          swept_(world.scratch.swept),
-          present_(world.scratch.present),
-          escaped_(world.scratch.escaped),
-          pairs_(world.scratch.pairs),
-          neighbour_start_(world.scratch.neighbour_start),
-          neighbours_(world.scratch.neighbours),
-          fill_(world.scratch.fill),
-          static_start_(world.scratch.static_start),
-          static_neighbours_(world.scratch.static_neighbours),
-          cells_(world.scratch.cells),
-          escapee_grid_(world.scratch.escapee_grid),
-          dt_(world.def.tick_seconds) {}
+        : w_(world), s_(world.scratch), dt_(world.def.tick_seconds) {}
 
     bool run() {
         start();
         std::uint32_t resolved = 0;
         const std::uint32_t budget = tick_budget();
-        while (!events_.empty()) {
-            std::pop_heap(events_.begin(), events_.end(), later);
-            const SweepEvent e = events_.back();
-            events_.pop_back();
+        while (!s_.events.empty()) {
+            std::pop_heap(s_.events.begin(), s_.events.end(), later);
+            const SweepEvent e = s_.events.back();
+            s_.events.pop_back();
             if (is_stale(e)) continue;
             if (resolved == budget) {
                 stop_everything_at(e.t);
@@ -67,7 +52,7 @@ public:
         return overlap_seen_ || w_.stats.parked_disks > 0 || w_.stats.tick_budget_exhausted;
     }
 
-private:
+  private:
     std::uint32_t tick_budget() const {
         const std::size_t per_tick =
             std::size_t{w_.def.max_impacts_per_disk_average} * w_.disks.size();
@@ -84,150 +69,155 @@ private:
     // every pair that can touch is always examined.
     void start() {
         const std::size_t n = w_.disks.size();
-        bodies_.assign(n, SweepBody{});
-        swept_.resize(n);
-        events_.clear();
+        s_.bodies.assign(n, SweepBody{});
+        s_.swept.resize(n);
+        s_.events.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
             if (!slot.alive) continue;
-            SweepBody& b = bodies_[i];
+            SweepBody& b = s_.bodies[i];
             b.position = slot.state.position;
             b.velocity = slot.state.velocity;
             b.radius = slot.state.radius;
             b.inverse_mass = slot.state.inverse_mass;
             b.filter = slot.state.filter;
             b.active = true;
-            swept_[i] = swept_bounds(i);
+            s_.swept[i] = swept_bounds(i);
         }
 
-        escaped_.assign(n, 0u);
+        s_.escaped.assign(n, 0u);
         escapees_ = 0;
         if (w_.scratch.neighbourhood_valid) {
             for (std::uint32_t i = 0; i < n; ++i) {
-                if (bodies_[i].active && !contains(reach_[i], swept_[i])) {
-                    escaped_[i] = 1;
+                if (s_.bodies[i].active && !contains(s_.reach[i], s_.swept[i])) {
+                    s_.escaped[i] = 1;
                     ++escapees_;
                 }
             }
         }
         if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
-        escapee_grid_.reset(w_.scratch.cell_size, n);
+        s_.escapee_grid.reset(w_.scratch.cell_size, n);
 
-        for (const auto& [i, j] : pairs_) {
-            if (!escaped_[i] && !escaped_[j] && overlaps(swept_[i], swept_[j])) schedule_pair(i, j);
+        for (const auto& [i, j] : s_.pairs) {
+            if (!s_.escaped[i] && !s_.escaped[j] && overlaps(s_.swept[i], s_.swept[j]))
+                schedule_pair(i, j);
         }
         for (std::uint32_t i = 0; i < n; ++i) {
-            if (!bodies_[i].active) continue;
-            if (!escaped_[i]) {
-                for (std::uint32_t k = static_start_[i]; k < static_start_[i + 1]; ++k) {
-                    if (overlaps(swept_[i], w_.statics[static_neighbours_[k]].bounds))
-                        schedule_static(i, static_neighbours_[k]);
+            if (!s_.bodies[i].active) continue;
+            if (!s_.escaped[i]) {
+                for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
+                    if (overlaps(s_.swept[i], w_.statics[s_.static_neighbours[k]].bounds))
+                        schedule_static(i, s_.static_neighbours[k]);
                 }
                 continue;
             }
             // Each escapee pairs with the escapees before it, then joins them.
-            cells_.query(swept_[i], [&](std::uint32_t j) {
-                if (!escaped_[j]) schedule_pair(i, j);
+            s_.cells.query(s_.swept[i], [&](std::uint32_t j) {
+                if (!s_.escaped[j]) schedule_pair(i, j);
             });
-            escapee_grid_.query(swept_[i], [&](std::uint32_t j) { schedule_pair(i, j); });
-            escapee_grid_.insert(i, swept_[i]);
-            w_.for_each_static_near(swept_[i], [&](std::uint32_t s) { schedule_static(i, s); });
+            s_.escapee_grid.query(s_.swept[i], [&](std::uint32_t j) { schedule_pair(i, j); });
+            s_.escapee_grid.insert(i, s_.swept[i]);
+            w_.for_each_static_near(s_.swept[i], [&](std::uint32_t s) { schedule_static(i, s); });
         }
     }
 
     // Reaches sized for about kReachTicks ticks of travel at the current speed.
     void rebuild_neighbourhood() {
         constexpr double kReachTicks = 2.0;
-        const std::size_t n = bodies_.size();
-        reach_.resize(n);
-        present_.assign(n, 0u);
+        const std::size_t n = s_.bodies.size();
+        s_.reach.resize(n);
+        s_.present.assign(n, 0u);
         double extent_sum = 0.0;
         std::size_t active = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
-            const SweepBody& b = bodies_[i];
+            const SweepBody& b = s_.bodies[i];
             if (!b.active) continue;
-            present_[i] = 1;
-            const Aabb& swept = swept_[i];
+            s_.present[i] = 1;
+            const Aabb& swept = s_.swept[i];
             const double margin =
                 (kReachTicks - 1.0) * (std::abs(b.velocity.x) + std::abs(b.velocity.y)) * dt_ +
                 0.05 * b.radius;
-            reach_[i] = {{swept.min.x - margin, swept.min.y - margin},
-                         {swept.max.x + margin, swept.max.y + margin}};
-            extent_sum += std::max(reach_[i].max.x - reach_[i].min.x, reach_[i].max.y - reach_[i].min.y);
+            s_.reach[i] = {{swept.min.x - margin, swept.min.y - margin},
+                           {swept.max.x + margin, swept.max.y + margin}};
+            extent_sum += std::max(s_.reach[i].max.x - s_.reach[i].min.x,
+                                   s_.reach[i].max.y - s_.reach[i].min.y);
             ++active;
         }
         // Cells about twice a typical reach: most reaches touch one to four cells.
         const double cell =
             active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
         w_.scratch.cell_size = cell;
-        cells_.build(reach_, present_, cell);
-        pairs_.clear();
-        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) { pairs_.emplace_back(i, j); });
+        s_.cells.build(s_.reach, s_.present, cell);
+        s_.pairs.clear();
+        s_.cells.for_each_pair(
+            [&](std::uint32_t i, std::uint32_t j) { s_.pairs.emplace_back(i, j); });
         build_neighbour_lists();
 
-        static_start_.assign(n + 1, 0u);
-        static_neighbours_.clear();
+        s_.static_start.assign(n + 1, 0u);
+        s_.static_neighbours.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
-            if (present_[i]) {
-                w_.for_each_static_near(reach_[i],
-                                        [&](std::uint32_t s) { static_neighbours_.push_back(s); });
+            if (s_.present[i]) {
+                w_.for_each_static_near(
+                    s_.reach[i], [&](std::uint32_t s) { s_.static_neighbours.push_back(s); });
             }
-            static_start_[i + 1] = static_cast<std::uint32_t>(static_neighbours_.size());
+            s_.static_start[i + 1] = static_cast<std::uint32_t>(s_.static_neighbours.size());
         }
-        std::fill(escaped_.begin(), escaped_.end(), 0u);
+        std::fill(s_.escaped.begin(), s_.escaped.end(), 0u);
         escapees_ = 0;
         w_.scratch.neighbourhood_valid = true;
     }
 
     // Both directions of every pair, grouped by disk (counting sort).
     void build_neighbour_lists() {
-        const std::size_t n = bodies_.size();
-        neighbour_start_.assign(n + 1, 0u);
-        for (const auto& [i, j] : pairs_) {
-            ++neighbour_start_[i + 1];
-            ++neighbour_start_[j + 1];
+        const std::size_t n = s_.bodies.size();
+        s_.neighbour_start.assign(n + 1, 0u);
+        for (const auto& [i, j] : s_.pairs) {
+            ++s_.neighbour_start[i + 1];
+            ++s_.neighbour_start[j + 1];
         }
-        for (std::size_t i = 0; i < n; ++i) neighbour_start_[i + 1] += neighbour_start_[i];
-        neighbours_.resize(neighbour_start_[n]);
-        fill_.assign(neighbour_start_.begin(), neighbour_start_.end() - 1);
-        for (const auto& [i, j] : pairs_) {
-            neighbours_[fill_[i]++] = j;
-            neighbours_[fill_[j]++] = i;
+        for (std::size_t i = 0; i < n; ++i)
+            s_.neighbour_start[i + 1] += s_.neighbour_start[i];
+        s_.neighbours.resize(s_.neighbour_start[n]);
+        s_.fill.assign(s_.neighbour_start.begin(), s_.neighbour_start.end() - 1);
+        for (const auto& [i, j] : s_.pairs) {
+            s_.neighbours[s_.fill[i]++] = j;
+            s_.neighbours[s_.fill[j]++] = i;
         }
     }
 
     // Bounds of disk i from its clock to the end of the tick, padded so that
     // rounding in the advance can never move it outside.
     Aabb swept_bounds(std::uint32_t i) const {
-        const SweepBody& b = bodies_[i];
+        const SweepBody& b = s_.bodies[i];
         const Vec2 end = b.position + b.velocity * (dt_ - b.t);
-        const double pad = b.radius + 1e-9 * (1.0 + std::abs(b.position.x) + std::abs(b.position.y) +
-                                              std::abs(end.x) + std::abs(end.y));
+        const double pad =
+            b.radius + 1e-9 * (1.0 + std::abs(b.position.x) + std::abs(b.position.y) +
+                               std::abs(end.x) + std::abs(end.y));
         return {{std::min(b.position.x, end.x) - pad, std::min(b.position.y, end.y) - pad},
                 {std::max(b.position.x, end.x) + pad, std::max(b.position.y, end.y) + pad}};
     }
 
     Vec2 position_at(std::uint32_t i, double t) const {
-        const SweepBody& b = bodies_[i];
+        const SweepBody& b = s_.bodies[i];
         return b.position + b.velocity * (t - b.t);
     }
 
     void advance(std::uint32_t i, double t) {
-        SweepBody& b = bodies_[i];
+        SweepBody& b = s_.bodies[i];
         b.position = position_at(i, t);
         b.t = t;
     }
 
     void push(const SweepEvent& e) {
-        events_.push_back(e);
-        std::push_heap(events_.begin(), events_.end(), later);
+        s_.events.push_back(e);
+        std::push_heap(s_.events.begin(), s_.events.end(), later);
     }
 
     void schedule_pair(std::uint32_t i, std::uint32_t j) {
         const std::uint32_t a = std::min(i, j);
         const std::uint32_t b = std::max(i, j);
-        const SweepBody& ba = bodies_[a];
-        const SweepBody& bb = bodies_[b];
+        const SweepBody& ba = s_.bodies[a];
+        const SweepBody& bb = s_.bodies[b];
         if (!collides(ba.filter, bb.filter)) return;
         if (ba.inverse_mass == 0.0 && bb.inverse_mass == 0.0) return;
         if (ba.parked && bb.parked) return;
@@ -243,7 +233,7 @@ private:
     }
 
     void schedule_static(std::uint32_t i, std::uint32_t s) {
-        const SweepBody& body = bodies_[i];
+        const SweepBody& body = s_.bodies[i];
         if (body.parked) return;
         const StaticState& st = w_.statics[s].state;
         if (!collides(body.filter, st.common.filter)) return;
@@ -269,43 +259,43 @@ private:
     // pair with i will be scheduled by that disk's own reschedule.
     void reschedule(std::uint32_t i, std::uint32_t skip) {
         const Aabb box = swept_bounds(i);
-        if (!escaped_[i] && contains(reach_[i], box)) {
-            for (std::uint32_t k = neighbour_start_[i]; k < neighbour_start_[i + 1]; ++k) {
-                const std::uint32_t j = neighbours_[k];
-                if (!escaped_[j] && j != skip) schedule_pair(i, j);
+        if (!s_.escaped[i] && contains(s_.reach[i], box)) {
+            for (std::uint32_t k = s_.neighbour_start[i]; k < s_.neighbour_start[i + 1]; ++k) {
+                const std::uint32_t j = s_.neighbours[k];
+                if (!s_.escaped[j] && j != skip) schedule_pair(i, j);
             }
-            for (std::uint32_t k = static_start_[i]; k < static_start_[i + 1]; ++k) {
-                schedule_static(i, static_neighbours_[k]);
+            for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
+                schedule_static(i, s_.static_neighbours[k]);
             }
         } else {
-            if (escaped_[i]) {
-                escapee_grid_.remove(i);
+            if (s_.escaped[i]) {
+                s_.escapee_grid.remove(i);
             } else {
-                escaped_[i] = 1;
+                s_.escaped[i] = 1;
                 ++escapees_;
             }
-            cells_.query(box, [&](std::uint32_t j) {
-                if (!escaped_[j] && j != skip) schedule_pair(i, j);
+            s_.cells.query(box, [&](std::uint32_t j) {
+                if (!s_.escaped[j] && j != skip) schedule_pair(i, j);
             });
             w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
         }
         if (escapees_ > 0) {
-            escapee_grid_.query(box, [&](std::uint32_t j) {
+            s_.escapee_grid.query(box, [&](std::uint32_t j) {
                 if (j != skip) schedule_pair(i, j);
             });
         }
-        if (escaped_[i]) escapee_grid_.insert(i, box);
+        if (s_.escaped[i]) s_.escapee_grid.insert(i, box);
     }
 
     bool is_stale(const SweepEvent& e) const {
-        if (bodies_[e.a].version != e.version_a) return true;
-        return e.kind == EventKind::disk_disk && bodies_[e.b].version != e.version_b;
+        if (s_.bodies[e.a].version != e.version_a) return true;
+        return e.kind == EventKind::disk_disk && s_.bodies[e.b].version != e.version_b;
     }
 
     // A disk's path changed: bump its version and count the impact; past its
     // budget it is parked for the rest of the tick.
     void note_impact(std::uint32_t i) {
-        SweepBody& b = bodies_[i];
+        SweepBody& b = s_.bodies[i];
         ++b.version;
         if (++b.impacts >= w_.def.max_impacts_per_disk && !b.parked) {
             b.parked = true;
@@ -326,10 +316,10 @@ private:
         advance(e.a, e.t);
         DiskState& d = w_.disks[e.a].state;
         const StaticSlot& s = w_.statics[e.b];
-        const Proximity prox = s.state.kind == ShapeKind::box
-                                   ? proximity_disk_box(bodies_[e.a].position, d.radius, s.state.box)
-                                   : proximity_disk_segment(bodies_[e.a].position, d.radius,
-                                                            s.state.segment);
+        const Proximity prox =
+            s.state.kind == ShapeKind::box
+                ? proximity_disk_box(s_.bodies[e.a].position, d.radius, s.state.box)
+                : proximity_disk_segment(s_.bodies[e.a].position, d.radius, s.state.segment);
         const Material& m = s.state.common.material;
         const double impulse = respond_disk_static(
             d.velocity, d.inverse_mass, prox.normal, d.material.restitution * m.restitution,
@@ -337,7 +327,7 @@ private:
         w_.contacts.push_back({e.t, BodyId{e.a, w_.disks[e.a].generation},
                                ShapeRef{s.state.kind, e.b, s.generation}, prox.point, prox.normal,
                                impulse});
-        bodies_[e.a].velocity = d.velocity;  // a parked disk has no events left
+        s_.bodies[e.a].velocity = d.velocity;  // a parked disk has no events left
         note_impact(e.a);
         reschedule(e.a, UINT32_MAX);
     }
@@ -347,8 +337,8 @@ private:
         advance(e.b, e.t);
         DiskState& da = w_.disks[e.a].state;
         DiskState& db = w_.disks[e.b].state;
-        SweepBody& ba = bodies_[e.a];
-        SweepBody& bb = bodies_[e.b];
+        SweepBody& ba = s_.bodies[e.a];
+        SweepBody& bb = s_.bodies[e.b];
         const Proximity prox = proximity_disk_disk(ba.position, da.radius, bb.position, db.radius);
         const double e_ab = da.material.restitution * db.material.restitution;
         const double mu_ab = da.material.friction * db.material.friction;
@@ -360,8 +350,8 @@ private:
             respond_disk_disk(va, ba.parked ? 0.0 : da.inverse_mass, vb,
                               bb.parked ? 0.0 : db.inverse_mass, prox.normal, e_ab, mu_ab);
         w_.contacts.push_back({e.t, BodyId{e.a, w_.disks[e.a].generation},
-                               ShapeRef{ShapeKind::disk, e.b, w_.disks[e.b].generation},
-                               prox.point, prox.normal, impulse});
+                               ShapeRef{ShapeKind::disk, e.b, w_.disks[e.b].generation}, prox.point,
+                               prox.normal, impulse});
         if (!ba.parked) {
             da.velocity = va;
             ba.velocity = va;
@@ -382,36 +372,23 @@ private:
 
     // The tick ran out of impact budget: freeze the world at time t.
     void stop_everything_at(double t) {
-        for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
-            if (!bodies_[i].active) continue;
+        for (std::uint32_t i = 0; i < s_.bodies.size(); ++i) {
+            if (!s_.bodies[i].active) continue;
             advance(i, t);
-            bodies_[i].velocity = Vec2{};
+            s_.bodies[i].velocity = Vec2{};
         }
     }
 
     void finish() {
-        for (std::uint32_t i = 0; i < bodies_.size(); ++i) {
-            if (!bodies_[i].active) continue;
+        for (std::uint32_t i = 0; i < s_.bodies.size(); ++i) {
+            if (!s_.bodies[i].active) continue;
             advance(i, dt_);
-            w_.disks[i].state.position = bodies_[i].position;
+            w_.disks[i].state.position = s_.bodies[i].position;
         }
     }
 
     World::Impl& w_;
-    std::vector<SweepBody>& bodies_;
-    std::vector<SweepEvent>& events_;
-    std::vector<Aabb>& reach_;
-    std::vector<Aabb>& swept_;
-    std::vector<std::uint8_t>& present_;
-    std::vector<std::uint8_t>& escaped_;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>>& pairs_;
-    std::vector<std::uint32_t>& neighbour_start_;
-    std::vector<std::uint32_t>& neighbours_;
-    std::vector<std::uint32_t>& static_start_;
-    std::vector<std::uint32_t>& static_neighbours_;
-    std::vector<std::uint32_t>& fill_;
-    CellGrid& cells_;        // reaches, as at the start of the tick
-    HashGrid& escapee_grid_; // current swept bounds of the escapees
+    Scratch& s_;
     std::uint32_t escapees_ = 0;
     const double dt_;
     const double overlap_alarm_ = 0.5 * w_.def.overlap_tolerance;
@@ -420,6 +397,8 @@ private:
 
 }  // namespace
 
-bool run_sweep(World::Impl& world) { return Sweep(world).run(); }
+bool run_sweep(World::Impl& world) {
+    return Sweep(world).run();
+}
 
 }  // namespace carom::physics::detail

@@ -104,7 +104,8 @@ std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, doubl
     face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, 1.0});
     face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, -1.0});
     const Vec2 corners[4] = {{hx, hy}, {-hx, hy}, {-hx, -hy}, {hx, -hy}};
-    for (const Vec2 corner : corners) keep_earliest(best, toi_point_circle(lp, lv, corner, r, t_max));
+    for (const Vec2 corner : corners)
+        keep_earliest(best, toi_point_circle(lp, lv, corner, r, t_max));
 
     if (best) best->normal = ax * best->normal.x + ay * best->normal.y;
     return best;

@@ -26,7 +26,9 @@ std::uint32_t allocate_slot(std::vector<Slot>& slots, std::vector<std::uint32_t>
     return static_cast<std::uint32_t>(slots.size() - 1);
 }
 
-double inverse_of(double mass) { return mass == kInfiniteMass ? 0.0 : 1.0 / mass; }
+double inverse_of(double mass) {
+    return mass == kInfiniteMass ? 0.0 : 1.0 / mass;
+}
 
 }  // namespace
 
@@ -55,7 +57,7 @@ BodyId World::create_disk(const DiskDef& def) {
     const std::uint32_t index = allocate_slot(impl_->disks, impl_->free_disks);
     detail::DiskSlot& slot = impl_->disks[index];
     slot.alive = true;
-    slot.state = DiskState{def.position, def.velocity, def.radius, inverse_of(def.mass),
+    slot.state = DiskState{def.position, def.velocity, def.radius,   inverse_of(def.mass),
                            def.material, def.filter,   def.user_data};
     impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
@@ -153,10 +155,18 @@ void World::step() {
     ++impl_->tick;
 }
 
-std::span<const Contact> World::contacts() const { return impl_->contacts; }
-const World::StepStats& World::last_step_stats() const { return impl_->stats; }
-std::uint64_t World::tick() const { return impl_->tick; }
-const WorldDef& World::def() const { return impl_->def; }
+std::span<const Contact> World::contacts() const {
+    return impl_->contacts;
+}
+const World::StepStats& World::last_step_stats() const {
+    return impl_->stats;
+}
+std::uint64_t World::tick() const {
+    return impl_->tick;
+}
+const WorldDef& World::def() const {
+    return impl_->def;
+}
 
 std::vector<BodyId> World::disks() const {
     std::vector<BodyId> ids;
@@ -189,7 +199,8 @@ void World::Impl::rebuild_static_grid() {
         extent_sum += std::max(b.max.x - b.min.x, b.max.y - b.min.y);
         ++count;
     }
-    const double cell = count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
+    const double cell =
+        count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
     static_grid.build(static_boxes, static_present, cell);
     static_grid_dirty = false;
 }
@@ -232,7 +243,8 @@ std::uint64_t World::state_hash() const {
         h.add(s.user_data);
     }
     h.add(static_cast<std::uint64_t>(impl_->free_disks.size()));
-    for (const std::uint32_t i : impl_->free_disks) h.add(i);
+    for (const std::uint32_t i : impl_->free_disks)
+        h.add(i);
 
     h.add(static_cast<std::uint64_t>(impl_->statics.size()));
     for (const auto& slot : impl_->statics) {
@@ -255,7 +267,8 @@ std::uint64_t World::state_hash() const {
         h.add(s.common.user_data);
     }
     h.add(static_cast<std::uint64_t>(impl_->free_statics.size()));
-    for (const std::uint32_t i : impl_->free_statics) h.add(i);
+    for (const std::uint32_t i : impl_->free_statics)
+        h.add(i);
     return h.digest();
 }
 

@@ -2,9 +2,9 @@
 // The world's storage, shared by the files that implement World.
 #include <vector>
 
+#include "carom/physics/world.hpp"
 #include "cell_grid.hpp"
 #include "hash_grid.hpp"
-#include "carom/physics/world.hpp"
 
 namespace carom::physics {
 
@@ -25,8 +25,8 @@ struct StaticSlot {
 
 // Per-disk bookkeeping of one sweep: each disk has its own clock `t`.
 struct SweepBody {
-    Vec2 position;        // at time t
-    Vec2 velocity;        // the velocity it moves with (zero once parked)
+    Vec2 position;  // at time t
+    Vec2 velocity;  // the velocity it moves with (zero once parked)
     double t = 0.0;
     double radius = 0.0;  // copied from the disk, so pair tests stay in this array
     double inverse_mass = 0.0;

@@ -10,9 +10,10 @@
 namespace carom::physics {
 
 class StateHasher {
-public:
+  public:
     void add(std::uint64_t v) {
-        for (int i = 0; i < 8; ++i) bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+        for (int i = 0; i < 8; ++i)
+            bytes_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }
     void add(std::uint32_t v) { add(static_cast<std::uint64_t>(v)); }
     void add(bool v) { add(static_cast<std::uint64_t>(v ? 1 : 0)); }
@@ -20,7 +21,7 @@ public:
     void add(double v) { add(std::bit_cast<std::uint64_t>(v)); }
     std::uint64_t digest() const;
 
-private:
+  private:
     std::vector<std::uint8_t> bytes_;
 };
 

@@ -37,9 +37,9 @@ struct DiskState {
 };
 
 struct StaticState {
-    ShapeKind kind;  // box or segment
-    Box box;         // valid when kind == box
-    Segment segment; // valid when kind == segment
+    ShapeKind kind;   // box or segment
+    Box box;          // valid when kind == box
+    Segment segment;  // valid when kind == segment
     StaticDef common;
 };
 
@@ -51,7 +51,7 @@ struct QueryHit {
 };
 
 class World {
-public:
+  public:
     // Throws std::invalid_argument with the reason when def is invalid.
     explicit World(const WorldDef& def = {});
     ~World();
@@ -118,7 +118,7 @@ public:
 
     struct Impl;
 
-private:
+  private:
     std::unique_ptr<Impl> impl_;
 };
 
