@@ -1,5 +1,6 @@
 #include "carom/physics/toi.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "carom/physics/proximity.hpp"
@@ -7,9 +8,15 @@
 namespace carom::physics {
 namespace {
 
+// Whether moving with v along a contact normal is an impact rather than
+// resting or grazing contact (see toi.hpp).
+bool approaches(Vec2 v, Vec2 normal) {
+    return -dot(v, normal) > kMinApproachSpeed + kGrazingSlope * length(v);
+}
+
 // A shape the disk already touches is hit at t = 0 only when the disk moves into it.
 std::optional<Impact> impact_if_approaching(Vec2 v, const Proximity& prox) {
-    if (dot(v, prox.normal) < -kMinApproachSpeed) return Impact{0.0, prox.normal};
+    if (approaches(v, prox.normal)) return Impact{0.0, prox.normal};
     return std::nullopt;
 }
 
@@ -26,7 +33,9 @@ std::optional<Impact> toi_point_circle(Vec2 p, Vec2 v, Vec2 c, double radius, do
     double t = c0 / (-b + std::sqrt(disc));
     if (t < 0.0) t = 0.0;  // rounding at a touching start
     if (t > t_max) return std::nullopt;
-    return Impact{t, normalize_or(d + v * t, normalize_or(d, Vec2{1.0, 0.0}))};
+    const Vec2 normal = normalize_or(d + v * t, normalize_or(d, Vec2{1.0, 0.0}));
+    if (!approaches(v, normal)) return std::nullopt;
+    return Impact{t, normal};
 }
 
 // Keeps the earlier of two impacts; on a tie the one found first.
@@ -57,12 +66,14 @@ std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& 
 
     std::optional<Impact> best;
     // The face on the disk's side, offset by r, if the disk moves towards it.
+    // A centre already within r of the line (by rounding, since the disk does
+    // not overlap) hits at once: skipping it would let the disk tunnel.
     const Vec2 u = ab / len;
     const Vec2 n = perp(u);
     const double h = dot(p - s.a, n);
     const double vh = dot(v, n);
-    if (std::abs(h) >= r && h * vh < 0.0) {
-        const double t = (std::abs(h) - r) / std::abs(vh);
+    if (h != 0.0 && approaches(v, h > 0.0 ? n : -n)) {
+        const double t = std::max(0.0, (std::abs(h) - r) / std::abs(vh));
         if (t <= t_max) {
             const double along = dot(p + v * t - s.a, u);
             if (along >= 0.0 && along <= len) best = Impact{t, h > 0.0 ? n : -n};
@@ -87,22 +98,24 @@ std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, doubl
     const double hy = b.half_extents.y;
 
     std::optional<Impact> best;
-    // A face of the rounded box: the plane at `offset` along one local axis,
-    // valid where the other coordinate lies within the box's half extent.
-    auto face = [&](double pos, double vel, double other_pos, double other_vel, double offset,
+    // A face of the rounded box: the plane r beyond the box face at `half`
+    // along one local axis, valid where the other coordinate lies within the
+    // box's extent. A centre past the box face but within r of it (by
+    // rounding, since the disk does not overlap) hits at once.
+    auto face = [&](double pos, double vel, double other_pos, double other_vel, double half,
                     double other_half, Vec2 local_normal) {
         const double side = local_normal.x + local_normal.y;  // +1 or -1
-        if (side * pos < offset || side * vel >= 0.0) return;
-        const double t = (side * pos - offset) / (-side * vel);
+        if (side * pos < half || !approaches(lv, local_normal)) return;
+        const double t = std::max(0.0, (side * pos - (half + r)) / (-side * vel));
         if (t > t_max) return;
         const double at = other_pos + other_vel * t;
         if (at < -other_half || at > other_half) return;
         keep_earliest(best, Impact{t, local_normal});
     };
-    face(lp.x, lv.x, lp.y, lv.y, hx + r, hy, {1.0, 0.0});
-    face(lp.x, lv.x, lp.y, lv.y, hx + r, hy, {-1.0, 0.0});
-    face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, 1.0});
-    face(lp.y, lv.y, lp.x, lv.x, hy + r, hx, {0.0, -1.0});
+    face(lp.x, lv.x, lp.y, lv.y, hx, hy, {1.0, 0.0});
+    face(lp.x, lv.x, lp.y, lv.y, hx, hy, {-1.0, 0.0});
+    face(lp.y, lv.y, lp.x, lv.x, hy, hx, {0.0, 1.0});
+    face(lp.y, lv.y, lp.x, lv.x, hy, hx, {0.0, -1.0});
     const Vec2 corners[4] = {{hx, hy}, {-hx, hy}, {-hx, -hy}, {hx, -hy}};
     for (const Vec2 corner : corners)
         keep_earliest(best, toi_point_circle(lp, lv, corner, r, t_max));

@@ -5,9 +5,14 @@
 // relative to the other shape) over t in [0, t_max] and returns the first t
 // at which it touches that shape, with the contact normal pointing from the
 // shape towards the disk. A disk that already touches or overlaps the shape
-// at t = 0 hits at t = 0 if it moves into the shape (faster than
-// kMinApproachSpeed along the normal) and never otherwise, so a disk resting
-// against a wall or sliding along it is not stopped by it.
+// at t = 0 hits at t = 0 if it moves into the shape and never otherwise, so
+// a disk resting against a wall or sliding along it is not stopped by it.
+// "Moves into" means an approach speed along the normal above
+// kMinApproachSpeed + kGrazingSlope * speed: a path that meets a surface at
+// a smaller angle than kGrazingSlope (radians) grazes it, which is what
+// rounding makes of a disk sliding along a face past a corner or a seam.
+// A grazing disk may sink into the surface by at most kGrazingSlope of its
+// travel; the overlap solver lifts it out.
 // A radius of 0 turns the sweep into a ray cast.
 #include <optional>
 
@@ -18,6 +23,7 @@ namespace carom::physics {
 // Approach speeds at or below this (world units per second) count as resting
 // contact, which keeps rounding noise from producing endless zero-time impacts.
 inline constexpr double kMinApproachSpeed = 1e-9;
+inline constexpr double kGrazingSlope = 1e-6;
 
 struct Impact {
     double t;     // time of first contact, in [0, t_max]
