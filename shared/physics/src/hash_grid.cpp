@@ -8,7 +8,12 @@ void HashGrid::reset(double cell_size, std::size_t item_limit) {
     cell_size_ = cell_size;
     inv_cell_size_ = 1.0 / cell_size;
     const std::size_t bucket_count = std::bit_ceil(std::max<std::size_t>(64, 2 * item_limit));
-    if (buckets_.size() < bucket_count) buckets_.resize(bucket_count);
+    if (buckets_.size() < bucket_count) {
+        // Room for a few items in every bucket up front, so that the first
+        // use of a bucket in some later step does not allocate.
+        buckets_.resize(bucket_count);
+        for (auto& bucket : buckets_) bucket.reserve(4);
+    }
     bucket_mask_ = static_cast<std::uint32_t>(bucket_count - 1);
     for (auto& bucket : buckets_)
         bucket.clear();
