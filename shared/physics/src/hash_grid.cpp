@@ -12,7 +12,8 @@ void HashGrid::reset(double cell_size, std::size_t item_limit) {
         // Room for a few items in every bucket up front, so that the first
         // use of a bucket in some later step does not allocate.
         buckets_.resize(bucket_count);
-        for (auto& bucket : buckets_) bucket.reserve(4);
+        for (auto& bucket : buckets_)
+            bucket.reserve(4);
     }
     bucket_mask_ = static_cast<std::uint32_t>(bucket_count - 1);
     for (auto& bucket : buckets_)

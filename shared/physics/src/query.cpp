@@ -54,8 +54,9 @@ std::optional<QueryHit> World::sweep_disk(Vec2 center, double radius, Vec2 trans
         if ((st.common.filter.layer & mask) == 0) return;
         consider({st.kind, s, slot.generation},
                  st.kind == ShapeKind::box
-                     ? toi_disk_box(center, radius, translation, st.box, 1.0)
-                     : toi_disk_segment(center, radius, translation, st.segment, 1.0));
+                     ? toi_disk_box(center, radius, translation, st.box, 1.0, slot.seam_corners)
+                     : toi_disk_segment(center, radius, translation, st.segment, 1.0,
+                                        slot.seam_corners));
     });
     return best;
 }

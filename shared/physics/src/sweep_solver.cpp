@@ -242,10 +242,11 @@ class Sweep {
                                    ? proximity_disk_box(body.position, body.radius, st.box)
                                    : proximity_disk_segment(body.position, body.radius, st.segment);
         if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
-        const auto hit =
-            st.kind == ShapeKind::box
-                ? toi_disk_box(body.position, body.radius, body.velocity, st.box, t_max)
-                : toi_disk_segment(body.position, body.radius, body.velocity, st.segment, t_max);
+        const auto hit = st.kind == ShapeKind::box
+                             ? toi_disk_box(body.position, body.radius, body.velocity, st.box,
+                                            t_max, w_.statics[s].seam_corners)
+                             : toi_disk_segment(body.position, body.radius, body.velocity,
+                                                st.segment, t_max, w_.statics[s].seam_corners);
         if (!hit) return;
         push({std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
     }

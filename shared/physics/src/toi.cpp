@@ -56,7 +56,8 @@ std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
     return toi_point_circle(p, v, other_center, reach, t_max);
 }
 
-std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max) {
+std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max,
+                                       std::uint8_t seam_corners) {
     const Proximity prox = proximity_disk_segment(p, r, s);
     if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
 
@@ -79,12 +80,13 @@ std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& 
             if (along >= 0.0 && along <= len) best = Impact{t, h > 0.0 ? n : -n};
         }
     }
-    keep_earliest(best, toi_point_circle(p, v, s.a, r, t_max));
-    keep_earliest(best, toi_point_circle(p, v, s.b, r, t_max));
+    if ((seam_corners & 1u) == 0) keep_earliest(best, toi_point_circle(p, v, s.a, r, t_max));
+    if ((seam_corners & 2u) == 0) keep_earliest(best, toi_point_circle(p, v, s.b, r, t_max));
     return best;
 }
 
-std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max) {
+std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max,
+                                   std::uint8_t seam_corners) {
     const Proximity prox = proximity_disk_box(p, r, b);
     if (prox.separation <= 0.0) return impact_if_approaching(v, prox);
 
@@ -117,8 +119,10 @@ std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, doubl
     face(lp.y, lv.y, lp.x, lv.x, hy, hx, {0.0, 1.0});
     face(lp.y, lv.y, lp.x, lv.x, hy, hx, {0.0, -1.0});
     const Vec2 corners[4] = {{hx, hy}, {-hx, hy}, {-hx, -hy}, {hx, -hy}};
-    for (const Vec2 corner : corners)
-        keep_earliest(best, toi_point_circle(lp, lv, corner, r, t_max));
+    for (unsigned k = 0; k < 4; ++k) {
+        if ((seam_corners & (1u << k)) == 0)
+            keep_earliest(best, toi_point_circle(lp, lv, corners[k], r, t_max));
+    }
 
     if (best) best->normal = ax * best->normal.x + ay * best->normal.y;
     return best;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "carom/physics/state_hasher.hpp"
+#include "smooth_corners.hpp"
 #include "world_impl.hpp"
 
 namespace carom::physics {
@@ -100,7 +101,7 @@ void World::destroy(BodyId id) {
 void World::destroy(StaticId id) {
     if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid static shape handle");
     detail::StaticSlot& slot = impl_->statics[id.index];
-    slot = detail::StaticSlot{StaticState{}, Aabb{}, slot.generation + 1, false};
+    slot = detail::StaticSlot{StaticState{}, Aabb{}, slot.generation + 1, false, 0};
     impl_->free_statics.push_back(id.index);
     impl_->static_grid_dirty = true;
     impl_->scratch.neighbourhood_valid = false;
@@ -203,6 +204,11 @@ void World::Impl::rebuild_static_grid() {
         count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
     static_grid.build(static_boxes, static_present, cell);
     static_grid_dirty = false;
+    for (std::uint32_t i = 0; i < statics.size(); ++i) {
+        if (!statics[i].alive) continue;
+        statics[i].seam_corners = detail::seam_corners(
+            statics, i, [this](const Aabb& box, auto&& visit) { static_grid.query(box, visit); });
+    }
 }
 
 std::uint64_t World::state_hash() const {

@@ -21,6 +21,7 @@ struct StaticSlot {
     Aabb bounds{};
     std::uint32_t generation = 0;
     bool alive = false;
+    std::uint8_t seam_corners = 0;  // derived from the statics; see smooth_corners.hpp
 };
 
 // Per-disk bookkeeping of one sweep: each disk has its own clock `t`.

@@ -14,6 +14,7 @@
 // A grazing disk may sink into the surface by at most kGrazingSlope of its
 // travel; the overlap solver lifts it out.
 // A radius of 0 turns the sweep into a ray cast.
+#include <cstdint>
 #include <optional>
 
 #include "carom/physics/geometry.hpp"
@@ -37,10 +38,17 @@ std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
 
 // Disk against a segment: the disk's centre against the capsule of radius r
 // around the segment (two offset faces and two end circles).
-std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max);
+// `seam_corners` (bit 0: end a, bit 1: end b) leaves out end circles where
+// another shape continues the segment in a straight line, so a disk sliding
+// over the seam meets no corner there (the World finds these seams).
+std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max,
+                                       std::uint8_t seam_corners = 0);
 
 // Disk against a solid box: the centre against the box rounded by r (four
 // offset faces and four corner circles), so corners are hit as circles.
-std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max);
+// `seam_corners` leaves out corner circles as for segments; bit k is the
+// corner (+x,+y), (-x,+y), (-x,-y), (+x,-y) of the box's own frame.
+std::optional<Impact> toi_disk_box(Vec2 p, double r, Vec2 v, const Box& b, double t_max,
+                                   std::uint8_t seam_corners = 0);
 
 }  // namespace carom::physics
