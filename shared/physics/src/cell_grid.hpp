@@ -19,6 +19,9 @@
 
 namespace carom::physics::detail {
 
+// A comparison as 0 or 1, so that several can be combined without branches.
+constexpr unsigned bit(bool b) { return b ? 1u : 0u; }
+
 class CellGrid {
   public:
     // `present[i]` says whether boxes[i] takes part. The grid may use larger
@@ -92,11 +95,13 @@ void CellGrid::for_each_pair(Visit&& visit) const {
                     const Entry& f = entries_[l];
                     // Evaluated without early exits: most candidates fail, and
                     // a single well-predicted branch beats several random ones.
-                    const bool report =
-                        (e.box.min_x <= f.box.max_x) & (f.box.min_x <= e.box.max_x) &
-                        (e.box.min_y <= f.box.max_y) & (f.box.min_y <= e.box.max_y) &
-                        (cell_x == std::max(e.x0, f.x0)) & (cell_y == std::max(e.y0, f.y0));
-                    if (report) visit(std::min(e.item, f.item), std::max(e.item, f.item));
+                    const unsigned report = bit(e.box.min_x <= f.box.max_x) &
+                                            bit(f.box.min_x <= e.box.max_x) &
+                                            bit(e.box.min_y <= f.box.max_y) &
+                                            bit(f.box.min_y <= e.box.max_y) &
+                                            bit(cell_x == std::max(e.x0, f.x0)) &
+                                            bit(cell_y == std::max(e.y0, f.y0));
+                    if (report != 0) visit(std::min(e.item, f.item), std::max(e.item, f.item));
                 }
             }
         }
