@@ -18,9 +18,9 @@ test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 bench: deps-bench
-	cmake --preset release -DCAROM_BENCH=ON
-	cmake --build --preset release -j $(JOBS) --target carom-bench
-	build/release/bench/carom-bench physics
+	cmake --preset bench
+	cmake --build --preset bench -j $(JOBS) --target carom-bench
+	build/bench/bench/carom-bench physics
 
 clean:
 	rm -rf build
