@@ -148,6 +148,15 @@ void World::apply_impulse(BodyId id, Vec2 impulse) {
     d.velocity = velocity;
 }
 
+void World::set_filter(BodyId id, Filter filter) {
+    if (!valid(id)) throw std::invalid_argument("set_filter: stale or invalid disk handle");
+    impl_->disks[id.index].state.filter = filter;
+}
+
+void World::set_tick(std::uint64_t tick) {
+    impl_->tick = tick;
+}
+
 void World::step() {
     impl_->contacts.clear();
     impl_->stats = StepStats{};

@@ -81,6 +81,10 @@ class World {
     void set_velocity(BodyId id, Vec2 velocity);
     void apply_impulse(BodyId id, Vec2 impulse);
 
+    void set_filter(BodyId id, Filter filter);
+    // For restoring a saved state: the tick counter is part of state_hash().
+    void set_tick(std::uint64_t tick);
+
     void step();
 
     // Impacts of the last step, in resolution order.
