@@ -1,0 +1,21 @@
+#include "load.hpp"
+
+#include <cstdio>
+
+namespace carom::tool {
+
+std::string describe(const replay::ReadProblem& problem) {
+    return "at byte " + std::to_string(problem.offset) + ": " + problem.reason;
+}
+
+std::optional<replay::Replay> load(const std::string& path, const char* command) {
+    auto read = replay::read_replay(path);
+    if (auto* problem = std::get_if<replay::ReadProblem>(&read)) {
+        std::fprintf(stderr, "carom-replay %s: %s: unreadable %s\n", command, path.c_str(),
+                     describe(*problem).c_str());
+        return std::nullopt;
+    }
+    return std::get<replay::Replay>(std::move(read));
+}
+
+}  // namespace carom::tool

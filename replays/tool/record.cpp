@@ -1,0 +1,114 @@
+// carom-replay record: a headless bot match, as fast as the machine allows.
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "carom/game/bot.hpp"
+#include "carom/replay/recorder.hpp"
+#include "commands.hpp"
+#ifdef CAROM_HAVE_MAP_FILES
+#include "carom/protocol/map_file.hpp"
+#endif
+
+namespace carom::tool {
+namespace {
+
+struct RecordOptions {
+    std::string map;
+    std::uint32_t players = 0;  // 0: every slot
+    std::uint64_t ticks = 0;    // 0: until the match ends
+    std::uint64_t seed = 1;
+    std::string output;
+    double kick_speed = 0.0;     // 0: the map's
+    double churn_seconds = 0.0;  // 0: nobody joins or leaves
+};
+
+std::string bot_name(std::uint32_t n) {
+    return "bot" + std::to_string(n);
+}
+
+#ifdef CAROM_HAVE_MAP_FILES
+int record(const RecordOptions& o) {
+    auto loaded = protocol::load_map_file(o.map);
+    if (auto* reason = std::get_if<std::string>(&loaded)) {
+        std::fprintf(stderr, "carom-replay record: %s\n", reason->c_str());
+        return kExitUnreadable;
+    }
+    game::Map map = std::get<game::Map>(std::move(loaded));
+    if (o.kick_speed > 0.0) map.tuning.kick_speed = o.kick_speed;
+    const std::uint32_t slots = 2 * map.team_size;
+    if (o.players > slots) {
+        std::fprintf(stderr, "carom-replay record: --players %u, map %s has %u slots\n",
+                     o.players, map.name.c_str(), slots);
+        return kExitUnreadable;
+    }
+
+    // Fill slots alternately, left then right, as a server would.
+    std::vector<replay::PlayerInfo> players;
+    std::uint32_t next_bot = 0;
+    {
+        game::Match probe(map, o.seed);
+        for (std::uint32_t i = 0; i < (o.players == 0 ? slots : o.players); ++i) {
+            const auto slot = probe.free_slot(i % 2 == 0 ? game::Team::left : game::Team::right);
+            probe.join(*slot, bot_name(next_bot));
+            players.push_back({*slot, bot_name(next_bot++), true});
+        }
+    }
+    replay::MatchRecorder recorder(o.output, map, o.seed, "carom-replay record", players);
+    const game::Match& match = recorder.match();
+    std::vector<game::Input> inputs(slots);
+    // Joins and leaves come from their own generator, so they do not disturb the match's.
+    game::Rng churn(o.seed ^ 0xC4A5E0F1A7B3D2E1ull);
+    const auto churn_ticks = static_cast<std::uint64_t>(o.churn_seconds * game::kTickRate);
+
+    const auto start = std::chrono::steady_clock::now();
+    while (match.phase() != game::Phase::finished && (o.ticks == 0 || match.tick() < o.ticks)) {
+        if (churn_ticks > 0 && match.tick() > 0 && match.tick() % churn_ticks == 0) {
+            std::vector<game::Slot> active;
+            for (game::Slot s = 0; s < slots; ++s)
+                if (match.active(s)) active.push_back(s);
+            const bool leave = !active.empty() && (active.size() == slots || churn.next() % 2 == 0);
+            if (leave) {
+                recorder.leave(active[churn.next() % active.size()]);
+            } else if (const auto slot = match.free_slot()) {
+                recorder.join(*slot, bot_name(next_bot++), true);
+            }
+        }
+        for (game::Slot s = 0; s < slots; ++s) inputs[s] = game::bot_input(match, s);
+        recorder.step(inputs);
+    }
+    const replay::Footer footer = recorder.finish();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s: %s, %llu ticks (%.1f s of play), %u-%u, %s; %llu bytes, recorded in %.2f s\n",
+                o.output.c_str(), map.name.c_str(), static_cast<unsigned long long>(footer.final_tick),
+                static_cast<double>(footer.final_tick) / game::kTickRate, footer.score[0],
+                footer.score[1], replay::to_string(footer.result),
+                static_cast<unsigned long long>(recorder.bytes_written()), seconds);
+    return kExitOk;
+}
+#else
+int record(const RecordOptions&) {
+    std::fprintf(stderr, "carom-replay record: this build cannot read map files "
+                         "(built without CAROM_MAP_FILES)\n");
+    return kExitUnreadable;
+}
+#endif
+
+}  // namespace
+
+Command add_record(CLI::App& app) {
+    auto o = std::make_shared<RecordOptions>();
+    CLI::App* cmd = app.add_subcommand("record", "Play a headless bot match and record it");
+    cmd->add_option("--map", o->map, "Map file (JSON, schemas/map.fbs)")->required();
+    cmd->add_option("--players", o->players, "Bots at the start (default: every slot)");
+    cmd->add_option("--ticks", o->ticks, "Stop after this many ticks (default: when the match ends)");
+    cmd->add_option("--seed", o->seed, "Match seed")->capture_default_str();
+    cmd->add_option("-o,--output", o->output, "Replay file to write")->required();
+    cmd->add_option("--kick-speed", o->kick_speed, "Override the map's kick speed (units/s)");
+    cmd->add_option("--churn", o->churn_seconds,
+                    "Every this many seconds a bot leaves or a new one joins");
+    return {cmd, [o] { return record(*o); }};
+}
+
+}  // namespace carom::tool

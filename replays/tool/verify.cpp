@@ -1,0 +1,107 @@
+// carom-replay verify: re-simulate and check every hash.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "carom/replay/verify.hpp"
+#include "commands.hpp"
+#include "load.hpp"
+#include "progress.hpp"
+
+namespace carom::tool {
+namespace {
+
+void print_divergence(const std::string& file, const replay::Divergence& d) {
+    std::printf("%s: DIVERGED at tick %llu: %s (recorded hash %016llx, re-simulated %016llx)\n",
+                file.c_str(), static_cast<unsigned long long>(d.tick), d.what.c_str(),
+                static_cast<unsigned long long>(d.recorded_hash),
+                static_cast<unsigned long long>(d.simulated_hash));
+    if (!d.keyframe_tick) {
+        std::printf("  no keyframe at or after that tick to compare fields with\n");
+        return;
+    }
+    if (d.fields.empty()) {
+        std::printf("  the keyframe at tick %llu agrees field by field\n",
+                    static_cast<unsigned long long>(*d.keyframe_tick));
+        return;
+    }
+    std::printf("  at the keyframe of tick %llu (recorded vs re-simulated):\n",
+                static_cast<unsigned long long>(*d.keyframe_tick));
+    const std::size_t shown = std::min<std::size_t>(d.fields.size(), 20);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const replay::FieldDiff& f = d.fields[i];
+        std::printf("    %s %s: %s vs %s\n", f.entity.c_str(), f.field.c_str(),
+                    f.recorded.c_str(), f.simulated.c_str());
+    }
+    if (shown < d.fields.size()) std::printf("    ... and %zu more\n", d.fields.size() - shown);
+}
+
+int verify_one(const std::string& file, bool synctest) {
+    const auto r = load(file, "verify");
+    if (!r) return kExitUnreadable;
+    Progress progress("verify " + file);
+    replay::VerifyOptions options;
+    options.synctest = synctest;
+    options.progress = [&progress](std::uint64_t done, std::uint64_t total) {
+        progress.update(done, total);
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const replay::VerifyReport report = replay::verify(*r, options);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (report.inconsistency) {
+        std::printf("%s: CORRUPT: cannot be played back: %s\n", file.c_str(),
+                    report.inconsistency->c_str());
+        return kExitUnreadable;
+    }
+    if (report.divergence) {
+        print_divergence(file, *report.divergence);
+        return kExitDivergence;
+    }
+    const double game_seconds = static_cast<double>(report.ticks) / game::kTickRate;
+    if (r->problem) {
+        std::printf("%s: INCOMPLETE: %llu ticks verified, then the file stops %s\n", file.c_str(),
+                    static_cast<unsigned long long>(report.ticks), describe(*r->problem).c_str());
+        return kExitUnreadable;
+    }
+    std::printf("%s: OK: %llu ticks (%.1f s of play), %u keyframes%s, final hash %016llx, "
+                "in %.3f s (%.0fx real time)\n",
+                file.c_str(), static_cast<unsigned long long>(report.ticks), game_seconds,
+                report.keyframes,
+                synctest ? (", " + std::to_string(report.synctest_windows) + " synctest windows").c_str()
+                         : "",
+                static_cast<unsigned long long>(r->footer->final_hash), seconds,
+                seconds > 0 ? game_seconds / seconds : 0.0);
+    return kExitOk;
+}
+
+}  // namespace
+
+Command add_verify(CLI::App& app) {
+    struct Options {
+        std::vector<std::string> files;
+        bool synctest = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand(
+        "verify",
+        "Re-simulate and check every tick's hash and every keyframe.\n"
+        "Exit 0 = identical, 1 = divergence (first tick, then fields at the nearest keyframe),\n"
+        "2 = unreadable, corrupt or incomplete file (with the reason and byte offset).");
+    cmd->add_option("files", o->files, "Replay files")->required();
+    cmd->add_flag("--synctest", o->synctest,
+                  "Also re-simulate from each keyframe alone and compare (twice the work)");
+    return {cmd, [o] {
+                int worst = kExitOk;
+                for (const std::string& f : o->files) {
+                    const int code = verify_one(f, o->synctest);
+                    // Unreadable outranks divergence: it means nothing could be concluded.
+                    if (code == kExitUnreadable || (code == kExitDivergence && worst == kExitOk))
+                        worst = code;
+                }
+                return worst;
+            }};
+}
+
+}  // namespace carom::tool

@@ -1,0 +1,76 @@
+#pragma once
+// A map as the game sees it: walls, goals, spawns and the tuning of the match.
+// Maps are data (schemas/map.fbs, written as JSON); this is the decoded form,
+// so the game itself needs nothing but the standard library.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "carom/physics/geometry.hpp"
+
+namespace carom::game {
+
+using physics::Box;
+using physics::Segment;
+using physics::Vec2;
+
+enum class Team : std::uint8_t { left = 0, right = 1 };
+
+constexpr Team other(Team t) {
+    return t == Team::left ? Team::right : Team::left;
+}
+constexpr std::uint8_t index_of(Team t) {
+    return static_cast<std::uint8_t>(t);
+}
+
+// The goal `defender` protects. A puck whose centre crosses the line between
+// the posts, from the field side, scores for the other team.
+struct Goal {
+    Team defender = Team::left;
+    Vec2 post_a;
+    Vec2 post_b;
+};
+
+struct Spawn {
+    Team team = Team::left;
+    Vec2 position;
+};
+
+// How the match feels: sizes, masses, movement and kicks, in map units and
+// seconds. A map may change any of them (a "hard kicks" map raises kick_speed).
+struct Tuning {
+    double player_radius = 2.0;
+    double player_mass = 4.0;
+    double puck_radius = 1.25;
+    double puck_mass = 1.0;
+    double player_acceleration = 120.0;  // units/s² while a direction is held
+    double player_max_speed = 40.0;      // units/s
+    double player_drag = 3.0;            // fraction of velocity lost per second
+    double puck_drag = 0.15;
+    double kick_speed = 90.0;  // velocity change given to the puck, units/s
+    double kick_reach = 1.5;   // gap between player and puck edges that still kicks
+    std::uint32_t kick_cooldown_ticks = 20;
+    double wall_restitution = 0.9;
+    double player_restitution = 0.5;
+    double puck_restitution = 1.0;
+};
+
+struct Map {
+    std::string name;
+    Vec2 size;  // the field is [0, size.x] × [0, size.y]
+    std::vector<Box> boxes;
+    std::vector<Segment> segments;
+    std::vector<Goal> goals;
+    std::vector<Spawn> spawns;
+    std::vector<Vec2> puck_spawns;
+    std::uint32_t team_size = 1;
+    std::uint32_t match_seconds = 180;
+    std::uint32_t score_limit = 7;  // 0: no limit
+    Tuning tuning;
+};
+
+// Empty when the map is playable; otherwise "field: reason" for the first
+// problem found (e.g. "spawns: team right has 1 spawn for a team size of 4").
+std::string validate(const Map& map);
+
+}  // namespace carom::game

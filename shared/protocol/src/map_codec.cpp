@@ -1,0 +1,126 @@
+#include "carom/protocol/map_codec.hpp"
+
+namespace carom::protocol {
+namespace {
+
+schema::Vec2 to_schema(game::Vec2 v) {
+    return {v.x, v.y};
+}
+game::Vec2 to_game(const schema::Vec2* v) {
+    return {v->x(), v->y()};
+}
+schema::Team to_schema(game::Team t) {
+    return t == game::Team::left ? schema::Team::left : schema::Team::right;
+}
+
+}  // namespace
+
+flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
+                                            const game::Map& map) {
+    std::vector<flatbuffers::Offset<schema::Box>> boxes;
+    for (const game::Box& box : map.boxes) {
+        const schema::Vec2 c = to_schema(box.center), h = to_schema(box.half_extents),
+                           a = to_schema(box.axis);
+        boxes.push_back(schema::CreateBox(b, &c, &h, &a));
+    }
+    std::vector<flatbuffers::Offset<schema::Segment>> segments;
+    for (const game::Segment& s : map.segments) {
+        const schema::Vec2 a = to_schema(s.a), c = to_schema(s.b);
+        segments.push_back(schema::CreateSegment(b, &a, &c));
+    }
+    std::vector<flatbuffers::Offset<schema::Goal>> goals;
+    for (const game::Goal& g : map.goals) {
+        const schema::Vec2 a = to_schema(g.post_a), c = to_schema(g.post_b);
+        goals.push_back(schema::CreateGoal(b, to_schema(g.defender), &a, &c));
+    }
+    std::vector<flatbuffers::Offset<schema::Spawn>> spawns;
+    for (const game::Spawn& s : map.spawns) {
+        const schema::Vec2 p = to_schema(s.position);
+        spawns.push_back(schema::CreateSpawn(b, to_schema(s.team), &p));
+    }
+    std::vector<schema::Vec2> pucks;
+    for (const game::Vec2& p : map.puck_spawns) pucks.push_back(to_schema(p));
+    const game::Tuning& t = map.tuning;
+    const auto tuning = schema::CreateTuning(
+        b, t.player_radius, t.player_mass, t.puck_radius, t.puck_mass, t.player_acceleration,
+        t.player_max_speed, t.player_drag, t.puck_drag, t.kick_speed, t.kick_reach,
+        t.kick_cooldown_ticks, t.wall_restitution, t.player_restitution, t.puck_restitution);
+    return schema::CreateMapDirect(b, map.name.c_str(), map.size.x, map.size.y, &boxes, &segments,
+                                   &goals, &spawns, &pucks, map.team_size, map.match_seconds,
+                                   map.score_limit, tuning);
+}
+
+std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
+    // Enum values outside the schema are refused rather than guessed.
+    if (m.goals()) {
+        for (flatbuffers::uoffset_t i = 0; i < m.goals()->size(); ++i) {
+            if (m.goals()->Get(i)->defender() > schema::Team::MAX)
+                return "goals[" + std::to_string(i) + "].defender: unknown team";
+        }
+    }
+    if (m.spawns()) {
+        for (flatbuffers::uoffset_t i = 0; i < m.spawns()->size(); ++i) {
+            if (m.spawns()->Get(i)->team() > schema::Team::MAX)
+                return "spawns[" + std::to_string(i) + "].team: unknown team";
+        }
+    }
+    game::Map map;
+    map.name = m.name()->str();
+    map.size = {m.width(), m.height()};
+    if (m.boxes()) {
+        for (const schema::Box* box : *m.boxes()) {
+            game::Box g;
+            g.center = to_game(box->center());
+            g.half_extents = to_game(box->half_extents());
+            if (box->axis()) g.axis = to_game(box->axis());
+            map.boxes.push_back(g);
+        }
+    }
+    if (m.segments()) {
+        for (const schema::Segment* s : *m.segments())
+            map.segments.push_back({to_game(s->a()), to_game(s->b())});
+    }
+    if (m.goals()) {
+        for (const schema::Goal* g : *m.goals()) {
+            const auto defender = g->defender() == schema::Team::right ? game::Team::right
+                                                                       : game::Team::left;
+            map.goals.push_back({defender, to_game(g->post_a()), to_game(g->post_b())});
+        }
+    }
+    if (m.spawns()) {
+        for (const schema::Spawn* s : *m.spawns()) {
+            const auto team =
+                s->team() == schema::Team::right ? game::Team::right : game::Team::left;
+            map.spawns.push_back({team, to_game(s->position())});
+        }
+    }
+    if (m.puck_spawns()) {
+        for (const schema::Vec2* p : *m.puck_spawns()) map.puck_spawns.push_back(to_game(p));
+    }
+    map.team_size = m.team_size();
+    map.match_seconds = m.match_seconds();
+    map.score_limit = m.score_limit();
+    if (const schema::Tuning* t = m.tuning()) {
+        map.tuning = {t->player_radius(),       t->player_mass(),       t->puck_radius(),
+                      t->puck_mass(),           t->player_acceleration(), t->player_max_speed(),
+                      t->player_drag(),         t->puck_drag(),         t->kick_speed(),
+                      t->kick_reach(),          t->kick_cooldown_ticks(), t->wall_restitution(),
+                      t->player_restitution(),  t->puck_restitution()};
+    }
+    if (std::string reason = game::validate(map); !reason.empty()) return reason;
+    return map;
+}
+
+std::vector<std::uint8_t> map_to_binary(const game::Map& map) {
+    flatbuffers::FlatBufferBuilder b;
+    b.Finish(encode_map(b, map), schema::MapIdentifier());
+    return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+std::variant<game::Map, std::string> map_from_binary(std::span<const std::uint8_t> bytes) {
+    flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+    if (!schema::VerifyMapBuffer(verifier)) return std::string("not a valid binary map");
+    return decode_map(*schema::GetMap(bytes.data()));
+}
+
+}  // namespace carom::protocol

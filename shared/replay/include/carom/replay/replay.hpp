@@ -1,0 +1,90 @@
+#pragma once
+// A replay as read into memory: the header, the inputs applied tick by tick,
+// a state hash per tick, keyframes, events and the footer. File layout and
+// versions: schemas/PROTOCOL.md.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "carom/game/match.hpp"
+
+namespace carom::replay {
+
+// The file format this build writes, and the newest it reads.
+inline constexpr std::uint32_t kFormatVersion = 1;
+// The generation of the rules and physics. Bumped when a change alters how
+// recorded matches play; the corpus is re-recorded in the same change.
+inline constexpr std::uint32_t kCoreVersion = 1;
+
+struct PlayerInfo {
+    game::Slot slot = 0;
+    std::string name;
+    bool bot = false;
+};
+
+struct Header {
+    std::uint32_t format_version = kFormatVersion;
+    std::uint32_t core_version = kCoreVersion;
+    std::string producer;
+    game::Map map;
+    std::uint32_t tick_rate = game::kTickRate;
+    std::uint64_t seed = 0;
+    std::vector<PlayerInfo> players;  // in the match at tick 0
+};
+
+// The input a slot holds from `tick` on (until its next change, or a join or
+// leave, which reset it to idle).
+struct InputChange {
+    std::uint64_t tick = 0;
+    game::Slot slot = 0;
+    game::Input input;
+};
+
+// Applied before the step of `tick`.
+struct RosterChange {
+    std::uint64_t tick = 0;
+    game::Slot slot = 0;
+    bool join = false;
+    std::string name;
+    bool bot = false;
+};
+
+struct Keyframe {
+    std::uint64_t hash = 0;
+    game::MatchState state;  // state.tick is the keyframe's tick
+};
+
+enum class Result : std::uint8_t { left_won = 0, right_won = 1, draw = 2, unfinished = 3 };
+
+struct Footer {
+    std::uint64_t final_tick = 0;
+    std::uint64_t final_hash = 0;
+    std::array<std::uint32_t, 2> score{};
+    Result result = Result::unfinished;
+};
+
+// Why reading stopped before the end of the file: what was read before it stays usable.
+struct ReadProblem {
+    std::uint64_t offset = 0;  // byte offset of the chunk (or field) at fault
+    std::string reason;
+};
+
+struct Replay {
+    Header header;
+    std::vector<std::uint64_t> hashes;  // hashes[i]: Match::state_hash() after tick i + 1
+    std::vector<InputChange> inputs;    // by tick, then slot
+    std::vector<RosterChange> roster;   // by tick, in the order applied
+    std::vector<game::MatchEvent> events;
+    std::vector<Keyframe> keyframes;  // by tick
+    std::optional<Footer> footer;
+    std::optional<ReadProblem> problem;
+    std::uint64_t file_size = 0;
+
+    std::uint64_t last_tick() const { return hashes.size(); }
+};
+
+const char* to_string(Result result);
+
+}  // namespace carom::replay

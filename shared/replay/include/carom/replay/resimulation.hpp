@@ -1,0 +1,43 @@
+#pragma once
+// Plays a replay's inputs back through a fresh Match, from tick 0 or from a
+// keyframe alone, one tick at a time.
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "carom/replay/replay.hpp"
+
+namespace carom::replay {
+
+// The replay asks for something the match refuses (a join into a taken slot...).
+class InconsistentReplay : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+class Resimulation {
+  public:
+    // From the start: the header's players join at tick 0.
+    explicit Resimulation(const Replay& replay);
+    // From a keyframe alone (synctest, seeking).
+    Resimulation(const Replay& replay, const Keyframe& keyframe);
+
+    // Steps the next tick and returns the state hash after it.
+    std::uint64_t step();
+    std::uint64_t tick() const { return match_.tick(); }
+    const game::Match& match() const { return match_; }
+    std::span<const game::MatchEvent> events() const { return events_; }
+
+  private:
+    void seek_streams(std::uint64_t after_tick);
+
+    const Replay& replay_;
+    game::Match match_;
+    std::vector<game::Input> held_;
+    std::size_t next_input_ = 0;
+    std::size_t next_roster_ = 0;
+    std::span<const game::MatchEvent> events_;
+};
+
+}  // namespace carom::replay

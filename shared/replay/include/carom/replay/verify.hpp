@@ -1,0 +1,55 @@
+#pragma once
+// Re-simulates a replay and checks it against itself: every tick's hash,
+// every keyframe field by field, the footer; optionally a synctest that
+// restarts from each keyframe alone.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "carom/replay/replay.hpp"
+
+namespace carom::replay {
+
+struct FieldDiff {
+    std::string entity;  // "match", "player 3 (ana)", "puck 0"
+    std::string field;   // "position.x", "score.left", ...
+    std::string recorded;
+    std::string simulated;
+};
+
+// Every field where two states differ, in a fixed order (match, players, pucks).
+std::vector<FieldDiff> diff_states(const game::MatchState& recorded,
+                                   const game::MatchState& simulated);
+
+struct Divergence {
+    std::uint64_t tick = 0;  // first tick whose hash (or state) differs
+    std::uint64_t recorded_hash = 0;
+    std::uint64_t simulated_hash = 0;
+    // Where the fields were compared: the nearest keyframe at or after `tick`.
+    std::optional<std::uint64_t> keyframe_tick;
+    std::vector<FieldDiff> fields;
+    std::string what;  // one line: which check failed
+};
+
+struct VerifyOptions {
+    bool synctest = false;
+    // Called now and then with (ticks done, ticks in all); for progress bars.
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+struct VerifyReport {
+    std::uint64_t ticks = 0;  // ticks re-simulated and matched
+    std::uint32_t keyframes = 0;
+    std::uint32_t synctest_windows = 0;
+    std::optional<Divergence> divergence;
+    std::optional<std::string> inconsistency;  // the replay cannot be played back
+};
+
+VerifyReport verify(const Replay& replay, const VerifyOptions& options = {});
+
+// Formats a double exactly (shortest round-trip form).
+std::string exact(double v);
+
+}  // namespace carom::replay

@@ -1,0 +1,189 @@
+#include "carom/replay/reader.hpp"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "chunk_codec.hpp"
+#include "file_format.hpp"
+
+namespace carom::replay {
+namespace {
+
+using detail::kMaxSlots;
+
+struct ChunkReader {
+    std::span<const std::uint8_t> bytes;
+    std::size_t offset = detail::kPreambleSize;
+
+    // The next verified chunk, or the reason there is none (nullptr at a clean end).
+    std::variant<const schema::Chunk*, ReadProblem> next() {
+        const std::size_t left = bytes.size() - offset;
+        if (left == 0) return static_cast<const schema::Chunk*>(nullptr);
+        if (left < detail::kChunkHeaderSize)
+            return ReadProblem{offset, "truncated: " + std::to_string(left) +
+                                           " byte(s) of a chunk header, the file was cut"};
+        const std::uint32_t size = detail::get_u32(bytes.data() + offset);
+        const std::uint64_t sum = detail::get_u64(bytes.data() + offset + 4);
+        if (size == 0 || size > detail::kMaxChunkSize)
+            return ReadProblem{offset, "chunk size " + std::to_string(size) +
+                                           " is out of range (damaged size field)"};
+        if (size > left - detail::kChunkHeaderSize)
+            return ReadProblem{offset, "truncated: chunk of " + std::to_string(size) +
+                                           " bytes, only " +
+                                           std::to_string(left - detail::kChunkHeaderSize) +
+                                           " left, the file was cut"};
+        const auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
+        if (detail::checksum(payload) != sum)
+            return ReadProblem{offset, "checksum mismatch: the chunk is damaged"};
+        flatbuffers::Verifier verifier(payload.data(), payload.size());
+        if (!schema::VerifyChunkBuffer(verifier))
+            return ReadProblem{offset, "chunk is not a valid replay chunk (FlatBuffers verifier)"};
+        offset += detail::kChunkHeaderSize + size;
+        return schema::GetChunk(payload.data());
+    }
+};
+
+std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
+    const std::uint64_t expected = r.hashes.size() + 1;
+    if (t.first_tick() != expected)
+        return "tick batch starts at tick " + std::to_string(t.first_tick()) + ", expected " +
+               std::to_string(expected);
+    const std::uint64_t count = t.hashes() ? t.hashes()->size() : 0;
+    const std::uint64_t end = t.first_tick() + count;  // one past the last tick
+    const std::uint32_t slots = 2 * r.header.map.team_size;
+    if (t.inputs()) {
+        const auto& in = *t.inputs();
+        std::uint64_t tick = t.first_tick();
+        for (flatbuffers::uoffset_t i = 0; i < in.size();) {
+            std::uint64_t v = 0;
+            int shift = 0;
+            for (;;) {
+                if (i >= in.size() || shift > 56) return "input stream: bad varint";
+                const std::uint8_t byte = in[i++];
+                v |= std::uint64_t{byte & 0x7Fu} << shift;
+                shift += 7;
+                if ((byte & 0x80) == 0) break;
+            }
+            if (i >= in.size()) return "input stream: change without its input byte";
+            const auto slot = static_cast<game::Slot>(v % kMaxSlots);
+            tick += v / kMaxSlots;
+            if (slot >= slots) return "input stream: slot " + std::to_string(slot) + " out of range";
+            if (tick >= end) return "input stream: change at tick " + std::to_string(tick) +
+                                    " is past the batch";
+            r.inputs.push_back({tick, slot, game::Input::from_bits(in[i++])});
+        }
+    }
+    if (t.roster()) {
+        for (const schema::RosterChange* c : *t.roster()) {
+            if (c->slot() >= slots)
+                return "roster: slot " + std::to_string(c->slot()) + " out of range";
+            if (c->tick() < t.first_tick() || c->tick() > end)
+                return "roster: change at tick " + std::to_string(c->tick()) + " outside the batch";
+            r.roster.push_back(
+                {c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "", c->bot()});
+        }
+    }
+    if (t.events()) {
+        for (const schema::GameEvent* e : *t.events()) {
+            if (e->kind() > schema::EventKind::MAX || e->team() > schema::Team::MAX)
+                return "event: unknown kind or team";
+            std::optional<game::Slot> scorer;
+            if (e->scorer() >= 0) scorer = static_cast<game::Slot>(e->scorer());
+            r.events.push_back({static_cast<game::MatchEvent::Kind>(e->kind()), e->tick(),
+                                static_cast<game::Team>(e->team()), e->puck(), scorer, e->draw()});
+        }
+    }
+    if (t.hashes()) r.hashes.insert(r.hashes.end(), t.hashes()->begin(), t.hashes()->end());
+    return std::nullopt;
+}
+
+}  // namespace
+
+const char* to_string(Result result) {
+    switch (result) {
+        case Result::left_won: return "left won";
+        case Result::right_won: return "right won";
+        case Result::draw: return "draw";
+        case Result::unfinished: return "unfinished";
+    }
+    return "unknown";
+}
+
+std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> bytes) {
+    if (bytes.empty()) return ReadProblem{0, "empty file"};
+    if (bytes.size() < detail::kPreambleSize ||
+        std::memcmp(bytes.data(), detail::kMagic.data(), detail::kMagic.size()) != 0)
+        return ReadProblem{0, "not a carom replay (bad magic)"};
+    const std::uint32_t version = detail::get_u32(bytes.data() + 8);
+    if (version > kFormatVersion)
+        return ReadProblem{8, "replay format version " + std::to_string(version) +
+                                  " is newer than this build reads (up to " +
+                                  std::to_string(kFormatVersion) + "); update carom"};
+    if (version == 0) return ReadProblem{8, "replay format version 0 does not exist"};
+
+    Replay r;
+    r.file_size = bytes.size();
+    ChunkReader chunks{bytes};
+    const std::size_t header_offset = chunks.offset;
+    auto first = chunks.next();
+    if (auto* problem = std::get_if<ReadProblem>(&first)) return *problem;
+    const schema::Chunk* head = std::get<const schema::Chunk*>(first);
+    if (!head || !head->body_as_Header())
+        return ReadProblem{header_offset, "the first chunk is not the header"};
+    if (auto reason = detail::decode(*head->body_as_Header(), r.header))
+        return ReadProblem{header_offset, *reason};
+
+    for (;;) {
+        const std::size_t at = chunks.offset;
+        auto next = chunks.next();
+        if (auto* problem = std::get_if<ReadProblem>(&next)) {
+            r.problem = *problem;
+            break;
+        }
+        const schema::Chunk* chunk = std::get<const schema::Chunk*>(next);
+        if (!chunk) break;
+        std::optional<std::string> reason;
+        if (r.footer) {
+            reason = "chunk after the footer";
+        } else if (const auto* batch = chunk->body_as_TickBatch()) {
+            reason = read_batch(*batch, r);
+        } else if (const auto* key = chunk->body_as_Keyframe()) {
+            Keyframe k;
+            reason = detail::decode(*key, k);
+            if (!reason && k.state.tick != r.last_tick())
+                reason = "keyframe for tick " + std::to_string(k.state.tick) + " after tick " +
+                         std::to_string(r.last_tick());
+            if (!reason) r.keyframes.push_back(std::move(k));
+        } else if (const auto* foot = chunk->body_as_Footer()) {
+            Footer f;
+            reason = detail::decode(*foot, f);
+            if (!reason && f.final_tick != r.last_tick())
+                reason = "footer says the last tick is " + std::to_string(f.final_tick) +
+                         ", the file holds " + std::to_string(r.last_tick());
+            if (!reason) r.footer = f;
+        } else {
+            reason = "unexpected chunk (a second header?)";
+        }
+        if (reason) {
+            r.problem = ReadProblem{at, *reason};
+            break;
+        }
+    }
+    if (!r.problem && !r.footer)
+        r.problem = ReadProblem{r.file_size, "no footer: the file ends after tick " +
+                                                 std::to_string(r.last_tick()) +
+                                                 " (the writer stopped before finishing)"};
+    return r;
+}
+
+std::variant<Replay, ReadProblem> read_replay(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ReadProblem{0, "cannot open " + path.string()};
+    std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                    std::istreambuf_iterator<char>()};
+    if (in.bad()) return ReadProblem{0, "read error on " + path.string()};
+    return read_replay(std::span<const std::uint8_t>(bytes));
+}
+
+}  // namespace carom::replay

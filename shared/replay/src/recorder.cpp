@@ -1,0 +1,79 @@
+#include "carom/replay/recorder.hpp"
+
+#include <stdexcept>
+
+namespace carom::replay {
+namespace {
+
+Header header_for(const game::Map& map, std::uint64_t seed, std::string producer,
+                  const std::vector<PlayerInfo>& players) {
+    Header h;
+    h.producer = std::move(producer);
+    h.map = map;
+    h.seed = seed;
+    h.players = players;
+    return h;
+}
+
+}  // namespace
+
+MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map,
+                             std::uint64_t seed, std::string producer,
+                             const std::vector<PlayerInfo>& players)
+    : match_(map, seed), writer_(path, header_for(map, seed, std::move(producer), players)) {
+    for (const PlayerInfo& p : players) match_.join(p.slot, p.name);
+    applied_.assign(match_.slot_count(), game::Input{});
+    keyframe();
+}
+
+void MatchRecorder::join(game::Slot slot, std::string name, bool bot) {
+    if (finished_) throw std::logic_error("recorder: the match is finished");
+    const std::uint64_t tick = match_.tick() + 1;
+    match_.join(slot, name);
+    writer_.add_roster({tick, slot, true, std::move(name), bot});
+}
+
+void MatchRecorder::leave(game::Slot slot) {
+    if (finished_) throw std::logic_error("recorder: the match is finished");
+    match_.leave(slot);
+    writer_.add_roster({match_.tick() + 1, slot, false, {}, false});
+}
+
+std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Input> inputs) {
+    if (finished_) throw std::logic_error("recorder: the match is finished");
+    if (inputs.size() != applied_.size())
+        throw std::invalid_argument("recorder: need one input per slot");
+    // Record exactly what the match applies: sanitised, and idle for empty slots.
+    for (game::Slot s = 0; s < applied_.size(); ++s)
+        applied_[s] = match_.active(s) ? game::Input::from_bits(inputs[s].bits()) : game::Input{};
+    const auto events = match_.step(applied_);
+    const std::uint64_t hash = match_.state_hash();
+    writer_.add_tick(match_.tick(), applied_, hash, events);
+    if (match_.tick() % kKeyframeTicks == 0) keyframe();
+    return events;
+}
+
+void MatchRecorder::keyframe() {
+    writer_.add_keyframe({match_.state_hash(), match_.save()});
+}
+
+Footer MatchRecorder::finish() {
+    if (finished_) throw std::logic_error("recorder: already finished");
+    if (match_.tick() % kKeyframeTicks != 0) keyframe();
+    Footer f;
+    f.final_tick = match_.tick();
+    f.final_hash = match_.state_hash();
+    f.score = {match_.score(game::Team::left), match_.score(game::Team::right)};
+    if (match_.phase() != game::Phase::finished) {
+        f.result = Result::unfinished;
+    } else if (f.score[0] == f.score[1]) {
+        f.result = Result::draw;
+    } else {
+        f.result = f.score[0] > f.score[1] ? Result::left_won : Result::right_won;
+    }
+    writer_.finish(f);
+    finished_ = true;
+    return f;
+}
+
+}  // namespace carom::replay

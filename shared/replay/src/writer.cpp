@@ -1,0 +1,159 @@
+#include "carom/replay/writer.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "chunk_codec.hpp"
+#include "file_format.hpp"
+
+namespace carom::replay {
+
+using detail::kMaxSlots;
+
+struct ReplayWriter::Pending {
+    std::uint64_t first_tick = 0;  // 0: nothing pending
+    std::uint64_t last_change_tick = 0;
+    std::vector<std::uint8_t> inputs;
+    std::vector<std::uint64_t> hashes;
+    std::vector<RosterChange> roster;
+    std::vector<game::MatchEvent> events;
+
+    bool empty() const { return hashes.empty() && roster.empty(); }
+};
+
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
+    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+template <class Table>
+std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
+                                       flatbuffers::Offset<Table> body) {
+    const auto chunk = schema::CreateChunk(b, schema::ChunkBodyTraits<Table>::enum_value,
+                                           body.Union());
+    b.Finish(chunk, schema::ChunkIdentifier());
+    return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+}  // namespace
+
+ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header)
+    : path_(path), ticks_per_chunk_(header.tick_rate), pending_(std::make_unique<Pending>()) {
+    if (2 * header.map.team_size > kMaxSlots)
+        throw std::invalid_argument("replay: at most 32 player slots");
+    held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
+    file_ = std::fopen(path.c_str(), "wb");
+    if (!file_) fail(path, "cannot create the replay");
+    std::array<std::uint8_t, detail::kPreambleSize> preamble{};
+    std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
+    detail::put_u32(preamble.data() + 8, kFormatVersion);
+    if (std::fwrite(preamble.data(), 1, preamble.size(), file_) != preamble.size())
+        fail(path, "cannot write the replay");
+    bytes_written_ += preamble.size();
+    flatbuffers::FlatBufferBuilder b;
+    write_chunk(finish_chunk(b, detail::encode(b, header)));
+}
+
+ReplayWriter::~ReplayWriter() {
+    if (!file_) return;
+    try {
+        flush();
+    } catch (const std::exception&) {
+        // Nothing more can be saved; the file reads up to its last good chunk.
+    }
+    std::fclose(file_);
+}
+
+void ReplayWriter::add_roster(const RosterChange& change) {
+    if (change.slot >= held_.size()) throw std::invalid_argument("replay: roster slot out of range");
+    if (pending_->empty()) {
+        pending_->first_tick = change.tick;
+        pending_->last_change_tick = change.tick;
+    }
+    held_[change.slot] = game::Input{};
+    pending_->roster.push_back(change);
+}
+
+void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
+                            std::uint64_t hash, std::span<const game::MatchEvent> events) {
+    Pending& p = *pending_;
+    if (p.empty() && p.roster.empty()) {
+        p.first_tick = tick;
+        p.last_change_tick = tick;
+    }
+    if (tick != p.first_tick + p.hashes.size())
+        throw std::invalid_argument("replay: ticks must be added in order without gaps");
+    if (applied.size() != held_.size()) throw std::invalid_argument("replay: one input per slot");
+    for (std::uint32_t slot = 0; slot < held_.size(); ++slot) {
+        if (applied[slot] == held_[slot]) continue;
+        detail::append_input_change(p.inputs, tick - p.last_change_tick, slot,
+                                    applied[slot].bits());
+        p.last_change_tick = tick;
+        held_[slot] = applied[slot];
+    }
+    p.hashes.push_back(hash);
+    p.events.insert(p.events.end(), events.begin(), events.end());
+    if (p.hashes.size() >= ticks_per_chunk_) flush();
+}
+
+void ReplayWriter::add_keyframe(const Keyframe& keyframe) {
+    flush();
+    flatbuffers::FlatBufferBuilder b;
+    write_chunk(finish_chunk(b, detail::encode(b, keyframe)));
+}
+
+void ReplayWriter::flush() {
+    if (!file_) return;
+    Pending& p = *pending_;
+    if (!p.empty()) {
+        flatbuffers::FlatBufferBuilder b;
+        std::vector<flatbuffers::Offset<schema::RosterChange>> roster;
+        for (const RosterChange& r : p.roster) {
+            roster.push_back(
+                schema::CreateRosterChangeDirect(b, r.tick, r.slot, r.join, r.name.c_str(), r.bot));
+        }
+        std::vector<flatbuffers::Offset<schema::GameEvent>> events;
+        for (const game::MatchEvent& e : p.events) {
+            const std::int32_t scorer = e.scorer ? static_cast<std::int32_t>(*e.scorer) : -1;
+            events.push_back(schema::CreateGameEvent(
+                b, e.tick, static_cast<schema::EventKind>(e.kind),
+                static_cast<schema::Team>(e.team), e.puck, scorer, e.draw));
+        }
+        const auto batch = schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes,
+                                                         &roster, &events);
+        write_chunk(finish_chunk(b, batch));
+        p.first_tick = p.first_tick + p.hashes.size();
+        p.last_change_tick = p.first_tick;
+        p.inputs.clear();
+        p.hashes.clear();
+        p.roster.clear();
+        p.events.clear();
+    }
+    if (std::fflush(file_) != 0) fail(path_, "cannot flush the replay");
+}
+
+void ReplayWriter::finish(const Footer& footer) {
+    flush();
+    flatbuffers::FlatBufferBuilder b;
+    write_chunk(finish_chunk(b, detail::encode(b, footer)));
+    const int closed = std::fclose(file_);
+    file_ = nullptr;
+    if (closed != 0) fail(path_, "cannot close the replay");
+}
+
+void ReplayWriter::write_chunk(std::span<const std::uint8_t> payload) {
+    if (!file_) throw std::logic_error("replay: write after finish");
+    std::array<std::uint8_t, detail::kChunkHeaderSize> head{};
+    detail::put_u32(head.data(), static_cast<std::uint32_t>(payload.size()));
+    detail::put_u64(head.data() + 4, detail::checksum(payload));
+    // One buffered write per chunk, then a flush: a kill leaves whole chunks or a torn last one.
+    if (std::fwrite(head.data(), 1, head.size(), file_) != head.size() ||
+        std::fwrite(payload.data(), 1, payload.size(), file_) != payload.size())
+        fail(path_, "cannot write the replay");
+    if (std::fflush(file_) != 0) fail(path_, "cannot flush the replay");
+    bytes_written_ += head.size() + payload.size();
+}
+
+}  // namespace carom::replay
