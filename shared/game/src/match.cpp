@@ -22,6 +22,7 @@ constexpr Filter kSwitchedOff{0, 0};
 constexpr double kTickSeconds = 1.0 / kTickRate;
 // Speed of the random nudge pucks get at kick-off, so no two kick-offs are alike.
 constexpr double kKickoffNudge = 3.0;
+constexpr std::uint32_t kMaxImpactsPerDisk = 8;
 
 Map checked(Map map) {
     if (const std::string reason = validate(map); !reason.empty())
@@ -57,10 +58,19 @@ bool crosses_mouth(const Goal& g, double side, Vec2 p0, Vec2 p1) {
     return u >= 0.0 && u <= physics::length_squared(line);
 }
 
+physics::WorldDef world_def() {
+    physics::WorldDef def;
+    def.tick_seconds = kTickSeconds;
+    // Players shoving a puck into a wall make inelastic chains of impacts that
+    // shrink geometrically; past a few, the disk rests for the rest of the tick.
+    def.max_impacts_per_disk = kMaxImpactsPerDisk;
+    return def;
+}
+
 }  // namespace
 
 Match::Match(Map map, std::uint64_t seed)
-    : map_(checked(std::move(map))), seed_(seed), rng_(seed) {
+    : map_(checked(std::move(map))), seed_(seed), world_(world_def()), rng_(seed) {
     build_world();
     events_.reserve(8 + pucks_.size());
     puck_positions_.resize(pucks_.size());

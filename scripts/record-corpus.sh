@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Re-records the replay corpus (replays/corpus/) on purpose, after a change to
+# the rules or the physics that changes how matches play. Review the result
+# with `git diff --stat replays/corpus` and `carom-replay info` before committing.
+#   scripts/record-corpus.sh PATH/TO/carom-replay
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tool="${1:?usage: scripts/record-corpus.sh PATH/TO/carom-replay}"
+maps=shared/game/maps
+out=replays/corpus
+mkdir -p "$out"
+
+record() {
+  local name="$1"; shift
+  "$tool" record -o "$out/$name.crpl" "$@"
+}
+
+record duel-rink          --map "$maps/rink.json"    --players 2 --seed 1
+record team-arena         --map "$maps/arena.json"   --seed 2
+record hard-kicks-rink    --map "$maps/rink.json"    --seed 3 --kick-speed 1500
+record churn-arena        --map "$maps/arena.json"   --players 5 --churn 7 --seed 4
+record churn-rink         --map "$maps/rink.json"    --players 1 --churn 3 --seed 6 --ticks 3600
+record ten-minutes-stadium --map "$maps/stadium.json" --seed 5
