@@ -80,6 +80,13 @@ Input bot_input(const Match& match, Slot slot) {
     // Lined up when the puck lies ahead of us towards their goal.
     const bool lined_up = physics::dot(physics::normalize_or(to_puck, {}), shot) > 0.8;
     if (in_reach && lined_up) return Input::toward(to_puck, true);
+    // Against a wall there is no room behind the puck: go at it and kick it
+    // free, it comes back off the wall.
+    const Vec2 size = match.map().size;
+    const double margin = t.player_radius;
+    if (behind.x < margin || behind.x > size.x - margin || behind.y < margin ||
+        behind.y > size.y - margin)
+        return Input::toward(to_puck, in_reach);
     if (physics::length_squared(behind - me) < contact * contact)
         return Input::toward(to_puck, in_reach);
     return Input::toward(behind - me);
