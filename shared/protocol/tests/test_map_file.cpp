@@ -1,0 +1,87 @@
+// Map files (map_file.hpp): the shipped maps load; bad files name file, place and reason.
+#include "carom/protocol/map_file.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using namespace carom;
+
+namespace {
+
+void replace(std::string& s, const std::string& from, const std::string& to) {
+    s.replace(s.find(from), from.size(), to);
+}
+
+std::string error_of(const std::string& json) {
+    auto r = protocol::parse_map_json(json, "bad.json");
+    REQUIRE(std::holds_alternative<std::string>(r));
+    return std::get<std::string>(r);
+}
+
+bool contains(const std::string& s, const std::string& part) {
+    return s.find(part) != std::string::npos;
+}
+
+const char* const kMinimal = R"({
+  "name": "tiny", "width": 40, "height": 20,
+  "goals": [
+    {"defender": "left", "post_a": {"x": 0, "y": 7}, "post_b": {"x": 0, "y": 13}},
+    {"defender": "right", "post_a": {"x": 40, "y": 7}, "post_b": {"x": 40, "y": 13}}],
+  "spawns": [{"team": "left", "position": {"x": 10, "y": 10}},
+             {"team": "right", "position": {"x": 30, "y": 10}}],
+  "puck_spawns": [{"x": 20, "y": 10}]
+})";
+
+}  // namespace
+
+TEST_CASE("The shipped maps load and are playable") {
+    for (const char* name : {"rink", "arena", "stadium"}) {
+        CAPTURE(name);
+        auto r = protocol::load_map_file(std::string(CAROM_MAPS_DIR) + "/" + name + ".json");
+        if (auto* reason = std::get_if<std::string>(&r)) FAIL(*reason);
+        const game::Map& m = std::get<game::Map>(r);
+        CHECK(m.name == name);
+        CHECK(m.goals.size() == 2);
+    }
+    auto stadium = protocol::load_map_file(std::string(CAROM_MAPS_DIR) + "/stadium.json");
+    CHECK(std::get<game::Map>(stadium).team_size == 8);
+}
+
+TEST_CASE("A minimal map takes the defaults") {
+    auto r = protocol::parse_map_json(kMinimal, "tiny.json");
+    REQUIRE(std::holds_alternative<game::Map>(r));
+    const game::Map& m = std::get<game::Map>(r);
+    CHECK(m.team_size == 1);
+    CHECK(m.match_seconds == 180);
+    CHECK(m.tuning.player_radius == 2.0);
+}
+
+TEST_CASE("Bad map files are refused with the file, the place and the reason") {
+    auto missing = protocol::load_map_file("/nonexistent/map.json");
+    REQUIRE(std::holds_alternative<std::string>(missing));
+    CHECK(contains(std::get<std::string>(missing), "/nonexistent/map.json: cannot open"));
+
+    std::string e = error_of("{ \"name\": \"x\", ");
+    CHECK(contains(e, "bad.json: "));
+    CHECK(contains(e, "1:"));  // line of the syntax error
+
+    e = error_of(R"({"name": "x", "widht": 10})");
+    CHECK(contains(e, "widht"));  // an unknown field is an error, not ignored
+
+    e = error_of(R"({"name": "x", "width": "wide"})");
+    CHECK(contains(e, "bad.json: "));
+
+    std::string json = kMinimal;
+    replace(json, R"("x": 0, "y": 13)", R"("x": 0, "y": 7)");
+    e = error_of(json);
+    CHECK(contains(e, "bad.json: goals[0].post_b: posts coincide"));
+
+    json = kMinimal;
+    replace(json, R"("defender": "right")", R"("defender": "left")");
+    e = error_of(json);
+    CHECK(contains(e, "goals: both goals are defended by the same team"));
+
+    e = error_of(R"({"width": 10})");
+    CHECK(contains(e, "name"));  // a required field
+}
