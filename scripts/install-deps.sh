@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ clang make
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
+  flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
 )
 if [[ "${1:-}" == "bench" ]]; then
   packages+=(libbox2d-dev libchipmunk-dev libfmt-dev)
