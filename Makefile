@@ -21,6 +21,7 @@ bench: deps-bench
 	cmake --preset bench
 	cmake --build --preset bench -j $(JOBS) --target carom-bench
 	build/bench/bench/carom-bench physics
+	build/bench/bench/carom-bench replay
 
 clean:
 	rm -rf build

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "json.hpp"
+
 namespace carom::bench {
 namespace {
 
@@ -20,26 +22,6 @@ std::string row_notes(const Measurement& m) {
     std::string notes = m.engine_fp_matches ? "" : "ENGINE STATE != SCENE FINGERPRINT";
     if (!m.notes.empty()) notes += (notes.empty() ? "" : "; ") + m.notes;
     return notes;
-}
-
-// JSON has no NaN or infinity.
-std::string json_number(double value, std::string_view format) {
-    return std::isfinite(value) ? fmt::format(fmt::runtime(format), value) : "null";
-}
-
-std::string json_string(std::string_view text) {
-    std::string quoted = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\') {
-            quoted += '\\';
-            quoted += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            quoted += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-            quoted += c;
-        }
-    }
-    return quoted + "\"";
 }
 
 void flush() {

@@ -1,0 +1,37 @@
+#include "replay/load.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <stdexcept>
+#include <variant>
+
+#include "carom/replay/reader.hpp"
+
+namespace carom::bench {
+
+LoadedReplay load_replay(const std::string& path) {
+    const auto start = std::chrono::steady_clock::now();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path + ": cannot open the file");
+    std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                    std::istreambuf_iterator<char>()};
+    if (in.bad()) throw std::runtime_error(path + ": read error");
+    auto read = replay::read_replay(std::span<const std::uint8_t>(bytes));
+    const auto elapsed = std::chrono::steady_clock::now() - start;
+
+    if (const auto* problem = std::get_if<replay::ReadProblem>(&read)) {
+        throw std::runtime_error(path + ": unreadable at byte " + std::to_string(problem->offset) +
+                                 ": " + problem->reason);
+    }
+    replay::Replay r = std::move(std::get<replay::Replay>(read));
+    if (r.problem) {
+        throw std::runtime_error(path + ": read stopped at byte " +
+                                 std::to_string(r.problem->offset) + ": " + r.problem->reason);
+    }
+    return {path, std::move(bytes), std::move(r),
+            std::chrono::duration<double, std::milli>(elapsed).count()};
+}
+
+}  // namespace carom::bench
