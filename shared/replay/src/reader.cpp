@@ -15,8 +15,10 @@ using detail::kMaxSlots;
 struct ChunkReader {
     std::span<const std::uint8_t> bytes;
     std::size_t offset = detail::kPreambleSize;
+    std::vector<std::uint64_t> aligned;  // the current chunk's payload; valid until next()
 
     // The next verified chunk, or the reason there is none (nullptr at a clean end).
+    // The chunk points into `aligned` and is valid until the next call.
     std::variant<const schema::Chunk*, ReadProblem> next() {
         const std::size_t left = bytes.size() - offset;
         if (left == 0) return static_cast<const schema::Chunk*>(nullptr);
@@ -36,11 +38,16 @@ struct ChunkReader {
         const auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
         if (detail::checksum(payload) != sum)
             return ReadProblem{offset, "checksum mismatch: the chunk is damaged"};
-        flatbuffers::Verifier verifier(payload.data(), payload.size());
+        // Chunks sit at any offset in the file; FlatBuffers reads doubles in
+        // place, so each payload is copied to 8-byte-aligned memory first.
+        aligned.resize((size + 7) / 8);
+        std::memcpy(aligned.data(), payload.data(), size);
+        const auto* data = reinterpret_cast<const std::uint8_t*>(aligned.data());
+        flatbuffers::Verifier verifier(data, size);
         if (!schema::VerifyChunkBuffer(verifier))
             return ReadProblem{offset, "chunk is not a valid replay chunk (FlatBuffers verifier)"};
         offset += detail::kChunkHeaderSize + size;
-        return schema::GetChunk(payload.data());
+        return schema::GetChunk(data);
     }
 };
 
@@ -124,7 +131,7 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
 
     Replay r;
     r.file_size = bytes.size();
-    ChunkReader chunks{bytes};
+    ChunkReader chunks{bytes, detail::kPreambleSize, {}};
     const std::size_t header_offset = chunks.offset;
     auto first = chunks.next();
     if (auto* problem = std::get_if<ReadProblem>(&first)) return *problem;
