@@ -2,13 +2,16 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench build test bench clean
+.PHONY: deps deps-bench deps-determinism build test bench determinism corpus clean
 
 deps:
 	@scripts/install-deps.sh
 
 deps-bench:
 	@scripts/install-deps.sh bench
+
+deps-determinism:
+	@scripts/install-deps.sh determinism
 
 build: deps
 	cmake --preset $(PRESET)
@@ -22,6 +25,15 @@ bench: deps-bench
 	cmake --build --preset bench -j $(JOBS) --target carom-bench
 	build/bench/bench/carom-bench physics
 	build/bench/bench/carom-bench replay
+
+# The corpus re-simulated bit for bit by gcc -O0/-O2, clang -O3, ASan+UBSan
+# and an aarch64 cross build under qemu (scripts/determinism.sh).
+determinism: deps-determinism
+	JOBS=$(JOBS) scripts/determinism.sh
+
+# Re-records replays/corpus on purpose, after a change to the rules or physics.
+corpus: build
+	scripts/record-corpus.sh build/$(PRESET)/replays/carom-replay
 
 clean:
 	rm -rf build

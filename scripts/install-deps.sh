@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages carom needs, only when some are missing.
 #   scripts/install-deps.sh          build + test dependencies
-#   scripts/install-deps.sh bench    also the peers the benchmarks compare against
+#   scripts/install-deps.sh bench        also the peers the benchmarks compare against
+#   scripts/install-deps.sh determinism  also the aarch64 cross compiler and its emulator
 set -euo pipefail
 
 packages=(
@@ -9,9 +10,14 @@ packages=(
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
 )
-if [[ "${1:-}" == "bench" ]]; then
-  packages+=(libbox2d-dev libchipmunk-dev libfmt-dev)
-fi
+case "${1:-}" in
+  bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
+  # libstdc++/glibc for arm64 come with the cross compiler; its static
+  # libraries let qemu-aarch64-static run the binary without a sysroot.
+  determinism) packages+=(g++-aarch64-linux-gnu qemu-user-static) ;;
+  "") ;;
+  *) echo "install-deps.sh: unknown group '$1' (bench, determinism)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The determinism matrix: builds carom-replay with different compilers,
+# optimisation levels, sanitizers and a second architecture, re-simulates the
+# replay corpus in each (verify --synctest) and checks that every configuration
+# passes and reports the same final hash for every file.
+#   scripts/determinism.sh              every configuration
+#   scripts/determinism.sh gcc-O2 ...   only these (names as in the table)
+# Builds go to build/determinism/<configuration>; JOBS sets the parallelism.
+# Exit 0 = all identical; 1 = a build, a verify or a hash comparison failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+JOBS="${JOBS:-$(nproc)}"
+root="build/determinism"
+
+# name: CMake preset (for its compiler and flags), extra cache variables.
+# The asan preset is gcc -O1 with ASan+UBSan; the other presets' optimisation
+# levels are overridden here where the matrix wants a different one.
+configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64)
+declare -A preset=(
+  [gcc-O0]=debug [gcc-O2]=release [clang-O3]=clang [asan]=asan [aarch64]=release
+)
+declare -A extra=(
+  [gcc-O0]=""
+  [gcc-O2]="-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
+  [clang-O3]=""
+  [asan]=""
+  [aarch64]="-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/aarch64-linux-gnu.cmake|-DCAROM_MAP_FILES=OFF"
+)
+# How to run the binary: the arm64 one under user-mode emulation.
+declare -A runner=([aarch64]=qemu-aarch64-static)
+
+if [[ $# -gt 0 ]]; then
+  for c in "$@"; do
+    [[ -v "preset[$c]" ]] || { echo "determinism: unknown configuration '$c' (${configs[*]})" >&2; exit 2; }
+  done
+  configs=("$@")
+fi
+
+for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ qemu-aarch64-static; do
+  command -v "$tool" >/dev/null ||
+    { echo "determinism: '$tool' not found; run scripts/install-deps.sh determinism" >&2; exit 2; }
+done
+
+shopt -s nullglob
+corpus=(replays/corpus/*.crpl)
+[[ ${#corpus[@]} -gt 0 ]] || { echo "determinism: no replays in replays/corpus" >&2; exit 2; }
+
+declare -A hash=()    # [config|file] final hash printed by verify
+declare -A status=()  # [config|file] OK, FAIL or (after comparison) DIFF
+problems=()
+seconds() { date +%s; }
+start_all=$(seconds)
+
+for c in "${configs[@]}"; do
+  dir="$root/$c"
+  mkdir -p "$dir"
+  echo "=== $c: configure and build carom-replay (log: $dir/build.log)"
+  t0=$(seconds)
+  args=()
+  [[ -n "${extra[$c]}" ]] && IFS='|' read -r -a args <<<"${extra[$c]}"
+  if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=OFF "${args[@]}" &&
+         cmake --build "$dir" -j "$JOBS" --target carom-replay; } >"$dir/build.log" 2>&1; then
+    tail -n 60 "$dir/build.log"
+    echo "=== $c: BUILD FAILED"
+    problems+=("$c: build failed (see $dir/build.log)")
+    continue
+  fi
+  echo "    built in $(($(seconds) - t0)) s"
+
+  if [[ "$c" == aarch64 ]]; then
+    # The cross build must not have read host headers other than the
+    # architecture-independent header-only libraries staged for it (gcc
+    # reports those by their real /usr/include path).
+    leaked=$(ninja -C "$dir" -t deps | grep -E '^ +/usr/include/' |
+             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|xxhash\.h$)' | sort -u || true)
+    if [[ -n "$leaked" ]]; then
+      echo "$leaked" | head -n 20
+      problems+=("$c: the cross build included host headers from /usr/include (listed above)")
+    fi
+  fi
+
+  echo "=== $c: verify --synctest ${#corpus[@]} replays"
+  t0=$(seconds)
+  rc=0
+  ${runner[$c]:-} "$dir/replays/carom-replay" verify --synctest "${corpus[@]}" >"$dir/verify.log" 2>&1 || rc=$?
+  cat "$dir/verify.log"
+  echo "    verify exit $rc in $(($(seconds) - t0)) s"
+  for f in "${corpus[@]}"; do
+    line=$(grep -F -m1 "$f: " "$dir/verify.log" || true)
+    if [[ "$line" =~ ": OK: ".*"final hash "([0-9a-f]+) ]]; then
+      hash[$c|$f]=${BASH_REMATCH[1]}
+      status[$c|$f]=OK
+    else
+      status[$c|$f]=FAIL
+      problems+=("$c: $f: ${line:-no result (verify exited with $rc before reaching it)}")
+    fi
+  done
+  if [[ $rc -ne 0 ]] && ! printf '%s\n' "${problems[@]}" | grep -q "^$c: "; then
+    problems+=("$c: verify exited with $rc (see $dir/verify.log)")
+  fi
+done
+
+# Every configuration that verified a file must report the same final hash.
+declare -A reference=()
+for f in "${corpus[@]}"; do
+  for c in "${configs[@]}"; do
+    h=${hash[$c|$f]:-}
+    [[ -z "$h" ]] && continue
+    if [[ -z "${reference[$f]:-}" ]]; then
+      reference[$f]="$h $c"
+    elif [[ "$h" != "${reference[$f]%% *}" ]]; then
+      status[$c|$f]=DIFF
+      problems+=("$c: $f: final hash $h differs from ${reference[$f]%% *} (${reference[$f]#* })")
+    fi
+  done
+done
+
+echo
+echo "=== determinism summary ($(($(seconds) - start_all)) s)"
+printf '%-28s %-17s' file "final hash"
+for c in "${configs[@]}"; do printf ' %-9s' "$c"; done
+echo
+for f in "${corpus[@]}"; do
+  ref=${reference[$f]:-}
+  printf '%-28s %-17s' "$(basename "$f")" "${ref%% *}"
+  for c in "${configs[@]}"; do printf ' %-9s' "${status[$c|$f]:--}"; done
+  echo
+done
+
+if [[ ${#problems[@]} -gt 0 ]]; then
+  echo
+  echo "DETERMINISM FAILED:"
+  printf '  %s\n' "${problems[@]}"
+  exit 1
+fi
+echo "all ${#configs[@]} configurations verified ${#corpus[@]} replays with identical final hashes"
