@@ -59,7 +59,7 @@ for c in "${configs[@]}"; do
   t0=$(seconds)
   args=()
   [[ -n "${extra[$c]}" ]] && IFS='|' read -r -a args <<<"${extra[$c]}"
-  if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=OFF "${args[@]}" &&
+  if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=OFF -DCAROM_NETWORK=OFF "${args[@]}" &&
          cmake --build "$dir" -j "$JOBS" --target carom-replay; } >"$dir/build.log" 2>&1; then
     tail -n 60 "$dir/build.log"
     echo "=== $c: BUILD FAILED"

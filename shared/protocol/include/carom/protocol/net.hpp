@@ -1,0 +1,101 @@
+#pragma once
+// The wire protocol (schemas/net.fbs) as both ends use it: verifying a
+// datagram before anything reads it, quantising disks, and snapshots as
+// quantised frames delta-encoded against a frame the receiver acknowledged.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "carom/game/match.hpp"
+#include "net_generated.h"
+
+namespace carom::protocol {
+
+inline constexpr std::uint32_t kProtocolVersion = 1;
+inline constexpr std::size_t kMaxDatagramBytes = 1200;
+// ConnectRequest is padded to at least this, so no pre-cookie reply is larger.
+inline constexpr std::size_t kConnectRequestMinBytes = 256;
+inline constexpr std::size_t kMaxNameBytes = 15;
+// Quantisation step of positions (units) and velocities (units/s).
+inline constexpr double kDiskScale = 64.0;
+
+// Why a datagram was refused before any field was read.
+enum class PacketError : std::uint8_t {
+    too_short = 0,
+    too_long,
+    bad_identifier,
+    malformed,  // flatbuffers::Verifier said no
+    no_body,
+    count_
+};
+std::string_view to_string(PacketError error);
+
+// The Packet in `bytes`, verified; or why not. `bytes` must stay alive and
+// be 8-byte aligned (receive buffers are).
+struct VerifiedPacket {
+    const net::Packet* packet = nullptr;
+    PacketError error = PacketError::malformed;
+};
+VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes);
+
+// Finishes a Packet around `body` and returns its bytes (a view into the builder).
+std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& builder,
+                                            std::uint32_t client_id, net::Body type,
+                                            flatbuffers::Offset<void> body);
+
+net::DiskQ quantise(const physics::Vec2& position, const physics::Vec2& velocity);
+physics::Vec2 position_of(const net::DiskQ& disk);
+physics::Vec2 velocity_of(const net::DiskQ& disk);
+
+// A name as the server keeps it: printable ASCII, at most kMaxNameBytes.
+std::string clean_name(std::string_view name);
+
+// XXH3-64 of the map's FlatBuffers binary: both ends must hold the same map.
+std::uint64_t map_hash(const game::Map& map);
+
+// The quantised match state that snapshots carry.
+struct Frame {
+    std::uint64_t tick = 0;
+    game::Phase phase = game::Phase::playing;
+    std::array<std::uint32_t, 2> score{};
+    std::uint64_t ticks_left = 0;
+    std::uint64_t active_mask = 0;
+    std::vector<net::DiskQ> disks;  // pucks first, then one per player slot
+};
+Frame frame_of(const game::Match& match);
+
+struct RosterEntry {
+    std::uint16_t slot = 0;
+    bool active = false;
+    std::string name;
+    bool bot = false;
+    std::uint32_t goals = 0;
+};
+
+// What a snapshot carries besides the frame.
+struct SnapshotExtras {
+    std::uint32_t last_input_sequence = 0;
+    std::uint32_t pong_id = 0;
+    float server_tick_ms = 0.0F;
+    const std::vector<RosterEntry>* roster = nullptr;  // null: unchanged
+    std::span<const game::MatchEvent> events;
+};
+
+// A Snapshot packet: every disk when `baseline` is null, else only the disks
+// whose quantised state differs from it.
+std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& builder,
+                                              std::uint32_t client_id, const Frame& frame,
+                                              const Frame* baseline,
+                                              const SnapshotExtras& extras);
+
+// The frame a snapshot describes; `baseline` is the frame of its
+// baseline_tick (null for a full snapshot). nullopt with `error` set when the
+// snapshot does not fit (wrong baseline, entity out of range...).
+std::optional<Frame> decode_snapshot(const net::Snapshot& snapshot, const Frame* baseline,
+                                     std::string& error);
+
+}  // namespace carom::protocol

@@ -1,0 +1,210 @@
+#include "carom/protocol/net.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "carom/protocol/map_codec.hpp"
+
+namespace carom::protocol {
+namespace {
+
+std::int32_t quantise_value(double v) {
+    // Non-finite values never leave the match (it refuses them); clamp anyway
+    // so a bug cannot turn into undefined behaviour on the wire.
+    if (!std::isfinite(v)) return 0;
+    const double q = std::round(v * kDiskScale);
+    constexpr double lo = std::numeric_limits<std::int32_t>::min();
+    constexpr double hi = std::numeric_limits<std::int32_t>::max();
+    return static_cast<std::int32_t>(std::clamp(q, lo, hi));
+}
+
+bool same(const net::DiskQ& a, const net::DiskQ& b) {
+    return a.x() == b.x() && a.y() == b.y() && a.vx() == b.vx() && a.vy() == b.vy();
+}
+
+}  // namespace
+
+std::string_view to_string(PacketError error) {
+    switch (error) {
+        case PacketError::too_short: return "too short";
+        case PacketError::too_long: return "too long";
+        case PacketError::bad_identifier: return "bad identifier";
+        case PacketError::malformed: return "malformed";
+        case PacketError::no_body: return "no body";
+        case PacketError::count_: break;
+    }
+    return "?";
+}
+
+VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
+    // Root offset and file identifier at least.
+    if (bytes.size() < 8) return {nullptr, PacketError::too_short};
+    if (bytes.size() > kMaxDatagramBytes) return {nullptr, PacketError::too_long};
+    if (!net::PacketBufferHasIdentifier(bytes.data())) return {nullptr, PacketError::bad_identifier};
+    // A datagram holds a handful of tables; anything deeper or wider is hostile.
+    flatbuffers::Verifier verifier(bytes.data(), bytes.size(), /*max_depth=*/16,
+                                   /*max_tables=*/512);
+    if (!net::VerifyPacketBuffer(verifier)) return {nullptr, PacketError::malformed};
+    const net::Packet* packet = net::GetPacket(bytes.data());
+    if (packet->body_type() == net::Body::NONE || packet->body() == nullptr)
+        return {nullptr, PacketError::no_body};
+    return {packet, PacketError::count_};
+}
+
+std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& b,
+                                            std::uint32_t client_id, net::Body type,
+                                            flatbuffers::Offset<void> body) {
+    net::PacketBuilder packet(b);
+    packet.add_protocol(kProtocolVersion);
+    packet.add_client_id(client_id);
+    packet.add_body_type(type);
+    packet.add_body(body);
+    net::FinishPacketBuffer(b, packet.Finish());
+    return {b.GetBufferPointer(), b.GetSize()};
+}
+
+net::DiskQ quantise(const physics::Vec2& position, const physics::Vec2& velocity) {
+    return {quantise_value(position.x), quantise_value(position.y), quantise_value(velocity.x),
+            quantise_value(velocity.y)};
+}
+
+physics::Vec2 position_of(const net::DiskQ& d) {
+    return {d.x() / kDiskScale, d.y() / kDiskScale};
+}
+
+physics::Vec2 velocity_of(const net::DiskQ& d) {
+    return {d.vx() / kDiskScale, d.vy() / kDiskScale};
+}
+
+std::string clean_name(std::string_view name) {
+    std::string out;
+    for (char c : name) {
+        if (out.size() == kMaxNameBytes) break;
+        if (c >= 0x21 && c <= 0x7E) out.push_back(c);
+    }
+    return out.empty() ? std::string("player") : out;
+}
+
+std::uint64_t map_hash(const game::Map& map) {
+    const std::vector<std::uint8_t> bytes = map_to_binary(map);
+    return XXH3_64bits(bytes.data(), bytes.size());
+}
+
+Frame frame_of(const game::Match& match) {
+    Frame f;
+    f.tick = match.tick();
+    f.phase = match.phase();
+    f.score = {match.score(game::Team::left), match.score(game::Team::right)};
+    f.ticks_left = match.ticks_left();
+    f.disks.reserve(match.puck_count() + match.slot_count());
+    for (std::uint32_t p = 0; p < match.puck_count(); ++p) {
+        const physics::DiskState& d = match.puck_disk(p);
+        f.disks.push_back(quantise(d.position, d.velocity));
+    }
+    for (game::Slot s = 0; s < match.slot_count(); ++s) {
+        const physics::DiskState& d = match.player_disk(s);
+        f.disks.push_back(quantise(d.position, d.velocity));
+        if (match.active(s)) f.active_mask |= std::uint64_t{1} << s;
+    }
+    return f;
+}
+
+std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
+                                              std::uint32_t client_id, const Frame& frame,
+                                              const Frame* baseline,
+                                              const SnapshotExtras& extras) {
+    b.Clear();
+    if (baseline != nullptr && baseline->disks.size() != frame.disks.size()) baseline = nullptr;
+
+    std::vector<net::EntityUpdate> updates;
+    updates.reserve(frame.disks.size());
+    for (std::size_t i = 0; i < frame.disks.size(); ++i) {
+        if (baseline != nullptr && same(frame.disks[i], baseline->disks[i])) continue;
+        updates.emplace_back(static_cast<std::uint16_t>(i), frame.disks[i]);
+    }
+    const auto updates_offset = b.CreateVectorOfStructs(updates);
+
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::PlayerInfo>>> roster_offset;
+    if (extras.roster != nullptr) {
+        std::vector<flatbuffers::Offset<net::PlayerInfo>> players;
+        for (const RosterEntry& r : *extras.roster)
+            players.push_back(net::CreatePlayerInfo(b, r.slot, r.active, b.CreateString(r.name),
+                                                    r.bot, r.goals));
+        roster_offset = b.CreateVector(players);
+    }
+
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::MatchEventNet>>> events_offset;
+    if (!extras.events.empty()) {
+        std::vector<flatbuffers::Offset<net::MatchEventNet>> events;
+        for (const game::MatchEvent& e : extras.events)
+            events.push_back(net::CreateMatchEventNet(
+                b, static_cast<std::uint8_t>(e.kind), e.tick, game::index_of(e.team),
+                e.scorer ? static_cast<std::int32_t>(*e.scorer) : -1));
+        events_offset = b.CreateVector(events);
+    }
+
+    net::SnapshotBuilder s(b);
+    s.add_tick(frame.tick);
+    s.add_baseline_tick(baseline != nullptr ? baseline->tick : 0);
+    s.add_last_input_sequence(extras.last_input_sequence);
+    s.add_phase(static_cast<std::uint8_t>(frame.phase));
+    s.add_score_left(frame.score[0]);
+    s.add_score_right(frame.score[1]);
+    s.add_ticks_left(frame.ticks_left);
+    s.add_entity_count(static_cast<std::uint16_t>(frame.disks.size()));
+    s.add_updates(updates_offset);
+    s.add_active_mask(frame.active_mask);
+    if (extras.roster != nullptr) s.add_players(roster_offset);
+    if (!extras.events.empty()) s.add_events(events_offset);
+    s.add_pong_id(extras.pong_id);
+    s.add_server_tick_ms(extras.server_tick_ms);
+    return finish_packet(b, client_id, net::Body::Snapshot, s.Finish().Union());
+}
+
+std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseline,
+                                     std::string& error) {
+    Frame f;
+    if (s.baseline_tick() != 0) {
+        if (baseline == nullptr || baseline->tick != s.baseline_tick()) {
+            error = "baseline " + std::to_string(s.baseline_tick()) + " not held";
+            return std::nullopt;
+        }
+        if (baseline->disks.size() != s.entity_count()) {
+            error = "entity count differs from the baseline's";
+            return std::nullopt;
+        }
+        f.disks = baseline->disks;
+    } else {
+        f.disks.assign(s.entity_count(), net::DiskQ{});
+    }
+    if (s.phase() > static_cast<std::uint8_t>(game::Phase::finished)) {
+        error = "unknown phase";
+        return std::nullopt;
+    }
+    f.tick = s.tick();
+    f.phase = static_cast<game::Phase>(s.phase());
+    f.score = {s.score_left(), s.score_right()};
+    f.ticks_left = s.ticks_left();
+    f.active_mask = s.active_mask();
+    std::vector<bool> seen(f.disks.size(), false);
+    if (s.updates() != nullptr) {
+        for (const net::EntityUpdate* u : *s.updates()) {
+            if (u->entity() >= f.disks.size()) {
+                error = "entity " + std::to_string(u->entity()) + " out of range";
+                return std::nullopt;
+            }
+            f.disks[u->entity()] = u->disk();
+            seen[u->entity()] = true;
+        }
+    }
+    if (s.baseline_tick() == 0 && std::find(seen.begin(), seen.end(), false) != seen.end()) {
+        error = "full snapshot lacks an entity";
+        return std::nullopt;
+    }
+    return f;
+}
+
+}  // namespace carom::protocol
