@@ -1,5 +1,6 @@
 #include "carom/protocol/net.hpp"
 
+#define XXH_INLINE_ALL  // header-only, as the core uses it: no library to cross-link
 #include <xxhash.h>
 
 #include <algorithm>

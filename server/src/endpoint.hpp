@@ -1,0 +1,20 @@
+#pragma once
+// A peer's UDP address as the server logic sees it: bytes, not an Asio type,
+// so the logic (and its tests) never touch the socket library.
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <string>
+
+namespace carom::server {
+
+struct Endpoint {
+    // IPv4 addresses are stored IPv4-mapped (::ffff:a.b.c.d), as a dual-stack socket reports them.
+    std::array<std::uint8_t, 16> address{};
+    std::uint16_t port = 0;
+
+    friend auto operator<=>(const Endpoint&, const Endpoint&) = default;
+    std::string to_string() const;
+};
+
+}  // namespace carom::server

@@ -1,0 +1,193 @@
+#include "room.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <stdexcept>
+
+#include "carom/game/bot.hpp"
+
+namespace carom::server {
+namespace {
+
+// Each match's seed from the server seed, room and match number (splitmix64).
+std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t match) {
+    std::uint64_t z = base + 0x9E3779B97F4A7C15ull * (std::uint64_t{room} * 1000003ull + match + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+Room::Room(RoomOptions options)
+    : options_(std::move(options)), map_hash_(protocol::map_hash(options_.map)) {
+    const game::Match probe(options_.map, options_.seed);  // throws on a bad map
+    occupants_.resize(probe.slot_count());
+    inputs_.resize(probe.slot_count());
+    if (options_.bots)
+        for (Occupant& o : occupants_) o = {kNoClient, true, "bot" + std::to_string(next_bot_++)};
+    start_match();
+}
+
+Room::~Room() = default;
+
+const game::Match& Room::match() const {
+    return recorder_ ? recorder_->match() : *bare_;
+}
+
+void Room::start_match() {
+    ++match_number_;
+    seed_ = match_seed(options_.seed, options_.index, match_number_);
+    std::vector<replay::PlayerInfo> players;
+    for (game::Slot s = 0; s < occupants_.size(); ++s) {
+        const Occupant& o = occupants_[s];
+        if (o.bot || o.client_id != kNoClient) players.push_back({s, o.name, o.bot});
+    }
+    recorder_.reset();
+    bare_.reset();
+    if (options_.replay_dir.empty()) {
+        bare_ = std::make_unique<game::Match>(options_.map, seed_);
+        for (const replay::PlayerInfo& p : players) bare_->join(p.slot, p.name);
+        replay_path_.clear();
+    } else {
+        replay_path_ = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl", options_.index,
+                                                         options_.run_id, match_number_);
+        recorder_ = std::make_unique<replay::MatchRecorder>(replay_path_, options_.map, seed_,
+                                                            "carom-server", players);
+    }
+    frames_.clear();
+    push_frame(server_tick_);
+    rebuild_roster();
+    spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
+                 options_.map.name, seed_,
+                 replay_path_.empty() ? "" : ", recording " + replay_path_.string());
+}
+
+std::optional<game::Slot> Room::slot_for_client() const {
+    if (auto free = match().free_slot()) return free;
+    for (game::Slot s = 0; s < occupants_.size(); ++s)
+        if (occupants_[s].bot) return s;
+    return std::nullopt;
+}
+
+std::uint32_t Room::clients() const {
+    std::uint32_t n = 0;
+    for (const Occupant& o : occupants_) n += o.client_id != kNoClient ? 1 : 0;
+    return n;
+}
+
+void Room::join(game::Slot slot, const std::string& name, bool bot) {
+    if (recorder_) {
+        recorder_->join(slot, name, bot);
+    } else {
+        bare_->join(slot, name);
+    }
+}
+
+void Room::leave(game::Slot slot) {
+    if (recorder_) {
+        recorder_->leave(slot);
+    } else {
+        bare_->leave(slot);
+    }
+}
+
+void Room::seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name) {
+    Occupant& o = occupants_.at(slot);
+    if (o.client_id != kNoClient) throw std::logic_error("room: slot holds a client");
+    if (match().active(slot)) leave(slot);  // the bot steps aside
+    o = {client_id, false, name};
+    join(slot, name, false);
+    rebuild_roster();
+}
+
+void Room::unseat_client(game::Slot slot) {
+    Occupant& o = occupants_.at(slot);
+    if (o.client_id == kNoClient) throw std::logic_error("room: slot holds no client");
+    leave(slot);
+    o = {};
+    if (options_.bots) {
+        o = {kNoClient, true, "bot" + std::to_string(next_bot_++)};
+        join(slot, o.name, true);
+    }
+    rebuild_roster();
+}
+
+std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client_inputs,
+                                             std::uint64_t server_tick) {
+    const game::Match& m = match();
+    for (game::Slot s = 0; s < occupants_.size(); ++s) {
+        const Occupant& o = occupants_[s];
+        if (o.bot) {
+            inputs_[s] = game::bot_input(m, s);
+        } else if (o.client_id != kNoClient && s < client_inputs.size()) {
+            inputs_[s] = client_inputs[s];
+        } else {
+            inputs_[s] = game::Input{};
+        }
+    }
+    server_tick_ = server_tick;
+    const auto events = recorder_ ? recorder_->step(inputs_) : bare_->step(inputs_);
+    for (const game::MatchEvent& e : events)
+        if (e.kind == game::MatchEvent::Kind::goal) rebuild_roster();  // goals per player
+    push_frame(server_tick);
+    return events;
+}
+
+void Room::push_frame(std::uint64_t server_tick) {
+    protocol::Frame f = protocol::frame_of(match());
+    f.tick = server_tick;
+    frames_.push_back(std::move(f));
+    while (frames_.size() > options_.frame_history) frames_.pop_front();
+}
+
+const protocol::Frame* Room::frame_at(std::uint64_t server_tick) const {
+    if (server_tick == 0 || frames_.empty()) return nullptr;
+    // Frames are consecutive ticks within one match.
+    const std::uint64_t first = frames_.front().tick;
+    if (server_tick < first || server_tick > frames_.back().tick) return nullptr;
+    const protocol::Frame& f = frames_[static_cast<std::size_t>(server_tick - first)];
+    return f.tick == server_tick ? &f : nullptr;
+}
+
+void Room::rebuild_roster() {
+    const game::MatchState state = match().save();
+    roster_.clear();
+    for (game::Slot s = 0; s < occupants_.size(); ++s) {
+        const auto& p = state.players[s];
+        roster_.push_back({static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot,
+                           p.goals});
+    }
+    ++roster_version_;
+}
+
+MatchSummary Room::close_match() {
+    MatchSummary summary{options_.index, match_number_, replay_path_, {}};
+    const game::Match& m = match();
+    if (recorder_) {
+        summary.footer = recorder_->finish();
+    } else {
+        summary.footer.final_tick = m.tick();
+        summary.footer.final_hash = m.state_hash();
+        summary.footer.score = {m.score(game::Team::left), m.score(game::Team::right)};
+    }
+    spdlog::info("room {}: match {} over at tick {}, {}-{}, final hash {:016x}{}", options_.index,
+                 match_number_, summary.footer.final_tick, summary.footer.score[0],
+                 summary.footer.score[1], summary.footer.final_hash,
+                 replay_path_.empty() ? "" : ", replay " + replay_path_.string());
+    return summary;
+}
+
+std::optional<MatchSummary> Room::restart_if_finished() {
+    if (match().phase() != game::Phase::finished) return std::nullopt;
+    MatchSummary summary = close_match();
+    start_match();
+    return summary;
+}
+
+std::optional<MatchSummary> Room::finish() {
+    if (recorder_ && recorder_->finished()) return std::nullopt;
+    return close_match();
+}
+
+}  // namespace carom::server

@@ -1,0 +1,108 @@
+#pragma once
+// One match being played: its slots (empty, a bot or a client), the match
+// (recorded when the server records), and the recent quantised frames that
+// snapshots are delta-encoded against. When a match ends the room records
+// its footer and starts the next one with the same occupants.
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "carom/game/match.hpp"
+#include "carom/protocol/net.hpp"
+#include "carom/replay/recorder.hpp"
+
+namespace carom::server {
+
+struct RoomOptions {
+    std::uint32_t index = 0;
+    game::Map map;
+    bool bots = false;
+    std::filesystem::path replay_dir;  // empty: not recorded
+    std::string run_id;                // names replay files: room<i>-<run_id>-<match>.crpl
+    std::uint64_t seed = 1;
+    std::uint32_t frame_history = 64;
+};
+
+// How a finished (or shut down) match ended, for the log and the tests.
+struct MatchSummary {
+    std::uint32_t room = 0;
+    std::uint32_t match_number = 0;
+    std::filesystem::path replay;  // empty when not recorded
+    replay::Footer footer;
+};
+
+class Room {
+  public:
+    static constexpr std::uint32_t kNoClient = 0;
+
+    explicit Room(RoomOptions options);
+    ~Room();
+
+    std::uint32_t index() const { return options_.index; }
+    const game::Map& map() const { return options_.map; }
+    std::uint64_t map_hash() const { return map_hash_; }
+    const game::Match& match() const;
+    std::uint64_t seed() const { return seed_; }
+    std::uint32_t match_number() const { return match_number_; }
+
+    // A slot a client can take now (a free one, or one a bot gives up);
+    // nullopt when every slot holds a client.
+    std::optional<game::Slot> slot_for_client() const;
+    std::uint32_t clients() const;
+    // Between ticks: a client takes the slot (replacing a bot in it).
+    void seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name);
+    // The client's slot goes to a bot (when the room has bots) or empties.
+    void unseat_client(game::Slot slot);
+    std::uint32_t client_in(game::Slot slot) const { return occupants_.at(slot).client_id; }
+
+    // One tick. `client_inputs[slot]` for slots that hold clients; bots
+    // decide their own. Returns the events of the tick.
+    std::span<const game::MatchEvent> step(std::span<const game::Input> client_inputs,
+                                           std::uint64_t server_tick);
+    // The match ended this tick: finish its replay, start the next. The summary of the old one.
+    std::optional<MatchSummary> restart_if_finished();
+    // Footer and close (server shutdown).
+    std::optional<MatchSummary> finish();
+
+    // The newest frame and one by server tick (nullptr when no longer held).
+    const protocol::Frame& latest_frame() const { return frames_.back(); }
+    const protocol::Frame* frame_at(std::uint64_t server_tick) const;
+    const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
+    std::uint64_t roster_version() const { return roster_version_; }
+
+  private:
+    struct Occupant {
+        std::uint32_t client_id = kNoClient;
+        bool bot = false;
+        std::string name;
+    };
+    void start_match();
+    void join(game::Slot slot, const std::string& name, bool bot);
+    void leave(game::Slot slot);
+    void rebuild_roster();
+    void push_frame(std::uint64_t server_tick);
+    MatchSummary close_match();
+
+    RoomOptions options_;
+    std::uint64_t map_hash_ = 0;
+    std::vector<Occupant> occupants_;  // per slot
+    std::uint32_t match_number_ = 0;
+    std::uint64_t seed_ = 0;
+    std::uint32_t next_bot_ = 0;
+    // Exactly one of these is set: a recorded match or a bare one.
+    std::unique_ptr<replay::MatchRecorder> recorder_;
+    std::unique_ptr<game::Match> bare_;
+    std::filesystem::path replay_path_;
+    std::vector<game::Input> inputs_;
+    std::deque<protocol::Frame> frames_;
+    std::vector<protocol::RosterEntry> roster_;
+    std::uint64_t roster_version_ = 0;
+    std::uint64_t server_tick_ = 0;  // of the last step: frames are stamped with it
+};
+
+}  // namespace carom::server

@@ -1,0 +1,372 @@
+#include "server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "carom/protocol/map_file.hpp"
+
+namespace carom::server {
+namespace {
+
+// Cookies are good for this long (and one bucket more).
+constexpr std::uint64_t kCookieBucketSeconds = 5;
+
+game::Map load_map(const std::filesystem::path& path) {
+    auto loaded = protocol::load_map_file(path);
+    if (auto* reason = std::get_if<std::string>(&loaded)) throw std::invalid_argument(*reason);
+    return std::get<game::Map>(std::move(loaded));
+}
+
+std::string str(const flatbuffers::String* s) {
+    return s != nullptr ? s->str() : std::string();
+}
+
+}  // namespace
+
+Server::Server(const ServerConfig& config, Transport& transport, CookieJar cookies,
+               std::string run_id)
+    : config_(config), transport_(transport), cookies_(cookies) {
+    if (config_.maps.empty()) throw std::invalid_argument("no map given");
+    if (config_.rooms == 0) throw std::invalid_argument("--rooms must be at least 1");
+    if (config_.snapshot_rate_hz == 0 || config_.snapshot_rate_hz > config_.tick_rate_hz ||
+        config_.tick_rate_hz % config_.snapshot_rate_hz != 0)
+        throw std::invalid_argument("--snapshot-rate must divide the tick rate (" +
+                                    std::to_string(config_.tick_rate_hz) + " Hz)");
+    if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
+        throw std::invalid_argument("--input-redundancy must be 1..64");
+    if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
+
+    std::vector<game::Map> maps;
+    for (const auto& path : config_.maps) maps.push_back(load_map(path));
+    for (std::uint32_t r = 0; r < config_.rooms; ++r) {
+        RoomOptions o;
+        o.index = r;
+        o.map = maps[r % maps.size()];
+        o.bots = config_.bots;
+        o.replay_dir = config_.replay_dir;
+        o.run_id = run_id;
+        o.seed = config_.seed;
+        o.frame_history = config_.snapshot_history;
+        rooms_.push_back(std::make_unique<Room>(std::move(o)));
+    }
+}
+
+Server::~Server() = default;
+
+const Session* Server::session(std::uint32_t client_id) const {
+    const auto it = sessions_.find(client_id);
+    return it == sessions_.end() ? nullptr : &it->second;
+}
+
+Session* Server::find_by_endpoint(const Endpoint& from) {
+    const auto it = by_endpoint_.find(from);
+    return it == by_endpoint_.end() ? nullptr : &sessions_.at(it->second);
+}
+
+std::uint64_t Server::cookie_bucket() const {
+    return tick_ / (kCookieBucketSeconds * config_.tick_rate_hz);
+}
+
+void Server::send(const Endpoint& to, std::span<const std::uint8_t> bytes) {
+    ++stats_.packets_out;
+    stats_.bytes_out += bytes.size();
+    transport_.send(to, bytes);
+}
+
+void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagram) {
+    ++stats_.packets_in;
+    stats_.bytes_in += datagram.size();
+    const protocol::VerifiedPacket verified = protocol::verify_packet(datagram);
+    if (verified.packet == nullptr) {
+        ++stats_.invalid[static_cast<std::size_t>(verified.error)];
+        spdlog::debug("dropped {} bytes from {}: {}", datagram.size(), from.to_string(),
+                      protocol::to_string(verified.error));
+        return;
+    }
+    const net::Packet& packet = *verified.packet;
+    const auto drop = [&](Drop why) {
+        ++stats_.dropped[static_cast<std::size_t>(why)];
+        spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
+    };
+
+    switch (packet.body_type()) {
+        case net::Body::ConnectRequest:
+            on_connect_request(from, packet, datagram.size());
+            return;
+        case net::Body::ConnectResponse:
+            on_connect_response(from, *packet.body_as_ConnectResponse());
+            return;
+        case net::Body::ClientInput:
+        case net::Body::KeepAlive:
+        case net::Body::Disconnect: break;
+        default: drop(Drop::unexpected_type); return;
+    }
+
+    Session* session = find_by_endpoint(from);
+    if (session == nullptr) return drop(Drop::unknown_sender);
+    if (packet.client_id() != session->client_id) return drop(Drop::wrong_client_id);
+    session->last_heard_tick = tick_;
+    if (const auto* input = packet.body_as_ClientInput()) {
+        on_input(*session, *input);
+    } else if (const auto* keep = packet.body_as_KeepAlive()) {
+        session->last_ping_id = keep->ping_id();
+    } else if (packet.body_as_Disconnect() != nullptr) {
+        spdlog::info("client {} ({}) left", session->client_id, session->name);
+        remove_session(session->client_id);
+    }
+}
+
+void Server::on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size) {
+    // Answering a short request would let a spoofed sender amplify traffic.
+    if (size < protocol::kConnectRequestMinBytes) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
+        return;
+    }
+    if (packet.protocol() != protocol::kProtocolVersion)
+        return send_denied(from, net::DenyReason::version_mismatch,
+                           "server speaks protocol " + std::to_string(protocol::kProtocolVersion));
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+    builder_.Clear();
+    const auto challenge = net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()));
+    send(from, protocol::finish_packet(builder_, 0, net::Body::Challenge, challenge.Union()));
+}
+
+void Server::on_connect_response(const Endpoint& from, const net::ConnectResponse& r) {
+    if (!cookies_.check(from, cookie_bucket(), r.cookie()))
+        return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged");
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+
+    // A repeated response (our Accepted was lost): answer the same.
+    if (Session* existing = find_by_endpoint(from)) {
+        existing->last_heard_tick = tick_;
+        return send_accepted(*existing);
+    }
+    const std::string name = protocol::clean_name(str(r.name()));
+    if (std::find(config_.banned_names.begin(), config_.banned_names.end(), name) !=
+        config_.banned_names.end())
+        return send_denied(from, net::DenyReason::banned_name, name);
+
+    // The same token within the grace window reclaims its session and slot.
+    for (auto& [id, s] : sessions_) {
+        if (s.token != r.token() || r.token() == 0) continue;
+        by_endpoint_.erase(s.endpoint);
+        s.endpoint = from;
+        by_endpoint_[from] = id;
+        s.connected = true;
+        s.last_heard_tick = tick_;
+        s.acked_snapshot = 0;
+        s.roster_acked_version = 0;
+        spdlog::info("client {} ({}) reconnected from {}", id, s.name, from.to_string());
+        return send_accepted(s);
+    }
+
+    if (sessions_.size() >= config_.max_clients)
+        return send_denied(from, net::DenyReason::server_full,
+                           std::to_string(config_.max_clients) + " clients");
+    if (r.room() >= static_cast<std::int32_t>(rooms_.size()))
+        return send_denied(from, net::DenyReason::no_such_room,
+                           "rooms are 0.." + std::to_string(rooms_.size() - 1));
+
+    Session s;
+    s.token = r.token();
+    s.endpoint = from;
+    s.name = name;
+    s.last_heard_tick = tick_;
+    if (r.spectator()) {
+        s.room = r.room() < 0 ? 0 : static_cast<std::uint32_t>(r.room());
+        const auto watching = std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& e) {
+            return e.second.room == s.room && !e.second.slot;
+        });
+        if (static_cast<std::uint32_t>(watching) >= config_.max_spectators_per_room)
+            return send_denied(from, net::DenyReason::room_full, "no spectator places");
+    } else {
+        std::optional<game::Slot> slot;
+        if (r.room() >= 0) {
+            s.room = static_cast<std::uint32_t>(r.room());
+            slot = rooms_[s.room]->slot_for_client();
+            if (!slot)
+                return send_denied(from, net::DenyReason::room_full,
+                                   "room " + std::to_string(s.room));
+        } else {
+            for (const auto& room : rooms_) {
+                if ((slot = room->slot_for_client())) {
+                    s.room = room->index();
+                    break;
+                }
+            }
+            if (!slot) return send_denied(from, net::DenyReason::room_full, "every room");
+        }
+        s.slot = slot;
+    }
+    s.client_id = next_client_id_++;
+    if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
+    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name,
+                 from.to_string(), s.room,
+                 s.slot ? "in slot " + std::to_string(*s.slot) : "as a spectator");
+    by_endpoint_[from] = s.client_id;
+    const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
+    send_accepted(it->second);
+}
+
+void Server::on_input(Session& session, const net::ClientInput& input) {
+    session.last_ping_id = input.ping_id();
+    if (input.ack_snapshot() > session.acked_snapshot && input.ack_snapshot() <= tick_) {
+        session.acked_snapshot = input.ack_snapshot();
+        if (session.roster_sent_version > session.roster_acked_version &&
+            session.acked_snapshot >= session.roster_sent_tick)
+            session.roster_acked_version = session.roster_sent_version;
+    }
+    if (!session.slot || input.inputs() == nullptr) return;
+    for (const net::InputCommand* c : *input.inputs()) {
+        switch (session.inputs.offer(c->sequence(), c->bits())) {
+            case InputQueue::Offer::queued: break;
+            case InputQueue::Offer::duplicate: ++stats_.inputs_duplicate; break;
+            case InputQueue::Offer::stale: ++stats_.inputs_stale; break;
+        }
+    }
+}
+
+void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
+    spdlog::debug("denied {}: {} {}", to.to_string(), net::EnumNameDenyReason(reason), detail);
+    builder_.Clear();
+    const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail));
+    send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));
+}
+
+void Server::send_accepted(const Session& s) {
+    const Room& room = *rooms_[s.room];
+    builder_.Clear();
+    const auto map_name = builder_.CreateString(room.map().name);
+    net::AcceptedBuilder a(builder_);
+    a.add_client_id(s.client_id);
+    a.add_room(s.room);
+    a.add_slot(s.slot ? static_cast<std::int32_t>(*s.slot) : -1);
+    a.add_team(s.slot ? game::index_of(room.match().team_of(*s.slot)) : 0);
+    a.add_tick_rate_hz(config_.tick_rate_hz);
+    a.add_snapshot_rate_hz(config_.snapshot_rate_hz);
+    a.add_map_name(map_name);
+    a.add_map_hash(room.map_hash());
+    a.add_seed(room.seed());
+    a.add_input_redundancy(config_.input_redundancy);
+    send(s.endpoint,
+         protocol::finish_packet(builder_, s.client_id, net::Body::Accepted, a.Finish().Union()));
+}
+
+void Server::send_disconnect(const Session& s, net::DisconnectReason reason,
+                             const std::string& detail) {
+    builder_.Clear();
+    const auto body = net::CreateDisconnect(builder_, reason, builder_.CreateString(detail));
+    send(s.endpoint,
+         protocol::finish_packet(builder_, s.client_id, net::Body::Disconnect, body.Union()));
+}
+
+void Server::remove_session(std::uint32_t client_id) {
+    const auto it = sessions_.find(client_id);
+    if (it == sessions_.end()) return;
+    Session& s = it->second;
+    if (s.slot) rooms_[s.room]->unseat_client(*s.slot);
+    if (s.connected) by_endpoint_.erase(s.endpoint);
+    sessions_.erase(it);
+}
+
+void Server::expire_sessions() {
+    const auto timeout = static_cast<std::uint64_t>(config_.timeout_s * config_.tick_rate_hz);
+    const auto grace = static_cast<std::uint64_t>(config_.grace_s * config_.tick_rate_hz);
+    std::vector<std::uint32_t> gone;
+    for (auto& [id, s] : sessions_) {
+        if (s.connected && tick_ - s.last_heard_tick > timeout) {
+            spdlog::info("client {} ({}) timed out{}", id, s.name,
+                         s.slot ? fmt::format(", slot kept for {} s", config_.grace_s) : "");
+            send_disconnect(s, net::DisconnectReason::timeout, "nothing heard");
+            if (!s.slot) {
+                gone.push_back(id);
+                continue;
+            }
+            by_endpoint_.erase(s.endpoint);
+            s.connected = false;
+            s.away_since_tick = tick_;
+            s.inputs.hold_idle();
+        } else if (!s.connected && tick_ - s.away_since_tick > grace) {
+            spdlog::info("client {} ({}) did not come back; slot freed", id, s.name);
+            gone.push_back(id);
+        }
+    }
+    for (std::uint32_t id : gone) {
+        // A timed-out spectator still has its endpoint entry; an away player does not.
+        remove_session(id);
+    }
+}
+
+void Server::tick() {
+    if (shut_down_) return;
+    ++tick_;
+    ++stats_.ticks;
+    expire_sessions();
+
+    for (auto& room : rooms_) {
+        scratch_inputs_.assign(room->match().slot_count(), game::Input{});
+        for (auto& [id, s] : sessions_) {
+            if (s.room != room->index() || !s.slot) continue;
+            const std::uint64_t repeated_before = s.inputs.repeated();
+            game::Input in = s.inputs.next();
+            if (!s.connected) in = game::Input{};
+            stats_.inputs_repeated += s.inputs.repeated() - repeated_before;
+            scratch_inputs_[*s.slot] = in;
+        }
+        const auto events = room->step(scratch_inputs_, tick_);
+        if (!events.empty())
+            for (auto& [id, s] : sessions_)
+                if (s.room == room->index())
+                    s.pending_events.insert(s.pending_events.end(), events.begin(), events.end());
+        if (auto summary = room->restart_if_finished()) {
+            finished_.push_back(*summary);
+            for (auto& [id, s] : sessions_) {
+                if (s.room != room->index()) continue;
+                s.inputs.hold_idle();
+                s.acked_snapshot = 0;  // the old match's frames are gone
+            }
+        }
+    }
+
+    if (tick_ % (config_.tick_rate_hz / config_.snapshot_rate_hz) == 0) send_snapshots();
+}
+
+void Server::send_snapshots() {
+    for (auto& [id, s] : sessions_) {
+        if (!s.connected) continue;
+        const Room& room = *rooms_[s.room];
+        const protocol::Frame* baseline =
+            config_.delta_snapshots ? room.frame_at(s.acked_snapshot) : nullptr;
+        protocol::SnapshotExtras extras;
+        extras.last_input_sequence = s.inputs.last_applied_sequence();
+        extras.pong_id = s.last_ping_id;
+        extras.server_tick_ms = last_tick_ms_;
+        if (s.roster_acked_version < room.roster_version()) {
+            extras.roster = &room.roster();
+            s.roster_sent_version = room.roster_version();
+            s.roster_sent_tick = tick_;
+        }
+        extras.events = s.pending_events;
+        const auto bytes =
+            protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline, extras);
+        ++(baseline != nullptr ? stats_.snapshots_delta : stats_.snapshots_full);
+        send(s.endpoint, bytes);
+        s.pending_events.clear();
+    }
+}
+
+std::vector<MatchSummary> Server::shutdown() {
+    std::vector<MatchSummary> out;
+    if (shut_down_) return out;
+    for (const auto& [id, s] : sessions_)
+        if (s.connected) send_disconnect(s, net::DisconnectReason::server_shutdown, "");
+    for (auto& room : rooms_)
+        if (auto summary = room->finish()) out.push_back(*summary);
+    finished_.insert(finished_.end(), out.begin(), out.end());
+    shut_down_ = true;
+    return out;
+}
+
+}  // namespace carom::server

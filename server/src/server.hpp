@@ -1,0 +1,85 @@
+#pragma once
+// The authoritative server's logic: handshake, sessions, rooms, inputs in and
+// snapshots out. It has no socket and no clock: datagrams come in through
+// receive(), go out through a Transport, and time is the tick count, advanced
+// by tick(). carom-server drives it from an Asio socket and a fixed-rate
+// timer; tests drive it directly.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "cookie.hpp"
+#include "room.hpp"
+#include "session.hpp"
+#include "stats.hpp"
+#include "transport.hpp"
+
+namespace carom::server {
+
+class Server {
+  public:
+    // Throws std::invalid_argument or std::runtime_error with the reason when
+    // a map does not load, the config is inconsistent, or the replay
+    // directory cannot be written.
+    Server(const ServerConfig& config, Transport& transport, CookieJar cookies,
+           std::string run_id);
+    ~Server();
+
+    // One datagram from `from`. Never throws on any bytes: what is not valid
+    // is counted and dropped.
+    void receive(const Endpoint& from, std::span<const std::uint8_t> datagram);
+    // One simulation tick of every room, timeouts, and snapshots when due.
+    void tick();
+    // Tell every client, finish every match's replay. The server takes no more ticks.
+    std::vector<MatchSummary> shutdown();
+
+    std::uint64_t current_tick() const { return tick_; }
+    const Stats& stats() const { return stats_; }
+    const std::vector<MatchSummary>& finished_matches() const { return finished_; }
+    std::size_t session_count() const { return sessions_.size(); }
+    const Session* session(std::uint32_t client_id) const;
+    const Room& room(std::uint32_t index) const { return *rooms_.at(index); }
+    std::uint32_t room_count() const { return static_cast<std::uint32_t>(rooms_.size()); }
+    const ServerConfig& config() const { return config_; }
+    // The time in ms the host measured for the last tick (sent to clients).
+    void set_last_tick_ms(float ms) { last_tick_ms_ = ms; }
+    // Ticks the host skipped because it fell too far behind.
+    void note_dropped_ticks(std::uint64_t n) { stats_.ticks_dropped += n; }
+
+  private:
+    void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);
+    void on_connect_response(const Endpoint& from, const net::ConnectResponse& response);
+    void on_input(Session& session, const net::ClientInput& input);
+    void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
+    void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail);
+    void send_accepted(const Session& session);
+    void send_disconnect(const Session& session, net::DisconnectReason reason,
+                         const std::string& detail);
+    void send_snapshots();
+    void expire_sessions();
+    void remove_session(std::uint32_t client_id);
+    Session* find_by_endpoint(const Endpoint& from);
+    std::uint64_t cookie_bucket() const;
+
+    ServerConfig config_;
+    Transport& transport_;
+    CookieJar cookies_;
+    std::vector<std::unique_ptr<Room>> rooms_;
+    std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
+    std::map<Endpoint, std::uint32_t> by_endpoint_;
+    std::uint32_t next_client_id_ = 1;
+    std::uint64_t tick_ = 0;
+    bool shut_down_ = false;
+    float last_tick_ms_ = 0.0F;
+    Stats stats_;
+    std::vector<MatchSummary> finished_;
+    std::vector<game::Input> scratch_inputs_;
+    flatbuffers::FlatBufferBuilder builder_{1024};
+};
+
+}  // namespace carom::server

@@ -1,0 +1,48 @@
+#pragma once
+// What the host watches: traffic, drops by reason, and tick times. The logic
+// counts; the host (which owns the clock) adds tick durations and prints.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "carom/protocol/net.hpp"
+
+namespace carom::server {
+
+// Why a datagram that passed verification was still not used.
+enum class Drop : std::uint8_t {
+    unpadded_request = 0,  // a ConnectRequest too short to answer safely
+    unknown_sender,        // input from an address without a session
+    wrong_client_id,
+    unexpected_type,       // a server-to-client body sent to the server
+    count_
+};
+const char* to_string(Drop drop);
+
+struct Stats {
+    std::uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
+    std::array<std::uint64_t, static_cast<std::size_t>(protocol::PacketError::count_)> invalid{};
+    std::array<std::uint64_t, static_cast<std::size_t>(Drop::count_)> dropped{};
+    std::uint64_t inputs_stale = 0, inputs_duplicate = 0, inputs_repeated = 0;
+    std::uint64_t snapshots_full = 0, snapshots_delta = 0;
+    std::uint64_t ticks = 0, ticks_dropped = 0;
+
+    std::uint64_t invalid_total() const;
+};
+
+// Tick durations since the last report, for p50/p99.
+class TickTimes {
+  public:
+    void add(double ms) { samples_.push_back(ms); }
+    // p in [0, 1]; 0 when empty.
+    double percentile(double p) const;
+    double max() const;
+    std::size_t count() const { return samples_.size(); }
+    void clear() { samples_.clear(); }
+
+  private:
+    std::vector<double> samples_;
+};
+
+}  // namespace carom::server

@@ -1,0 +1,227 @@
+#include "udp_host.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+#include <csignal>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace carom::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+Endpoint to_endpoint(const asio::ip::udp::endpoint& e) {
+    Endpoint out;
+    const asio::ip::address a = e.address();
+    const asio::ip::address_v6 v6 =
+        a.is_v4() ? asio::ip::make_address_v6(asio::ip::v4_mapped, a.to_v4()) : a.to_v6();
+    out.address = v6.to_bytes();
+    out.port = e.port();
+    return out;
+}
+
+asio::ip::udp::endpoint to_asio(const Endpoint& e, bool v4_socket) {
+    const asio::ip::address_v6 v6(e.address);
+    if (v4_socket) return {asio::ip::make_address_v4(asio::ip::v4_mapped, v6), e.port};
+    return {v6, e.port};
+}
+
+nlohmann::json stats_json(const Server& server, const TickTimes& times, std::uint64_t uptime_s) {
+    const Stats& s = server.stats();
+    nlohmann::json invalid = nlohmann::json::object();
+    for (std::size_t i = 0; i < s.invalid.size(); ++i)
+        invalid[std::string(protocol::to_string(static_cast<protocol::PacketError>(i)))] =
+            s.invalid[i];
+    for (std::size_t i = 0; i < s.dropped.size(); ++i)
+        invalid[to_string(static_cast<Drop>(i))] = s.dropped[i];
+    std::uint32_t players = 0;
+    for (std::uint32_t r = 0; r < server.room_count(); ++r) players += server.room(r).clients();
+    return {
+        {"healthy", true},
+        {"uptime_s", uptime_s},
+        {"tick", server.current_tick()},
+        {"tick_ms_p50", times.percentile(0.5)},
+        {"tick_ms_p99", times.percentile(0.99)},
+        {"tick_ms_max", times.max()},
+        {"ticks_dropped", s.ticks_dropped},
+        {"clients", server.session_count()},
+        {"players", players},
+        {"rooms", server.room_count()},
+        {"matches_finished", server.finished_matches().size()},
+        {"packets_in", s.packets_in},
+        {"bytes_in", s.bytes_in},
+        {"packets_out", s.packets_out},
+        {"bytes_out", s.bytes_out},
+        {"invalid", invalid},
+        {"invalid_total", s.invalid_total()},
+        {"inputs_stale", s.inputs_stale},
+        {"inputs_duplicate", s.inputs_duplicate},
+        {"inputs_repeated", s.inputs_repeated},
+        {"snapshots_full", s.snapshots_full},
+        {"snapshots_delta", s.snapshots_delta},
+    };
+}
+
+// Written to a temporary name and renamed, so a reader never sees half a file.
+void write_atomically(const std::filesystem::path& path, const std::string& text) {
+    const std::filesystem::path tmp = path.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << text << '\n';
+        if (!out) {
+            spdlog::warn("cannot write {}", tmp.string());
+            return;
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) spdlog::warn("cannot write {}: {}", path.string(), ec.message());
+}
+
+}  // namespace
+
+UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address,
+                           std::uint16_t port)
+    : socket_(io) {
+    const asio::ip::address address = asio::ip::make_address(bind_address);
+    const asio::ip::udp::endpoint local(address, port);
+    socket_.open(local.protocol());
+    // "::" serves IPv4 clients too, as IPv4-mapped addresses.
+    if (address.is_v6()) socket_.set_option(asio::ip::v6_only(false));
+    socket_.bind(local);
+    socket_.non_blocking(true);
+}
+
+void UdpTransport::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
+    std::error_code ec;
+    const bool v4 = socket_.local_endpoint().protocol() == asio::ip::udp::v4();
+    socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to_asio(to, v4), 0, ec);
+    // UDP is best effort: a full send buffer or an unreachable peer loses this datagram only.
+    if (ec) ++send_errors_;
+}
+
+void UdpTransport::start_receiving(
+    std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler) {
+    handler_ = std::move(handler);
+    receive_next();
+}
+
+void UdpTransport::receive_next() {
+    socket_.async_receive_from(
+        asio::buffer(buffer_), sender_, [this](std::error_code ec, std::size_t n) {
+            if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
+            // ICMP errors from an earlier send surface here; they are not fatal.
+            if (!ec) handler_(to_endpoint(sender_), std::span(buffer_.data(), n));
+            receive_next();
+        });
+}
+
+void UdpTransport::close() {
+    std::error_code ec;
+    socket_.close(ec);
+}
+
+int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
+             const HostOptions& options) {
+    const auto period = std::chrono::nanoseconds(1'000'000'000 / server.config().tick_rate_hz);
+    const auto started = Clock::now();
+    auto next = started + period;
+    asio::steady_timer timer(io);
+    TickTimes report_times;  // since the last stats line
+    TickTimes file_times;    // since the last stats file
+    auto next_report = started + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(options.stats_interval_s));
+    auto next_file = started + std::chrono::seconds(1);
+    bool stopping = false;
+
+    transport.start_receiving([&server](const Endpoint& from, std::span<const std::uint8_t> bytes) {
+        server.receive(from, bytes);
+    });
+
+    const auto uptime = [&] {
+        return static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started).count());
+    };
+
+    std::function<void()> arm;
+    const auto on_timer = [&](std::error_code ec) {
+        if (ec || stopping) return;
+        // Drift-free: each tick is due a whole period after the last one was
+        // due, however late it ran; a bounded number catch up, the rest are dropped.
+        std::uint32_t ran = 0;
+        while (Clock::now() >= next && ran < options.max_catch_up_ticks) {
+            const auto t0 = Clock::now();
+            server.tick();
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+            server.set_last_tick_ms(static_cast<float>(ms));
+            report_times.add(ms);
+            file_times.add(ms);
+            next += period;
+            ++ran;
+        }
+        if (Clock::now() >= next) {
+            const auto behind = (Clock::now() - next) / period + 1;
+            next += behind * period;
+            server.note_dropped_ticks(static_cast<std::uint64_t>(behind));
+            spdlog::warn("server is {} ticks behind; skipped them", behind);
+        }
+        const auto now = Clock::now();
+        if (options.stats_interval_s > 0 && now >= next_report) {
+            const nlohmann::json j = stats_json(server, report_times, uptime());
+            spdlog::info(
+                "stats: tick p50 {:.3f} ms p99 {:.3f} ms, {} clients, {} rooms, in {} pkt/{} B, "
+                "out {} pkt/{} B, invalid {} {}",
+                j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
+                j["clients"].get<std::size_t>(), j["rooms"].get<std::uint32_t>(),
+                j["packets_in"].get<std::uint64_t>(), j["bytes_in"].get<std::uint64_t>(),
+                j["packets_out"].get<std::uint64_t>(), j["bytes_out"].get<std::uint64_t>(),
+                j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
+            report_times.clear();
+            next_report += std::chrono::duration_cast<Clock::duration>(
+                std::chrono::duration<double>(options.stats_interval_s));
+        }
+        if (!options.stats_file.empty() && now >= next_file) {
+            write_atomically(options.stats_file, stats_json(server, file_times, uptime()).dump());
+            file_times.clear();
+            next_file += std::chrono::seconds(1);
+        }
+        arm();
+    };
+    arm = [&] {
+        timer.expires_at(next);
+        timer.async_wait(on_timer);
+    };
+    arm();
+
+    asio::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](std::error_code ec, int signal) {
+        if (ec) return;
+        // Handlers run between ticks on this thread: the current tick is finished.
+        spdlog::info("signal {}: shutting down", signal);
+        stopping = true;
+        timer.cancel();
+        server.shutdown();
+        transport.close();
+    });
+
+    const auto local = transport.local_endpoint();
+    spdlog::info("listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots)",
+                 local.address().to_string(), local.port(), server.room_count(),
+                 server.config().tick_rate_hz, server.config().snapshot_rate_hz);
+    if (!options.ready_file.empty())
+        write_atomically(options.ready_file,
+                         nlohmann::json{{"port", local.port()}, {"pid", ::getpid()}}.dump());
+    io.run();
+    if (!options.stats_file.empty()) {
+        nlohmann::json j = stats_json(server, file_times, uptime());
+        j["healthy"] = false;  // stopped
+        write_atomically(options.stats_file, j.dump());
+    }
+    spdlog::info("stopped after {} ticks", server.current_tick());
+    return 0;
+}
+
+}  // namespace carom::server

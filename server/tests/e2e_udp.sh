@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# End to end over real UDP on 127.0.0.1: carom-server with an ephemeral port,
+# four headless bot clients (carom-loadgen) for 11 s of play with garbage
+# datagrams mixed in, then SIGTERM. The replay the server wrote must verify,
+# end on the hash the server logged, and the garbage must have been counted.
+#   e2e_udp.sh CAROM_SERVER CAROM_LOADGEN CAROM_REPLAY MAPS_DIR
+set -euo pipefail
+server_bin="$1" loadgen_bin="$2" replay_bin="$3" maps="$4"
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then kill -KILL "$server_pid"; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; echo "--- server log"; tail -n 40 "$work/server.log" || true; exit 1; }
+
+"$server_bin" --bind 127.0.0.1 --port 0 --rooms 1 --map "$maps/arena.json" \
+  --replay-dir "$work/replays" --ready-file "$work/ready.json" --stats-file "$work/stats.json" \
+  --stats-interval 5 2>"$work/server.log" &
+server_pid=$!
+
+for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done
+[[ -s "$work/ready.json" ]] || fail "server not ready within 10 s"
+port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
+echo "server on 127.0.0.1:$port"
+
+timeout 40 "$loadgen_bin" --server "127.0.0.1:$port" --clients 4 --rooms 1 --seconds 11 \
+  --garbage 50 --maps-dir "$maps" --json >"$work/loadgen.json" 2>"$work/loadgen.log" ||
+  { cat "$work/loadgen.log" "$work/loadgen.json"; fail "loadgen failed"; }
+cat "$work/loadgen.json"
+
+sleep 1.2  # one more stats file after the garbage
+invalid=$(sed -E 's/.*"invalid_total":([0-9]+).*/\1/' "$work/stats.json")
+[[ "$invalid" -ge 50 ]] || fail "server counted $invalid invalid datagrams, expected >= 50"
+
+kill -TERM "$server_pid"
+rc=0
+for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$server_pid" 2>/dev/null && fail "server still running 10 s after SIGTERM"
+wait "$server_pid" || rc=$?
+server_pid=""
+[[ $rc -eq 0 ]] || fail "server exited with $rc after SIGTERM"
+
+shopt -s nullglob
+files=("$work"/replays/*.crpl)
+[[ ${#files[@]} -eq 1 ]] || fail "expected one replay, found ${#files[@]}"
+logged=$(grep -oE 'final hash [0-9a-f]{16}' "$work/server.log" | tail -n1 | awk '{print $3}')
+[[ -n "$logged" ]] || fail "server logged no final hash"
+
+verify=$("$replay_bin" verify --synctest "${files[0]}") || fail "verify: $verify"
+echo "$verify"
+verified=$(grep -oE 'final hash [0-9a-f]{16}' <<<"$verify" | awk '{print $3}')
+[[ "$verified" == "$logged" ]] || fail "replay ends on $verified, server logged $logged"
+ticks=$(grep -oE 'OK: [0-9]+ ticks' <<<"$verify" | awk '{print $2}')
+[[ "$ticks" -ge 600 ]] || fail "only $ticks ticks recorded"
+info=$("$replay_bin" info --json "${files[0]}")
+humans=$(grep -o '"bot":false' <<<"$info" | wc -l)
+[[ "$humans" -ge 4 ]] || fail "replay has $humans non-bot players, expected 4: $info"
+echo "PASS: $ticks ticks, final hash $logged, $invalid invalid datagrams counted"
