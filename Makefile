@@ -25,6 +25,7 @@ bench: deps-bench
 	cmake --build --preset bench -j $(JOBS) --target carom-bench
 	build/bench/bench/carom-bench physics
 	build/bench/bench/carom-bench replay
+	build/bench/bench/carom-bench server
 
 # The corpus re-simulated bit for bit by gcc -O0/-O2, clang -O3, ASan+UBSan
 # and an aarch64 cross build under qemu (scripts/determinism.sh).

@@ -3,12 +3,14 @@
 
 #include "physics/command.hpp"
 #include "replay/command.hpp"
+#include "server/command.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"carom benchmarks"};
     app.require_subcommand(1);
     carom::bench::add_physics_command(app);
     carom::bench::add_replay_command(app);
+    carom::bench::add_server_command(app);
     CLI11_PARSE(app, argc, argv);
     return 0;
 }

@@ -25,7 +25,7 @@ Room::Room(RoomOptions options)
     occupants_.resize(probe.slot_count());
     inputs_.resize(probe.slot_count());
     if (options_.bots)
-        for (Occupant& o : occupants_) o = {kNoClient, true, "bot" + std::to_string(next_bot_++)};
+        for (Occupant& o : occupants_) o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
     start_match();
 }
 
@@ -107,7 +107,7 @@ void Room::unseat_client(game::Slot slot) {
     leave(slot);
     o = {};
     if (options_.bots) {
-        o = {kNoClient, true, "bot" + std::to_string(next_bot_++)};
+        o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
         join(slot, o.name, true);
     }
     rebuild_roster();

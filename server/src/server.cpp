@@ -32,8 +32,8 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     if (config_.rooms == 0) throw std::invalid_argument("--rooms must be at least 1");
     if (config_.snapshot_rate_hz == 0 || config_.snapshot_rate_hz > config_.tick_rate_hz ||
         config_.tick_rate_hz % config_.snapshot_rate_hz != 0)
-        throw std::invalid_argument("--snapshot-rate must divide the tick rate (" +
-                                    std::to_string(config_.tick_rate_hz) + " Hz)");
+        throw std::invalid_argument(fmt::format("--snapshot-rate must divide the tick rate ({} Hz)",
+                                                config_.tick_rate_hz));
     if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
         throw std::invalid_argument("--input-redundancy must be 1..64");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
@@ -126,7 +126,7 @@ void Server::on_connect_request(const Endpoint& from, const net::Packet& packet,
     }
     if (packet.protocol() != protocol::kProtocolVersion)
         return send_denied(from, net::DenyReason::version_mismatch,
-                           "server speaks protocol " + std::to_string(protocol::kProtocolVersion));
+                           fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
     if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
     builder_.Clear();
     const auto challenge = net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()));
@@ -164,10 +164,10 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
 
     if (sessions_.size() >= config_.max_clients)
         return send_denied(from, net::DenyReason::server_full,
-                           std::to_string(config_.max_clients) + " clients");
+                           fmt::format("{} clients", config_.max_clients));
     if (r.room() >= static_cast<std::int32_t>(rooms_.size()))
         return send_denied(from, net::DenyReason::no_such_room,
-                           "rooms are 0.." + std::to_string(rooms_.size() - 1));
+                           fmt::format("rooms are 0..{}", rooms_.size() - 1));
 
     Session s;
     s.token = r.token();
@@ -188,7 +188,7 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
             slot = rooms_[s.room]->slot_for_client();
             if (!slot)
                 return send_denied(from, net::DenyReason::room_full,
-                                   "room " + std::to_string(s.room));
+                                   fmt::format("room {}", s.room));
         } else {
             for (const auto& room : rooms_) {
                 if ((slot = room->slot_for_client())) {
@@ -204,7 +204,7 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name,
                  from.to_string(), s.room,
-                 s.slot ? "in slot " + std::to_string(*s.slot) : "as a spectator");
+                 s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
     by_endpoint_[from] = s.client_id;
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
     send_accepted(it->second);
@@ -330,12 +330,15 @@ void Server::tick() {
         }
     }
 
-    if (tick_ % (config_.tick_rate_hz / config_.snapshot_rate_hz) == 0) send_snapshots();
+    send_snapshots();
 }
 
 void Server::send_snapshots() {
+    const std::uint32_t interval = config_.tick_rate_hz / config_.snapshot_rate_hz;
     for (auto& [id, s] : sessions_) {
-        if (!s.connected) continue;
+        // Clients are spread over the ticks of a snapshot interval, so the
+        // sending cost is even from tick to tick instead of a spike every other.
+        if (!s.connected || (tick_ + id) % interval != 0) continue;
         const Room& room = *rooms_[s.room];
         const protocol::Frame* baseline =
             config_.delta_snapshots ? room.frame_at(s.acked_snapshot) : nullptr;

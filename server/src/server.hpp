@@ -33,7 +33,8 @@ class Server {
     // One datagram from `from`. Never throws on any bytes: what is not valid
     // is counted and dropped.
     void receive(const Endpoint& from, std::span<const std::uint8_t> datagram);
-    // One simulation tick of every room, timeouts, and snapshots when due.
+    // One simulation tick of every room, timeouts, and the snapshots due this
+    // tick (each client every tick_rate/snapshot_rate ticks, offset by its id).
     void tick();
     // Tell every client, finish every match's replay. The server takes no more ticks.
     std::vector<MatchSummary> shutdown();

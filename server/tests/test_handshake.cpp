@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <spdlog/fmt/fmt.h>
+
 #include "link.hpp"
 
 using namespace carom;
@@ -100,7 +102,7 @@ TEST_CASE("a room with every slot taken denies the next player: room full") {
     Server server(config_for("rink.json"), link, fixed_cookies(), "t");  // 2 v 2: four slots
     for (std::uint8_t i = 1; i <= 4; ++i) {
         ScriptedClient c(server, link, endpoint(i, 5000));
-        REQUIRE(c.connect("p" + std::to_string(i))->body_type() == net::Body::Accepted);
+        REQUIRE(c.connect(fmt::format("p{}", i))->body_type() == net::Body::Accepted);
     }
     ScriptedClient late(server, link, endpoint(9, 5000));
     const net::Packet* p = late.connect("late");
@@ -115,7 +117,7 @@ TEST_CASE("players without a room choice fill the first room with space, then th
     Server server(config_for("rink.json", 2), link, fixed_cookies(), "t");
     for (std::uint8_t i = 1; i <= 5; ++i) {
         ScriptedClient c(server, link, endpoint(i, 5000));
-        const net::Packet* p = c.connect("p" + std::to_string(i));
+        const net::Packet* p = c.connect(fmt::format("p{}", i));
         REQUIRE(p->body_type() == net::Body::Accepted);
         CHECK(p->body_as_Accepted()->room() == (i <= 4 ? 0u : 1u));
     }

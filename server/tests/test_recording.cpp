@@ -7,6 +7,8 @@
 
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
+#include <spdlog/fmt/fmt.h>
+
 #include "link.hpp"
 
 using namespace carom;
@@ -17,7 +19,7 @@ namespace {
 
 std::filesystem::path fresh_dir(const char* name) {
     const auto dir = std::filesystem::temp_directory_path() /
-                     ("carom-server-test-" + std::string(name) + "-" + std::to_string(::getpid()));
+                     fmt::format("carom-server-test-{}-{}", name, ::getpid());
     std::filesystem::remove_all(dir);
     return dir;
 }

@@ -20,14 +20,17 @@ TEST_CASE("inputs are applied one per tick and snapshots report the last one app
     c.input(std::span(cmds).first(2));
     c.input(cmds);
     CHECK(server.stats().inputs_duplicate == 3);
-    server.tick();
+    server.tick();  // client 1's snapshots go out on odd ticks
     CHECK(server.room(0).match().last_input(slot) == game::Input::move(0));
-    server.tick();
-    CHECK(server.room(0).match().last_input(slot) == game::Input::move(4));
     const net::Packet* snap = c.newest(net::Body::Snapshot);
     REQUIRE(snap != nullptr);
-    CHECK(snap->body_as_Snapshot()->last_input_sequence() == 2);
+    CHECK(snap->body_as_Snapshot()->last_input_sequence() == 1);
     server.tick();
+    CHECK(server.room(0).match().last_input(slot) == game::Input::move(4));
+    server.tick();
+    snap = c.newest(net::Body::Snapshot);
+    REQUIRE(snap != nullptr);
+    CHECK(snap->body_as_Snapshot()->last_input_sequence() == 3);
     server.tick();  // nothing new: the last input repeats
     CHECK(server.room(0).match().last_input(slot) == game::Input::move(8, true));
     CHECK(server.stats().inputs_repeated >= 1);
@@ -54,17 +57,17 @@ TEST_CASE("snapshots: full until acknowledged, then deltas that decode to the se
     std::string error;
     auto frame = protocol::decode_snapshot(full, nullptr, error);
     REQUIRE(frame.has_value());
-    CHECK(frame->tick == 2);
+    CHECK(frame->tick == 1);  // client 1's snapshots go out on odd ticks
 
     std::vector<std::pair<std::uint32_t, std::uint8_t>> none;
     c.input(none, frame->tick);
     server.tick();
-    server.tick();
     p = c.newest(net::Body::Snapshot);
     REQUIRE(p != nullptr);
     const net::Snapshot& delta = *p->body_as_Snapshot();
-    CHECK(delta.baseline_tick() == 2);
-    CHECK(delta.players() == nullptr);  // roster acknowledged with tick 2
+    CHECK(delta.tick() == 3);
+    CHECK(delta.baseline_tick() == 1);
+    CHECK(delta.players() == nullptr);  // roster acknowledged with tick 1
     auto next = protocol::decode_snapshot(delta, &*frame, error);
     REQUIRE(next.has_value());
     const protocol::Frame& truth = server.room(0).latest_frame();

@@ -170,7 +170,8 @@ std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseli
     Frame f;
     if (s.baseline_tick() != 0) {
         if (baseline == nullptr || baseline->tick != s.baseline_tick()) {
-            error = "baseline " + std::to_string(s.baseline_tick()) + " not held";
+            error = "baseline not held: ";
+            error += std::to_string(s.baseline_tick());
             return std::nullopt;
         }
         if (baseline->disks.size() != s.entity_count()) {
@@ -194,7 +195,8 @@ std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseli
     if (s.updates() != nullptr) {
         for (const net::EntityUpdate* u : *s.updates()) {
             if (u->entity() >= f.disks.size()) {
-                error = "entity " + std::to_string(u->entity()) + " out of range";
+                error = "entity out of range: ";
+                error += std::to_string(u->entity());
                 return std::nullopt;
             }
             f.disks[u->entity()] = u->disk();

@@ -1,0 +1,295 @@
+#include "server/command.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "json.hpp"
+#include "server/harness.hpp"
+#include "udp_host.hpp"
+
+#include <spdlog/spdlog.h>
+
+namespace carom::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kTickMs = 1000.0 / 60.0;
+
+struct ServerOptions {
+    std::vector<std::uint32_t> clients{64, 128, 256, 512, 768, 1024};
+    std::uint32_t ticks = 600;
+    bool json = false;
+};
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+// --- bandwidth: one 4 v 4 room, eight clients acknowledging every snapshot.
+struct Bandwidth {
+    double bytes_per_s = 0;       // per client, payload only
+    double datagrams_per_s = 0;   // per client
+    double mean_snapshot_bytes = 0;
+};
+
+Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::uint16_t>* sizes) {
+    CountingTransport link;
+    server::ServerConfig config = bench_config(8);
+    config.delta_snapshots = delta;
+    server::Server server(config, link, server::CookieJar{}, "bench");
+    auto clients = connect_clients(server, link, 8);
+    flatbuffers::FlatBufferBuilder b;
+    const auto run = [&](std::uint32_t n) {
+        for (std::uint32_t t = 0; t < n; ++t) {
+            for (auto& c : clients)
+                server.receive(c.at, next_input(b, c, config.input_redundancy,
+                                                 link.by_client[c.at].newest_snapshot));
+            server.tick();
+        }
+    };
+    run(60);
+    std::uint64_t bytes0 = 0, datagrams0 = 0;
+    for (const auto& c : clients) {
+        bytes0 += link.by_client[c.at].bytes;
+        datagrams0 += link.by_client[c.at].datagrams;
+    }
+    link.sizes.clear();
+    run(ticks);
+    std::uint64_t bytes = 0, datagrams = 0;
+    for (const auto& c : clients) {
+        bytes += link.by_client[c.at].bytes;
+        datagrams += link.by_client[c.at].datagrams;
+    }
+    const double seconds = ticks / 60.0;
+    Bandwidth out;
+    out.bytes_per_s = static_cast<double>(bytes - bytes0) / 8.0 / seconds;
+    out.datagrams_per_s = static_cast<double>(datagrams - datagrams0) / 8.0 / seconds;
+    out.mean_snapshot_bytes = static_cast<double>(bytes - bytes0) /
+                              static_cast<double>(std::max<std::uint64_t>(1, datagrams - datagrams0));
+    if (sizes != nullptr) *sizes = link.sizes;
+    server.shutdown();
+    return out;
+}
+
+// --- capacity: N clients on real loopback sockets, rooms of 8, one thread.
+struct Capacity {
+    std::uint32_t clients = 0;
+    double p50_ms = 0, p99_ms = 0, max_ms = 0, cpu = 0;
+    std::uint64_t snapshots_missing = 0;  // clients that fell behind by more than a snapshot
+};
+
+Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
+    asio::io_context io;
+    server::UdpTransport transport(io, "127.0.0.1", 0);
+    server::ServerConfig config = bench_config(n);
+    server::Server server(config, transport, server::CookieJar{}, "bench");
+    transport.start_receiving([&server](const server::Endpoint& from,
+                                        std::span<const std::uint8_t> bytes) {
+        server.receive(from, bytes);
+    });
+    const auto poll = [&io] {
+        if (io.stopped()) io.restart();
+        io.poll();
+    };
+    struct SocketClient {
+        std::unique_ptr<asio::ip::udp::socket> socket;
+        InProcessClient state;
+        std::uint64_t newest = 0;
+    };
+    std::vector<SocketClient> clients;
+    alignas(8) std::array<std::uint8_t, 2048> buffer{};
+    // Reads what the server sent; returns the newest packet's bytes count.
+    const auto drain = [&](SocketClient& c, auto&& on_packet) {
+        std::error_code ec;
+        for (;;) {
+            const std::size_t got = c.socket->receive(asio::buffer(buffer), 0, ec);
+            if (ec) break;
+            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
+                on_packet(*p);
+        }
+    };
+    flatbuffers::FlatBufferBuilder b;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        SocketClient c;
+        c.socket = std::make_unique<asio::ip::udp::socket>(io);
+        c.socket->open(asio::ip::udp::v4());
+        c.socket->bind({asio::ip::make_address("127.0.0.1"), 0});
+        c.socket->connect(transport.local_endpoint());
+        c.socket->non_blocking(true);
+        c.state.index = i;
+        c.socket->send(asio::buffer(connect_request(b, i).data(), connect_request(b, i).size()));
+        poll();
+        std::uint64_t cookie = 0;
+        drain(c, [&](const net::Packet& p) {
+            if (const auto* ch = p.body_as_Challenge()) cookie = ch->cookie();
+        });
+        const auto response = connect_response(b, i, cookie);
+        c.socket->send(asio::buffer(response.data(), response.size()));
+        poll();
+        drain(c, [&](const net::Packet& p) {
+            if (const auto* a = p.body_as_Accepted()) c.state.id = a->client_id();
+        });
+        if (c.state.id == 0) throw std::runtime_error(fmt::format("client {} not accepted", i));
+        clients.push_back(std::move(c));
+    }
+
+    std::vector<double> times;
+    std::uint64_t missing = 0;
+    for (std::uint32_t t = 0; t < 60 + ticks; ++t) {
+        for (auto& c : clients) {
+            drain(c, [&](const net::Packet& p) {
+                if (const auto* s = p.body_as_Snapshot()) c.newest = std::max(c.newest, s->tick());
+            });
+            if (t >= 62 && c.newest + 2 < server.current_tick()) ++missing;
+            const auto input = next_input(b, c.state, config.input_redundancy, c.newest);
+            c.socket->send(asio::buffer(input.data(), input.size()));
+        }
+        const auto t0 = Clock::now();
+        poll();
+        server.tick();
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        if (t >= 60) times.push_back(ms);
+    }
+    server.shutdown();
+    Capacity out;
+    out.clients = n;
+    out.p50_ms = percentile(times, 0.5);
+    out.p99_ms = percentile(times, 0.99);
+    out.max_ms = *std::max_element(times.begin(), times.end());
+    double sum = 0;
+    for (double x : times) sum += x;
+    out.cpu = sum / static_cast<double>(times.size()) / kTickMs;
+    out.snapshots_missing = missing;
+    return out;
+}
+
+// --- datagram cost: the transport's send against a bare sendto of the same sizes.
+struct DatagramCost {
+    double transport_ns = 0, sendto_ns = 0;
+};
+
+DatagramCost measure_datagram_cost(const std::vector<std::uint16_t>& sizes) {
+    asio::io_context io;
+    // A sink that never reads: the kernel drops what overflows its buffer.
+    asio::ip::udp::socket sink(io, {asio::ip::make_address("127.0.0.1"), 0});
+    const std::uint16_t sink_port = sink.local_endpoint().port();
+    server::UdpTransport transport(io, "127.0.0.1", 0);
+    server::Endpoint to;
+    to.address[10] = to.address[11] = 0xFF;
+    to.address[12] = 127;
+    to.address[15] = 1;
+    to.port = sink_port;
+
+    const int raw = ::socket(AF_INET, SOCK_DGRAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(sink_port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    std::vector<std::uint8_t> payload(2048, 0x5A);
+
+    constexpr std::size_t kDatagrams = 100000;
+    DatagramCost best{1e18, 1e18};
+    for (int round = 0; round < 3; ++round) {
+        auto t0 = Clock::now();
+        for (std::size_t i = 0; i < kDatagrams; ++i)
+            transport.send(to, std::span(payload.data(), sizes[i % sizes.size()]));
+        const double transport_ns =
+            std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / kDatagrams;
+        t0 = Clock::now();
+        for (std::size_t i = 0; i < kDatagrams; ++i)
+            ::sendto(raw, payload.data(), sizes[i % sizes.size()], 0,
+                     reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
+        const double sendto_ns =
+            std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / kDatagrams;
+        best.transport_ns = std::min(best.transport_ns, transport_ns);
+        best.sendto_ns = std::min(best.sendto_ns, sendto_ns);
+    }
+    ::close(raw);
+    return best;
+}
+
+int run_server_bench(const ServerOptions& o) {
+    spdlog::set_level(spdlog::level::warn);  // the rooms log every match they start
+    std::vector<std::uint16_t> sizes;
+    const Bandwidth delta = measure_bandwidth(true, 3600, &sizes);
+    const Bandwidth full = measure_bandwidth(false, 3600, nullptr);
+    const double ratio = delta.bytes_per_s / full.bytes_per_s;
+    if (o.json) {
+        fmt::print("{{\"bench\":\"server_bandwidth\",\"map\":\"arena\",\"clients\":8,"
+                   "\"delta_bytes_per_s\":{},\"full_bytes_per_s\":{},\"delta_over_full\":{},"
+                   "\"delta_mean_snapshot_bytes\":{},\"full_mean_snapshot_bytes\":{}}}\n",
+                   json_number(delta.bytes_per_s, "{:.1f}"), json_number(full.bytes_per_s, "{:.1f}"),
+                   json_number(ratio, "{:.3f}"), json_number(delta.mean_snapshot_bytes, "{:.1f}"),
+                   json_number(full.mean_snapshot_bytes, "{:.1f}"));
+    } else {
+        fmt::print("Bandwidth per client, 4 v 4 arena, 8 clients, 60 s of play, 30 Hz snapshots "
+                   "(payload bytes; UDP/IP adds 28 B a datagram)\n");
+        fmt::print("  delta: {:8.1f} B/s ({:.1f} B a snapshot)\n", delta.bytes_per_s,
+                   delta.mean_snapshot_bytes);
+        fmt::print("  full:  {:8.1f} B/s ({:.1f} B a snapshot)\n", full.bytes_per_s,
+                   full.mean_snapshot_bytes);
+        fmt::print("  delta / full = {:.3f}\n\n", ratio);
+        fmt::print("Capacity: loopback UDP, rooms of 8 (arena), every client sends input each "
+                   "tick, {} ticks timed, one thread\n", o.ticks);
+        fmt::print("  {:>7} {:>10} {:>10} {:>10} {:>8} {:>8}\n", "clients", "p50 ms", "p99 ms",
+                   "max ms", "cpu", "behind");
+    }
+    for (std::uint32_t n : o.clients) {
+        const Capacity c = measure_capacity(n, o.ticks);
+        if (o.json) {
+            fmt::print("{{\"bench\":\"server_capacity\",\"clients\":{},\"rooms\":{},"
+                       "\"tick_ms_p50\":{},\"tick_ms_p99\":{},\"tick_ms_max\":{},\"cpu\":{},"
+                       "\"client_ticks_behind\":{}}}\n",
+                       c.clients, (n + 7) / 8, json_number(c.p50_ms, "{:.4f}"),
+                       json_number(c.p99_ms, "{:.4f}"), json_number(c.max_ms, "{:.4f}"),
+                       json_number(c.cpu, "{:.4f}"), c.snapshots_missing);
+        } else {
+            fmt::print("  {:>7} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>8}\n", c.clients,
+                       c.p50_ms, c.p99_ms, c.max_ms, 100.0 * c.cpu, c.snapshots_missing);
+        }
+    }
+    const DatagramCost cost = measure_datagram_cost(sizes);
+    if (o.json) {
+        fmt::print("{{\"bench\":\"server_datagram_cost\",\"transport_ns\":{},\"sendto_ns\":{},"
+                   "\"ratio\":{}}}\n",
+                   json_number(cost.transport_ns, "{:.1f}"), json_number(cost.sendto_ns, "{:.1f}"),
+                   json_number(cost.transport_ns / cost.sendto_ns, "{:.3f}"));
+    } else {
+        fmt::print("\nSending a snapshot-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
+        fmt::print("  UdpTransport::send {:.0f} ns, bare sendto {:.0f} ns, ratio {:.3f}\n",
+                   cost.transport_ns, cost.sendto_ns, cost.transport_ns / cost.sendto_ns);
+    }
+    return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+void add_server_command(CLI::App& app) {
+    auto options = std::make_shared<ServerOptions>();
+    CLI::App* command = app.add_subcommand(
+        "server", "Server bandwidth (delta vs full), capacity curve, datagram send cost");
+    command->add_option("--clients", options->clients, "Client counts of the capacity curve")
+        ->capture_default_str();
+    command->add_option("--ticks", options->ticks, "Timed ticks per capacity point")
+        ->capture_default_str();
+    command->add_flag("--json", options->json, "One JSON object per line instead of a table");
+    command->callback([options] {
+        const int status = run_server_bench(*options);
+        if (status != EXIT_SUCCESS) throw CLI::RuntimeError(status);
+    });
+}
+
+}  // namespace carom::bench

@@ -1,0 +1,54 @@
+#pragma once
+// What the server benchmarks share: the map, client inputs that keep disks
+// moving, and a Transport that only counts.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <vector>
+
+#include "server.hpp"
+
+namespace carom::bench {
+
+// The 4 v 4 map, from the working directory or the source tree.
+std::filesystem::path arena_map();
+server::ServerConfig bench_config(std::uint32_t clients);
+
+// A client's input for its sequence number: turns every half second, kicks now and then.
+std::uint8_t scripted_input(std::uint32_t client, std::uint32_t sequence);
+
+class CountingTransport final : public server::Transport {
+  public:
+    void send(const server::Endpoint& to, std::span<const std::uint8_t> datagram) override;
+    struct Traffic {
+        std::uint64_t datagrams = 0;
+        std::uint64_t bytes = 0;
+        std::uint64_t newest_snapshot = 0;  // server tick of the newest snapshot sent to it
+    };
+    std::map<server::Endpoint, Traffic> by_client;
+    std::map<server::Endpoint, std::vector<std::uint8_t>> last;  // the newest datagram to each
+    std::vector<std::uint16_t> sizes;  // every snapshot's size, for the datagram cost bench
+};
+
+// A simulated player talking to the server in process.
+struct InProcessClient {
+    server::Endpoint at;
+    std::uint32_t index = 0;
+    std::uint32_t id = 0;
+    std::uint32_t sequence = 0;
+};
+
+// Handshake for clients 127.0.0.x:port; throws if one is not accepted.
+std::vector<InProcessClient> connect_clients(server::Server& server, CountingTransport& link,
+                                             std::uint32_t count);
+// The client's next ClientInput: its newest K inputs and its acknowledgement.
+std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& builder,
+                                         InProcessClient& client, std::uint32_t redundancy,
+                                         std::uint64_t ack);
+// A padded ConnectRequest, and a ConnectResponse with `cookie`.
+std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& builder,
+                                              std::uint32_t index);
+std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& builder,
+                                               std::uint32_t index, std::uint64_t cookie);
+
+}  // namespace carom::bench
