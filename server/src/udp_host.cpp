@@ -89,6 +89,7 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
     const asio::ip::address address = asio::ip::make_address(bind_address);
     const asio::ip::udp::endpoint local(address, port);
     socket_.open(local.protocol());
+    v4_ = address.is_v4();
     // "::" serves IPv4 clients too, as IPv4-mapped addresses.
     if (address.is_v6()) socket_.set_option(asio::ip::v6_only(false));
     socket_.bind(local);
@@ -97,8 +98,7 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
 
 void UdpTransport::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
     std::error_code ec;
-    const bool v4 = socket_.local_endpoint().protocol() == asio::ip::udp::v4();
-    socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to_asio(to, v4), 0, ec);
+    socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to_asio(to, v4_), 0, ec);
     // UDP is best effort: a full send buffer or an unreachable peer loses this datagram only.
     if (ec) ++send_errors_;
 }

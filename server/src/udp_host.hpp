@@ -34,6 +34,7 @@ class UdpTransport final : public Transport {
     alignas(8) std::array<std::uint8_t, 2048> buffer_{};
     std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler_;
     std::uint64_t send_errors_ = 0;
+    bool v4_ = false;  // an IPv4 socket takes IPv4 destinations, not IPv4-mapped ones
 };
 
 struct HostOptions {
