@@ -1,0 +1,172 @@
+#pragma once
+// The client side of the wire protocol (schemas/net.fbs) as a state machine:
+// no sockets and no clocks. Time comes in as `now_ms` on every call, datagrams
+// arrive through on_datagram() and leave through the `send` function, so the
+// same object runs over a real UDP socket, a simulated link or a test.
+//
+// Lifecycle: connect() → connecting (ConnectRequest, then ConnectResponse
+// once a Challenge arrives, resent every retry interval) → connected
+// (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
+// Call update() regularly: it resends, times out and keeps the link alive.
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <flatbuffers/flatbuffers.h>
+
+#include "carom/client/connection_stats.hpp"
+#include "carom/game/input.hpp"
+#include "carom/protocol/net.hpp"
+
+namespace carom::client {
+
+struct ConnectionConfig {
+    std::string name = "player";
+    std::int32_t room = -1;  // -1: the first room with space
+    bool spectator = false;
+    // Random per client, chosen by the caller: the same token reclaims a slot.
+    std::uint64_t token = 0;
+    std::uint64_t connect_retry_ms = 250;
+    std::uint64_t connect_timeout_ms = 5000;
+    std::uint64_t timeout_ms = 5000;    // nothing heard for this long once connected
+    std::uint64_t keepalive_ms = 1000;  // KeepAlive when nothing was sent for this long
+};
+
+// What the server told us in Accepted.
+struct Session {
+    std::uint32_t client_id = 0;
+    std::uint32_t room = 0;
+    std::int32_t slot = -1;  // -1: a spectator
+    std::uint8_t team = 0;   // 0 left, 1 right
+    std::uint32_t tick_rate_hz = 60;
+    std::uint32_t snapshot_rate_hz = 60;
+    std::string map_name;
+    std::uint64_t map_hash = 0;
+    std::uint64_t seed = 0;
+    std::uint32_t input_redundancy = 8;
+};
+
+enum class State : std::uint8_t { idle, connecting, connected, closed };
+enum class CloseReason : std::uint8_t {
+    none,
+    denied,             // see deny_reason(), deny_detail()
+    connect_timeout,    // no Accepted within connect_timeout_ms
+    timeout,            // nothing heard for timeout_ms
+    server_disconnect,  // see server_disconnect_reason(), close_detail()
+    quit,               // disconnect() was called
+};
+std::string_view to_string(State state);
+std::string_view to_string(CloseReason reason);
+
+class Connection {
+  public:
+    using SendFn = std::function<void(std::span<const std::uint8_t>)>;
+
+    // Snapshots kept as delta baselines, by tick.
+    static constexpr std::size_t kFrameRing = 64;
+    // Inputs a ClientInput can carry at most, whatever Accepted asks for.
+    static constexpr std::uint32_t kMaxRedundancy = 64;
+
+    Connection(ConnectionConfig config, SendFn send);
+
+    // Starts (or restarts, keeping the token) the handshake: sends a padded ConnectRequest.
+    void connect(std::uint64_t now_ms);
+    // Retries, timeouts and keep-alives; call at least every few tens of ms.
+    void update(std::uint64_t now_ms);
+    // One received datagram, any bytes at all: verified first, anything
+    // invalid or unexpected is dropped and counted in stats().
+    void on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // Once per client tick while connected (ignored otherwise): the input gets
+    // the next sequence number and goes out with the newest ones before it.
+    // A spectator's ClientInput carries no inputs, only the ack and ping.
+    void send_input(game::Input input, std::uint64_t now_ms);
+    // Sends Disconnect(quit) when connecting or connected, then closes.
+    void disconnect(std::uint64_t now_ms);
+
+    State state() const { return state_; }
+    CloseReason close_reason() const { return close_reason_; }
+    const Session& session() const { return session_; }  // meaningful once connected
+    net::DenyReason deny_reason() const { return deny_reason_; }
+    net::DisconnectReason server_disconnect_reason() const { return disconnect_reason_; }
+    // The detail string of Denied or of the server's Disconnect.
+    const std::string& close_detail() const { return close_detail_; }
+
+    // The newest decoded frame, or null before the first snapshot.
+    const protocol::Frame* latest_frame() const;
+    // The frame of `tick` if it is still in the ring, else null.
+    const protocol::Frame* frame_at(std::uint64_t tick) const;
+    // The last roster a snapshot carried (empty before any).
+    const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
+    // The newest input sequence the server applied for us (0: none yet).
+    std::uint32_t last_input_sequence() const { return last_input_sequence_; }
+    // The sequence number the next send_input() will use (starts at 1).
+    std::uint32_t next_sequence() const { return next_sequence_; }
+    float server_tick_ms() const { return server_tick_ms_; }
+
+    const ConnectionStats& stats() const { return stats_; }
+
+  private:
+    struct HeldFrame {
+        bool valid = false;
+        protocol::Frame frame;
+    };
+    struct SentPing {
+        std::uint32_t id = 0;
+        std::uint64_t sent_ms = 0;
+    };
+    static constexpr std::size_t kPingRing = 256;
+
+    void send_connect_request(std::uint64_t now_ms);
+    void send_connect_response(std::uint64_t now_ms);
+    void send_keepalive(std::uint64_t now_ms);
+    void transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    void close(CloseReason reason);
+    std::uint32_t next_ping(std::uint64_t now_ms);
+    void on_pong(std::uint32_t pong_id, std::uint64_t now_ms);
+
+    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms);
+    void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
+    void on_accepted(const net::Accepted& accepted);
+    void on_denied(const net::Denied& denied);
+    void on_snapshot(const net::Snapshot& snapshot, std::size_t bytes, std::uint64_t now_ms);
+    void on_disconnect(const net::Disconnect& disconnect);
+
+    ConnectionConfig config_;
+    SendFn send_;
+    flatbuffers::FlatBufferBuilder builder_{1024};
+    // Receive buffers are not always 8-byte aligned; FlatBuffers wants them to be.
+    std::array<std::uint64_t, protocol::kMaxDatagramBytes / 8 + 1> aligned_{};
+
+    State state_ = State::idle;
+    CloseReason close_reason_ = CloseReason::none;
+    net::DenyReason deny_reason_ = net::DenyReason::server_full;
+    net::DisconnectReason disconnect_reason_ = net::DisconnectReason::quit;
+    std::string close_detail_;
+
+    std::uint64_t connect_started_ms_ = 0;
+    std::uint64_t last_attempt_ms_ = 0;
+    std::uint64_t last_heard_ms_ = 0;
+    std::uint64_t last_sent_ms_ = 0;
+    std::optional<std::uint64_t> cookie_;
+    Session session_;
+
+    std::vector<net::InputCommand> history_;  // newest last, at most kMaxRedundancy
+    std::uint32_t next_sequence_ = 1;
+    std::uint32_t ping_counter_ = 0;
+    std::array<SentPing, kPingRing> pings_{};
+
+    std::array<HeldFrame, kFrameRing> frames_{};
+    std::optional<std::uint64_t> newest_tick_;
+    std::vector<protocol::RosterEntry> roster_;
+    std::uint32_t last_input_sequence_ = 0;
+    float server_tick_ms_ = 0.0F;
+    std::string decode_error_;
+
+    ConnectionStats stats_;
+};
+
+}  // namespace carom::client

@@ -1,0 +1,43 @@
+#pragma once
+// What a client connection counted: traffic, what it refused and why, and
+// the figures a HUD or a load test reports (round-trip time, snapshot loss).
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "carom/protocol/net.hpp"
+
+namespace carom::client {
+
+struct ConnectionStats {
+    static constexpr std::size_t kErrorKinds =
+        static_cast<std::size_t>(protocol::PacketError::count_);
+    // Round-trip samples kept at most (about 30 minutes of 60 Hz pings).
+    static constexpr std::size_t kMaxRttSamples = 100'000;
+
+    std::uint64_t packets_in = 0;
+    std::uint64_t bytes_in = 0;
+    std::uint64_t packets_out = 0;
+    std::uint64_t bytes_out = 0;
+
+    // Refused by protocol::verify_packet, by reason.
+    std::array<std::uint64_t, kErrorKinds> invalid{};
+    std::uint64_t wrong_protocol = 0;  // verified, but another protocol version
+    std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
+
+    std::uint64_t snapshots_received = 0;  // decoded and applied
+    std::uint64_t snapshots_full = 0;
+    std::uint64_t snapshots_delta = 0;
+    std::uint64_t snapshot_bytes = 0;          // datagram bytes of the applied snapshots
+    std::uint64_t snapshots_out_of_order = 0;  // not newer than the newest applied
+    std::uint64_t snapshots_undecodable = 0;   // baseline not held, entity out of range...
+    std::uint64_t snapshots_missed = 0;        // gaps in the expected tick sequence
+
+    std::vector<double> rtt_ms;
+
+    std::uint64_t invalid_total() const;
+    // Fraction of expected snapshots that never arrived in order, in [0, 1].
+    double loss_estimate() const;
+};
+
+}  // namespace carom::client

@@ -1,0 +1,28 @@
+#pragma once
+// Sends junk datagrams (junk.hpp) from a socket of its own, spread evenly
+// over the run, so the server's refusals can be watched under load.
+#include <cstdint>
+#include <random>
+
+#include <asio.hpp>
+
+namespace carom::loadgen {
+
+class GarbageSender {
+  public:
+    GarbageSender(asio::io_context& io, const asio::ip::udp::endpoint& server, std::uint64_t count,
+                  std::uint64_t run_ms, std::uint64_t seed);
+
+    // Sends every datagram due by `now_ms`.
+    void tick(std::uint64_t now_ms);
+    std::uint64_t sent() const { return sent_; }
+
+  private:
+    asio::ip::udp::socket socket_;
+    std::uint64_t count_;
+    std::uint64_t run_ms_;
+    std::mt19937_64 rng_;
+    std::uint64_t sent_ = 0;
+};
+
+}  // namespace carom::loadgen

@@ -1,0 +1,92 @@
+#include "junk.hpp"
+
+#include "carom/protocol/net.hpp"
+
+namespace carom::loadgen {
+namespace {
+
+std::uint8_t random_byte(std::mt19937_64& rng) {
+    return static_cast<std::uint8_t>(rng() & 0xFF);
+}
+
+std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t size) {
+    std::vector<std::uint8_t> out(size);
+    for (std::uint8_t& b : out)
+        b = random_byte(rng);
+    return out;
+}
+
+// A real packet as clients send them: a padded ConnectRequest or a ClientInput.
+std::vector<std::uint8_t> real_packet(std::mt19937_64& rng, bool input, std::uint32_t client_id) {
+    flatbuffers::FlatBufferBuilder b;
+    std::span<const std::uint8_t> bytes;
+    if (!input) {
+        const auto pad = b.CreateVector(std::vector<std::uint8_t>(240, 0));
+        const auto body =
+            net::CreateConnectRequest(b, b.CreateString("junk"), -1, false, rng(), pad);
+        bytes = protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union());
+    } else {
+        std::vector<net::InputCommand> inputs;
+        for (std::uint32_t s = 1; s <= 8; ++s)
+            inputs.emplace_back(s, random_byte(rng));
+        const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(inputs), 0, 1);
+        bytes = protocol::finish_packet(b, client_id, net::Body::ClientInput, body.Union());
+    }
+    return {bytes.begin(), bytes.end()};
+}
+
+}  // namespace
+
+std::string_view to_string(JunkKind kind) {
+    switch (kind) {
+        case JunkKind::random_bytes:
+            return "random bytes";
+        case JunkKind::wrong_identifier:
+            return "wrong identifier";
+        case JunkKind::truncated:
+            return "truncated";
+        case JunkKind::random_tables:
+            return "random tables";
+        case JunkKind::unknown_sender:
+            return "unknown sender";
+        case JunkKind::count_:
+            break;
+    }
+    return "?";
+}
+
+JunkKind junk_kind(std::uint64_t index) {
+    return static_cast<JunkKind>(index % static_cast<std::uint64_t>(JunkKind::count_));
+}
+
+std::vector<std::uint8_t> make_junk(std::mt19937_64& rng, std::uint64_t index) {
+    switch (junk_kind(index)) {
+        case JunkKind::random_bytes:
+            return random_bytes(rng, rng() % 1401);
+        case JunkKind::wrong_identifier: {
+            std::vector<std::uint8_t> p = real_packet(rng, rng() % 2 == 0, 0);
+            p[4 + rng() % 4] ^= static_cast<std::uint8_t>(1 + rng() % 255);
+            return p;
+        }
+        case JunkKind::truncated: {
+            std::vector<std::uint8_t> p = real_packet(rng, rng() % 2 == 0, 0);
+            p.resize(rng() % p.size());
+            return p;
+        }
+        case JunkKind::random_tables: {
+            // Root offset and identifier intact, everything after them random.
+            std::vector<std::uint8_t> p = real_packet(rng, rng() % 2 == 0, 0);
+            for (std::size_t i = 8; i < p.size(); ++i)
+                p[i] = random_byte(rng);
+            p[0] = random_byte(rng);
+            return p;
+        }
+        case JunkKind::unknown_sender:
+        case JunkKind::count_:
+            break;
+    }
+    // Well formed, so only the server's session lookup can refuse it.
+    return real_packet(rng, true, static_cast<std::uint32_t>(rng() | 1));
+}
+
+}  // namespace carom::loadgen

@@ -1,0 +1,244 @@
+// carom-loadgen: many simulated players in one process against a carom-server,
+// then a report of what they saw (acceptance, round-trip time, snapshot rate
+// and loss, bandwidth).
+#include <sys/resource.h>
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "carom/client/host_port.hpp"
+#include "garbage_sender.hpp"
+#include "sim_client.hpp"
+
+namespace {
+
+using namespace carom;
+using namespace carom::loadgen;
+
+constexpr int kExitFailed = 1;
+constexpr int kExitBadArguments = 2;
+constexpr std::uint64_t kStartsPerTick = 16;  // clients spread their handshakes over ticks
+// Past this many ticks behind, the timer skips ahead instead of bursting.
+constexpr std::int64_t kMaxLateTicks = 4;
+// The run is cut here whatever happens: --seconds plus this.
+constexpr auto kHardStopSlack = std::chrono::seconds(3);
+
+struct Options {
+    std::string server;
+    std::uint32_t clients = 8;
+    std::int32_t rooms = 1;
+    double seconds = 10.0;
+    std::uint32_t spectators = 0;
+    std::uint64_t garbage = 0;
+    std::vector<std::string> maps_dirs;
+    bool json = false;
+    std::string log_level = "warn";
+    std::optional<std::uint64_t> seed;
+};
+
+// Each simulated client holds a socket: lift the descriptor limit to its hard cap.
+void raise_descriptor_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+std::optional<asio::ip::udp::endpoint> resolve(asio::io_context& io, const client::HostPort& hp) {
+    asio::ip::udp::resolver resolver(io);
+    std::error_code ec;
+    const auto results = resolver.resolve(hp.host, std::to_string(hp.port), ec);
+    if (ec || results.empty()) {
+        spdlog::error("cannot resolve '{}': {}", hp.host, ec ? ec.message() : "no address");
+        return std::nullopt;
+    }
+    return results.begin()->endpoint();
+}
+
+// The 60 Hz client loop. Tick k is due at start + k/60 s, computed from k so
+// that lateness never accumulates into drift.
+class Runner {
+  public:
+    Runner(asio::io_context& io, std::vector<std::unique_ptr<SimClient>>& clients,
+           GarbageSender* garbage, const RunClock& clock, std::uint64_t run_ms)
+        : io_(io),
+          timer_(io),
+          clients_(clients),
+          garbage_(garbage),
+          clock_(clock),
+          run_ms_(run_ms) {}
+
+    void start() { schedule(); }
+    bool finished() const { return finished_; }
+    std::uint64_t skipped_ticks() const { return skipped_; }
+
+  private:
+    static constexpr std::chrono::duration<std::int64_t, std::ratio<1, 60>> kPeriod{1};
+
+    std::chrono::steady_clock::time_point due(std::uint64_t k) const {
+        return clock_.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                  kPeriod * static_cast<std::int64_t>(k));
+    }
+
+    void schedule() {
+        timer_.expires_at(due(tick_));
+        timer_.async_wait([this](std::error_code ec) {
+            if (!ec) on_tick();
+        });
+    }
+
+    void on_tick() {
+        const std::uint64_t now = clock_.now_ms();
+        if (now >= run_ms_) {
+            finished_ = true;
+            if (garbage_ != nullptr) garbage_->tick(run_ms_);  // the last ones fall due at the end
+            io_.stop();  // the sockets' pending receives would keep run_until() going
+            return;
+        }
+        const std::uint64_t started =
+            std::min<std::uint64_t>((tick_ + 1) * kStartsPerTick, clients_.size());
+        for (; started_ < started; ++started_)
+            clients_[started_]->start();
+        for (std::size_t i = 0; i < started_; ++i)
+            clients_[i]->tick();
+        if (garbage_ != nullptr) garbage_->tick(now);
+
+        ++tick_;
+        const auto late = std::chrono::steady_clock::now() - due(tick_);
+        if (late > kPeriod * kMaxLateTicks) {
+            const auto behind = static_cast<std::uint64_t>(late / kPeriod);
+            skipped_ += behind;
+            tick_ += behind;
+        }
+        schedule();
+    }
+
+    asio::io_context& io_;
+    asio::steady_timer timer_;
+    std::vector<std::unique_ptr<SimClient>>& clients_;
+    GarbageSender* garbage_;
+    const RunClock& clock_;
+    std::uint64_t run_ms_;
+    std::uint64_t tick_ = 0;
+    std::size_t started_ = 0;
+    std::uint64_t skipped_ = 0;
+    bool finished_ = false;
+};
+
+int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_context& io) {
+    const std::uint64_t seed = o.seed.value_or(std::random_device{}());
+    std::mt19937_64 rng(seed);
+    spdlog::info("{} players, {} spectators, {} rooms against {}; seed {}", o.clients, o.spectators,
+                 o.rooms, o.server, seed);
+
+    std::vector<std::filesystem::path> dirs(o.maps_dirs.begin(), o.maps_dirs.end());
+    dirs.emplace_back("shared/game/maps");
+    dirs.emplace_back(CAROM_MAPS_DIR);
+    MapCache maps(std::move(dirs));
+    RunClock clock;
+    const auto run_ms = static_cast<std::uint64_t>(o.seconds * 1000.0);
+
+    std::vector<std::unique_ptr<SimClient>> clients;
+    const std::uint32_t total = o.clients + o.spectators;
+    try {
+        for (std::uint32_t i = 0; i < total; ++i) {
+            client::ConnectionConfig c;
+            c.name = "load" + std::to_string(i);
+            c.room = o.rooms > 0
+                         ? static_cast<std::int32_t>(i % static_cast<std::uint32_t>(o.rooms))
+                         : -1;
+            c.spectator = i >= o.clients;
+            c.token = rng();
+            clients.push_back(std::make_unique<SimClient>(io, server, std::move(c), clock, maps));
+        }
+    } catch (const std::system_error& e) {
+        spdlog::error("cannot open socket {} of {}: {}", clients.size() + 1, total, e.what());
+        return kExitFailed;
+    }
+    std::optional<GarbageSender> garbage;
+    if (o.garbage > 0) garbage.emplace(io, server, o.garbage, run_ms, rng());
+
+    Runner runner(io, clients, garbage ? &*garbage : nullptr, clock, run_ms);
+    runner.start();
+    // Returns when the runner stops the loop (run over), or at the hard stop.
+    io.run_until(clock.start + std::chrono::milliseconds(run_ms) + kHardStopSlack);
+    if (!runner.finished()) spdlog::warn("hard stop: the client loop did not finish in time");
+    if (runner.skipped_ticks() > 0)
+        spdlog::warn("the client loop fell behind and skipped {} ticks", runner.skipped_ticks());
+
+    std::vector<ClientResult> results;
+    results.reserve(clients.size());
+    for (auto& c : clients)
+        results.push_back(c->finish());
+    const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
+    const Report report = summarise(results, seconds, garbage ? garbage->sent() : 0);
+
+    if (o.json) {
+        nlohmann::json j = to_json(report);
+        j["server"] = o.server;
+        j["rooms"] = o.rooms;
+        j["seed"] = seed;
+        std::printf("%s\n", j.dump().c_str());
+    } else {
+        std::printf("%s", to_text(report).c_str());
+    }
+    return report.ok() ? 0 : kExitFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"carom-loadgen: simulated players against a carom-server"};
+    app.footer(
+        "Exit codes: 0 every client was accepted and received snapshots, 1 otherwise,\n"
+        "2 bad arguments (or a server name that does not resolve).");
+    app.add_option("--server", o.server, "HOST:PORT, [IPV6]:PORT or NAME:PORT")->required();
+    app.add_option("--clients", o.clients, "Simulated players")->capture_default_str();
+    app.add_option("--rooms", o.rooms, "Client i asks for room i % R (0: any room)")
+        ->check(CLI::Range(0, 1 << 20))
+        ->capture_default_str();
+    app.add_option("--seconds", o.seconds, "Length of the run")
+        ->check(CLI::Range(0.1, 86400.0))
+        ->capture_default_str();
+    app.add_option("--spectators", o.spectators, "Simulated spectators, besides the players")
+        ->capture_default_str();
+    app.add_option("--garbage", o.garbage,
+                   "Junk datagrams spread over the run, from another socket")
+        ->capture_default_str();
+    app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
+    app.add_flag("--json", o.json, "Print the report as one JSON object");
+    app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+        ->capture_default_str();
+    app.add_option("--seed", o.seed, "Seed of the tokens and the junk (default: random)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : kExitBadArguments;
+    }
+    spdlog::set_default_logger(spdlog::stderr_logger_st("carom-loadgen"));
+    spdlog::set_level(spdlog::level::from_str(o.log_level));
+    if (std::uint64_t{o.clients} + o.spectators == 0) {
+        spdlog::error("nothing to simulate: --clients and --spectators are both 0");
+        return kExitBadArguments;
+    }
+    auto parsed = client::parse_host_port(o.server);
+    if (const auto* error = std::get_if<std::string>(&parsed)) {
+        spdlog::error("--server {}", *error);
+        return kExitBadArguments;
+    }
+    raise_descriptor_limit();
+    asio::io_context io;
+    const auto server = resolve(io, std::get<client::HostPort>(parsed));
+    if (!server) return kExitBadArguments;
+    return run(o, *server, io);
+}

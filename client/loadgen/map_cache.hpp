@@ -1,0 +1,36 @@
+#pragma once
+// Maps by the name Accepted carries, loaded once for all simulated clients
+// and checked against the server's hash.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "carom/game/map.hpp"
+
+namespace carom::loadgen {
+
+struct LoadedMap {
+    game::Map map;
+    std::uint64_t hash = 0;
+    std::uint32_t puck_count = 0;
+    std::uint32_t slot_count = 0;
+};
+
+class MapCache {
+  public:
+    explicit MapCache(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
+
+    // The map named `name` whose hash is `expected_hash`; or why not (not
+    // found, unreadable, or a different map than the server's).
+    std::variant<const LoadedMap*, std::string> get(const std::string& name,
+                                                    std::uint64_t expected_hash);
+
+  private:
+    std::vector<std::filesystem::path> dirs_;
+    std::map<std::string, std::variant<LoadedMap, std::string>> maps_;
+};
+
+}  // namespace carom::loadgen

@@ -1,0 +1,157 @@
+#include "report.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <spdlog/fmt/fmt.h>
+
+namespace carom::loadgen {
+namespace {
+
+double mean(const std::vector<double>& v) {
+    if (v.empty()) return 0.0;
+    double sum = 0.0;
+    for (double x : v)
+        sum += x;
+    return sum / static_cast<double>(v.size());
+}
+
+std::string counts(const std::map<std::string, std::uint64_t>& m) {
+    std::string out;
+    for (const auto& [what, n] : m)
+        out += fmt::format("{}{} × {}", out.empty() ? "" : ", ", n, what);
+    return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+double percentile(std::vector<double> samples, double p) {
+    if (samples.empty()) return 0.0;
+    const double rank = std::ceil(std::clamp(p, 0.0, 1.0) * static_cast<double>(samples.size()));
+    const std::size_t index = rank < 1.0 ? 0 : static_cast<std::size_t>(rank) - 1;
+    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(index),
+                     samples.end());
+    return samples[index];
+}
+
+Report summarise(const std::vector<ClientResult>& clients, double seconds,
+                 std::uint64_t garbage_sent) {
+    Report r;
+    r.seconds = seconds;
+    r.garbage_sent = garbage_sent;
+    std::vector<double> all_rtt, client_p50, client_p99, snapshot_rates, in_rates, out_rates;
+    std::uint64_t missed = 0, expected = 0, snapshot_bytes = 0;
+    for (const ClientResult& c : clients) {
+        ++r.clients;
+        r.spectators += c.spectator ? 1 : 0;
+        r.socket_errors += c.socket_errors;
+        if (!c.map_problem.empty()) ++r.map_problems[c.map_problem];
+        if (!c.deny_reason.empty()) ++r.denied[c.deny_reason];
+        if (!c.accepted) {
+            if (c.deny_reason.empty()) ++r.other_outcomes[c.outcome];
+            continue;
+        }
+        ++r.accepted;
+        if (c.outcome != "connected") ++r.other_outcomes[c.outcome];
+        const client::ConnectionStats& s = c.stats;
+        r.with_snapshots += s.snapshots_received > 0 ? 1 : 0;
+        all_rtt.insert(all_rtt.end(), s.rtt_ms.begin(), s.rtt_ms.end());
+        if (!s.rtt_ms.empty()) {
+            client_p50.push_back(percentile(s.rtt_ms, 0.50));
+            client_p99.push_back(percentile(s.rtt_ms, 0.99));
+        }
+        const double t = std::max(c.connected_s, 1e-3);
+        snapshot_rates.push_back(static_cast<double>(s.snapshots_received) / t);
+        in_rates.push_back(static_cast<double>(s.bytes_in) / t);
+        out_rates.push_back(static_cast<double>(s.bytes_out) / t);
+        missed += s.snapshots_missed;
+        expected += s.snapshots_missed + s.snapshots_received;
+        r.client_loss_pct_max = std::max(r.client_loss_pct_max, 100.0 * s.loss_estimate());
+        r.snapshots_full += s.snapshots_full;
+        r.snapshots_delta += s.snapshots_delta;
+        snapshot_bytes += s.snapshot_bytes;
+        r.snapshots_out_of_order += s.snapshots_out_of_order;
+        r.snapshots_undecodable += s.snapshots_undecodable;
+        r.invalid_from_server += s.invalid_total() + s.wrong_protocol + s.unexpected;
+    }
+    r.rtt_p50_ms = percentile(all_rtt, 0.50);
+    r.rtt_p99_ms = percentile(all_rtt, 0.99);
+    r.client_rtt_p50_ms = mean(client_p50);
+    r.client_rtt_p99_ms = mean(client_p99);
+    r.snapshots_per_s = mean(snapshot_rates);
+    r.snapshots_per_s_min = snapshot_rates.empty()
+                                ? 0.0
+                                : *std::min_element(snapshot_rates.begin(), snapshot_rates.end());
+    r.loss_pct =
+        expected == 0 ? 0.0 : 100.0 * static_cast<double>(missed) / static_cast<double>(expected);
+    r.bytes_in_per_s = mean(in_rates);
+    r.bytes_out_per_s = mean(out_rates);
+    const std::uint64_t snapshots = r.snapshots_full + r.snapshots_delta;
+    r.snapshot_bytes_mean =
+        snapshots == 0 ? 0.0 : static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
+    return r;
+}
+
+std::string to_text(const Report& r) {
+    std::string out;
+    out += fmt::format("carom-loadgen: {} clients ({} spectators) for {:.1f} s\n", r.clients,
+                       r.spectators, r.seconds);
+    out += fmt::format("  accepted         {} / {}, {} received snapshots\n", r.accepted, r.clients,
+                       r.with_snapshots);
+    out += fmt::format("  denied           {}\n", counts(r.denied));
+    out += fmt::format("  other outcomes   {}\n", counts(r.other_outcomes));
+    out += fmt::format(
+        "  rtt ms           p50 {:.1f}  p99 {:.1f}  (per-client mean p50 {:.1f}, p99 {:.1f})\n",
+        r.rtt_p50_ms, r.rtt_p99_ms, r.client_rtt_p50_ms, r.client_rtt_p99_ms);
+    out += fmt::format("  snapshots/s      {:.1f} per client (min {:.1f})\n", r.snapshots_per_s,
+                       r.snapshots_per_s_min);
+    out += fmt::format("  loss             {:.2f} % overall, worst client {:.2f} %\n", r.loss_pct,
+                       r.client_loss_pct_max);
+    out += fmt::format("  bytes/s          in {:.0f}  out {:.0f}  per client\n", r.bytes_in_per_s,
+                       r.bytes_out_per_s);
+    out += fmt::format(
+        "  snapshots        {} full, {} delta, {:.0f} B mean; {} out of order, {} undecodable\n",
+        r.snapshots_full, r.snapshots_delta, r.snapshot_bytes_mean, r.snapshots_out_of_order,
+        r.snapshots_undecodable);
+    out += fmt::format("  refused from server {}  socket errors {}  garbage sent {}\n",
+                       r.invalid_from_server, r.socket_errors, r.garbage_sent);
+    if (!r.map_problems.empty())
+        out += fmt::format("  map problems     {}\n", counts(r.map_problems));
+    out += fmt::format("  result           {}\n", r.ok() ? "ok" : "FAILED");
+    return out;
+}
+
+nlohmann::json to_json(const Report& r) {
+    return {
+        {"clients", r.clients},
+        {"spectators", r.spectators},
+        {"seconds", r.seconds},
+        {"accepted", r.accepted},
+        {"with_snapshots", r.with_snapshots},
+        {"denied", r.denied},
+        {"other_outcomes", r.other_outcomes},
+        {"map_problems", r.map_problems},
+        {"rtt_ms",
+         {{"p50", r.rtt_p50_ms},
+          {"p99", r.rtt_p99_ms},
+          {"client_mean_p50", r.client_rtt_p50_ms},
+          {"client_mean_p99", r.client_rtt_p99_ms}}},
+        {"snapshots_per_s",
+         {{"client_mean", r.snapshots_per_s}, {"client_min", r.snapshots_per_s_min}}},
+        {"loss_pct", {{"overall", r.loss_pct}, {"client_max", r.client_loss_pct_max}}},
+        {"bytes_per_s",
+         {{"in_client_mean", r.bytes_in_per_s}, {"out_client_mean", r.bytes_out_per_s}}},
+        {"snapshots",
+         {{"full", r.snapshots_full},
+          {"delta", r.snapshots_delta},
+          {"bytes_mean", r.snapshot_bytes_mean},
+          {"out_of_order", r.snapshots_out_of_order},
+          {"undecodable", r.snapshots_undecodable}}},
+        {"refused_from_server", r.invalid_from_server},
+        {"socket_errors", r.socket_errors},
+        {"garbage_sent", r.garbage_sent},
+        {"ok", r.ok()},
+    };
+}
+
+}  // namespace carom::loadgen

@@ -1,0 +1,117 @@
+#include "sim_client.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "carom/client/chase_bot.hpp"
+
+namespace carom::loadgen {
+
+SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
+                     client::ConnectionConfig config, const RunClock& clock, MapCache& maps)
+    : socket_(io, server.protocol()),
+      clock_(clock),
+      maps_(maps),
+      spectator_(config.spectator),
+      connection_(std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }) {
+    socket_.connect(server);
+}
+
+void SimClient::start() {
+    connection_.connect(clock_.now_ms());
+    receive();
+}
+
+void SimClient::receive() {
+    socket_.async_receive(asio::buffer(buffer_), [this](std::error_code ec, std::size_t n) {
+        if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
+        if (ec) {
+            // ICMP port unreachable surfaces here on a connected socket: the
+            // server is not up (yet); the handshake retries on its own.
+            ++socket_errors_;
+        } else {
+            connection_.on_datagram({buffer_.data(), n}, clock_.now_ms());
+        }
+        receive();
+    });
+}
+
+void SimClient::send(std::span<const std::uint8_t> bytes) {
+    std::error_code ec;
+    socket_.send(asio::buffer(bytes.data(), bytes.size()), 0, ec);
+    if (ec) ++socket_errors_;
+}
+
+void SimClient::tick() {
+    const std::uint64_t now = clock_.now_ms();
+    connection_.update(now);
+    if (connection_.state() != client::State::connected) return;
+    if (!accepted_ms_) on_accepted(now);
+    connection_.send_input(next_input(), now);
+}
+
+void SimClient::on_accepted(std::uint64_t now_ms) {
+    accepted_ms_ = now_ms;
+    const client::Session& s = connection_.session();
+    spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
+                  s.map_name);
+    if (spectator_) return;
+    auto found = maps_.get(s.map_name, s.map_hash);
+    if (const auto* error = std::get_if<std::string>(&found)) {
+        map_problem_ = *error;
+        spdlog::warn("client {}: {}; playing idle inputs", s.client_id, *error);
+        return;
+    }
+    map_ = std::get<const LoadedMap*>(found);
+    goal_ = client::opposing_goal(map_->map, s.team == 0 ? game::Team::left : game::Team::right);
+    reach_ = client::kick_distance(map_->map.tuning);
+}
+
+game::Input SimClient::next_input() const {
+    const protocol::Frame* frame = connection_.latest_frame();
+    const std::int32_t slot = connection_.session().slot;
+    if (map_ == nullptr || frame == nullptr || slot < 0) return game::Input::idle();
+    // A frame that does not fit the map would steer by the wrong disks.
+    if (frame->disks.size() != std::size_t{map_->puck_count} + map_->slot_count)
+        return game::Input::idle();
+    return client::chase_input(*frame, static_cast<game::Slot>(slot), map_->puck_count, goal_,
+                               reach_);
+}
+
+ClientResult SimClient::finish() {
+    const std::uint64_t now = clock_.now_ms();
+    ClientResult r;
+    r.spectator = spectator_;
+    r.accepted = accepted_ms_.has_value();
+    const client::State state = connection_.state();
+    const client::CloseReason reason = connection_.close_reason();
+    if (state == client::State::connected) {
+        r.outcome = "connected";
+    } else if (state == client::State::connecting) {
+        r.outcome = "still connecting";
+    } else if (reason == client::CloseReason::denied) {
+        r.deny_reason = net::EnumNameDenyReason(connection_.deny_reason());
+        r.outcome = "denied: " + r.deny_reason;
+        if (!connection_.close_detail().empty())
+            r.outcome += " (" + connection_.close_detail() + ")";
+    } else if (reason == client::CloseReason::server_disconnect) {
+        r.outcome = std::string("server disconnect: ") +
+                    net::EnumNameDisconnectReason(connection_.server_disconnect_reason());
+    } else {
+        r.outcome = std::string(client::to_string(reason));
+    }
+    r.connected_s = accepted_ms_ ? static_cast<double>(now - *accepted_ms_) / 1000.0 : 0.0;
+    r.map_problem = map_problem_;
+    if (const protocol::Frame* f = connection_.latest_frame(); f != nullptr)
+        spdlog::debug("client {}: {}; last snapshot tick {}, score {}-{}",
+                      connection_.session().client_id, r.outcome, f->tick, f->score[0],
+                      f->score[1]);
+
+    connection_.disconnect(now);
+    r.stats = connection_.stats();
+    r.socket_errors = socket_errors_;
+    std::error_code ignored;
+    socket_.close(ignored);
+    return r;
+}
+
+}  // namespace carom::loadgen

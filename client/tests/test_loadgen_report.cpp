@@ -1,0 +1,64 @@
+// carom-loadgen's report: percentiles, per-client rates and the verdict.
+#include <doctest/doctest.h>
+
+#include "report.hpp"
+
+namespace carom::loadgen {
+namespace {
+
+ClientResult connected_client(std::uint64_t snapshots, std::uint64_t missed, double seconds) {
+    ClientResult c;
+    c.accepted = true;
+    c.outcome = "connected";
+    c.connected_s = seconds;
+    c.stats.snapshots_received = snapshots;
+    c.stats.snapshots_full = 1;
+    c.stats.snapshots_delta = snapshots - 1;
+    c.stats.snapshots_missed = missed;
+    c.stats.bytes_in = 1000 * snapshots;
+    c.stats.rtt_ms = {10, 20, 30, 40};
+    return c;
+}
+
+TEST_CASE("percentile_is_nearest_rank") {
+    CHECK(percentile({}, 0.5) == 0.0);
+    CHECK(percentile({5}, 0.99) == 5.0);
+    CHECK(percentile({4, 1, 3, 2}, 0.5) == 2.0);
+    CHECK(percentile({4, 1, 3, 2}, 0.99) == 4.0);
+    CHECK(percentile({4, 1, 3, 2}, 0.0) == 1.0);
+}
+
+TEST_CASE("report_averages_per_client_and_pools_overall") {
+    const std::vector<ClientResult> clients = {connected_client(60, 0, 2.0),
+                                               connected_client(30, 30, 2.0)};
+    const Report r = summarise(clients, 2.0, 7);
+    CHECK(r.ok());
+    CHECK(r.accepted == 2);
+    CHECK(r.snapshots_per_s == doctest::Approx((30.0 + 15.0) / 2));
+    CHECK(r.snapshots_per_s_min == doctest::Approx(15.0));
+    CHECK(r.loss_pct == doctest::Approx(100.0 * 30 / 120));
+    CHECK(r.client_loss_pct_max == doctest::Approx(50.0));
+    CHECK(r.bytes_in_per_s == doctest::Approx((30000.0 + 15000.0) / 2));
+    CHECK(r.snapshots_full == 2);
+    CHECK(r.snapshots_delta == 88);
+    CHECK(r.rtt_p50_ms == 20.0);
+    CHECK(r.rtt_p99_ms == 40.0);
+    CHECK(r.garbage_sent == 7);
+    CHECK(to_json(r)["ok"] == true);
+}
+
+TEST_CASE("report_fails_when_a_client_was_denied_or_got_no_snapshot") {
+    ClientResult denied;
+    denied.outcome = "denied: room_full";
+    denied.deny_reason = "room_full";
+    ClientResult silent = connected_client(1, 0, 1.0);
+    silent.stats.snapshots_received = 0;
+    const Report r = summarise({connected_client(60, 0, 2.0), denied, silent}, 2.0, 0);
+    CHECK_FALSE(r.ok());
+    CHECK(r.denied.at("room_full") == 1);
+    CHECK(r.with_snapshots == 1);
+    CHECK(to_text(r).find("FAILED") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace carom::loadgen
