@@ -3,9 +3,11 @@
 # four headless bot clients (carom-loadgen) for 11 s of play with garbage
 # datagrams mixed in, then SIGTERM. The replay the server wrote must verify,
 # end on the hash the server logged, and the garbage must have been counted.
-#   e2e_udp.sh CAROM_SERVER CAROM_LOADGEN CAROM_REPLAY MAPS_DIR
+# The same joins and inputs replayed through the server logic over the
+# in-process link must then write the same replay, byte for byte.
+#   e2e_udp.sh CAROM_SERVER CAROM_LOADGEN CAROM_REPLAY MAPS_DIR CAROM_SERVER_REENACT
 set -euo pipefail
-server_bin="$1" loadgen_bin="$2" replay_bin="$3" maps="$4"
+server_bin="$1" loadgen_bin="$2" replay_bin="$3" maps="$4" reenact_bin="$5"
 
 work=$(mktemp -d)
 server_pid=""
@@ -58,4 +60,6 @@ ticks=$(grep -oE 'OK: [0-9]+ ticks' <<<"$verify" | awk '{print $2}')
 info=$("$replay_bin" info --json "${files[0]}")
 humans=$(grep -o '"bot":false' <<<"$info" | wc -l)
 [[ "$humans" -ge 4 ]] || fail "replay has $humans non-bot players, expected 4: $info"
+same=$("$reenact_bin" "${files[0]}" "$maps" "$work/reenacted") || fail "in-process re-run: $same"
+echo "$same"
 echo "PASS: $ticks ticks, final hash $logged, $invalid invalid datagrams counted"
