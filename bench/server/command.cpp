@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <fmt/format.h>
@@ -29,6 +31,7 @@ constexpr double kTickMs = 1000.0 / 60.0;
 struct ServerOptions {
     std::vector<std::uint32_t> clients{64, 128, 256, 512, 768, 1024};
     std::uint32_t ticks = 600;
+    double latency_seconds = 10;
     bool json = false;
 };
 
@@ -176,6 +179,107 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     return out;
 }
 
+// --- latency: from sending an input to receiving the first snapshot that
+// reflects it (last_input_sequence), in real time over loopback UDP, one
+// 4 v 4 room, inputs sent at random moments within the tick.
+struct Latency {
+    std::uint32_t snapshot_rate_hz = 0;
+    double p50_ms = 0, p99_ms = 0;
+    std::size_t samples = 0;
+};
+
+Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
+    asio::io_context io;
+    server::UdpTransport transport(io, "127.0.0.1", 0);
+    server::ServerConfig config = bench_config(8);
+    config.snapshot_rate_hz = snapshot_rate_hz;
+    config.bots = true;
+    server::Server server(config, transport, server::CookieJar{}, "bench");
+    transport.start_receiving([&server](const server::Endpoint& from,
+                                        std::span<const std::uint8_t> bytes) {
+        server.receive(from, bytes);
+    });
+    const auto poll = [&io] {
+        if (io.stopped()) io.restart();
+        io.poll();
+    };
+    asio::ip::udp::socket socket(io, {asio::ip::make_address("127.0.0.1"), 0});
+    socket.connect(transport.local_endpoint());
+    socket.non_blocking(true);
+    alignas(8) std::array<std::uint8_t, 2048> buffer{};
+    flatbuffers::FlatBufferBuilder b;
+    InProcessClient client;
+    const auto exchange = [&](std::span<const std::uint8_t> out, auto&& on_packet) {
+        socket.send(asio::buffer(out.data(), out.size()));
+        poll();
+        std::error_code ec;
+        for (;;) {
+            const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
+            if (ec) break;
+            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
+                on_packet(*p);
+        }
+    };
+    std::uint64_t cookie = 0;
+    exchange(connect_request(b, 0), [&](const net::Packet& p) {
+        if (const auto* c = p.body_as_Challenge()) cookie = c->cookie();
+    });
+    exchange(connect_response(b, 0, cookie), [&](const net::Packet& p) {
+        if (const auto* a = p.body_as_Accepted()) client.id = a->client_id();
+    });
+    if (client.id == 0) throw std::runtime_error("latency client not accepted");
+
+    std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
+    std::vector<double> samples;
+    std::uint64_t newest = 0;
+    std::uint32_t reflected = 0;
+    const auto on_packet = [&](const net::Packet& p) {
+        const auto* s = p.body_as_Snapshot();
+        if (s == nullptr) return;
+        newest = std::max(newest, s->tick());
+        const auto now = Clock::now();
+        for (auto it = sent.begin(); it != sent.end() && it->first <= s->last_input_sequence();) {
+            if (it->first > reflected)
+                samples.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
+            it = sent.erase(it);
+        }
+        reflected = std::max(reflected, s->last_input_sequence());
+    };
+    const auto drain = [&] {
+        std::error_code ec;
+        for (;;) {
+            const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
+            if (ec) break;
+            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
+                on_packet(*p);
+        }
+    };
+
+    const auto period = std::chrono::nanoseconds(1'000'000'000 / 60);
+    std::uint32_t rng = 12345;  // xorshift32: where in the tick the input is sent
+    const auto ticks = static_cast<std::uint32_t>(seconds * 60);
+    auto next = Clock::now() + period;
+    for (std::uint32_t t = 0; t < ticks; ++t) {
+        rng ^= rng << 13;
+        rng ^= rng >> 17;
+        rng ^= rng << 5;
+        const auto send_at = next - period + period * (rng % 1000) / 1000;
+        std::this_thread::sleep_until(send_at);
+        const auto input = next_input(b, client, config.input_redundancy, newest);
+        sent[client.sequence] = Clock::now();
+        socket.send(asio::buffer(input.data(), input.size()));
+        poll();
+        drain();
+        std::this_thread::sleep_until(next);
+        poll();
+        server.tick();
+        next += period;
+        drain();
+    }
+    server.shutdown();
+    return {snapshot_rate_hz, percentile(samples, 0.5), percentile(samples, 0.99), samples.size()};
+}
+
 // --- datagram cost: the transport's send against a bare sendto of the same sizes.
 struct DatagramCost {
     double transport_ns = 0, sendto_ns = 0;
@@ -261,6 +365,21 @@ int run_server_bench(const ServerOptions& o) {
                        c.p50_ms, c.p99_ms, c.max_ms, 100.0 * c.cpu, c.snapshots_missing);
         }
     }
+    for (std::uint32_t rate : {30u, 60u}) {
+        const Latency l = measure_latency(rate, o.latency_seconds);
+        if (o.json) {
+            fmt::print("{{\"bench\":\"server_latency\",\"snapshot_rate_hz\":{},\"input_to_snapshot_ms_p50\":{},"
+                       "\"input_to_snapshot_ms_p99\":{},\"samples\":{}}}\n",
+                       l.snapshot_rate_hz, json_number(l.p50_ms, "{:.3f}"),
+                       json_number(l.p99_ms, "{:.3f}"), l.samples);
+        } else {
+            if (rate == 30)
+                fmt::print("\nLatency from sending an input to receiving the first snapshot that "
+                           "reflects it (loopback, real time, {} s each):\n", o.latency_seconds);
+            fmt::print("  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples; a tick is "
+                       "16.67 ms)\n", l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples);
+        }
+    }
     const DatagramCost cost = measure_datagram_cost(sizes);
     if (o.json) {
         fmt::print("{{\"bench\":\"server_datagram_cost\",\"transport_ns\":{},\"sendto_ns\":{},"
@@ -284,6 +403,9 @@ void add_server_command(CLI::App& app) {
     command->add_option("--clients", options->clients, "Client counts of the capacity curve")
         ->capture_default_str();
     command->add_option("--ticks", options->ticks, "Timed ticks per capacity point")
+        ->capture_default_str();
+    command->add_option("--latency-seconds", options->latency_seconds,
+                        "Real-time seconds of each latency run")
         ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
     command->callback([options] {
