@@ -305,17 +305,20 @@ void Server::tick() {
     ++stats_.ticks;
     expire_sessions();
 
+    // One pass over the sessions gathers every room's inputs (not a pass per room).
+    scratch_inputs_.resize(rooms_.size());
+    for (std::size_t r = 0; r < rooms_.size(); ++r)
+        scratch_inputs_[r].assign(rooms_[r]->match().slot_count(), game::Input{});
+    for (auto& [id, s] : sessions_) {
+        if (!s.slot) continue;
+        const std::uint64_t repeated_before = s.inputs.repeated();
+        const game::Input in = s.inputs.next();
+        stats_.inputs_repeated += s.inputs.repeated() - repeated_before;
+        if (s.connected) scratch_inputs_[s.room][*s.slot] = in;
+    }
+
     for (auto& room : rooms_) {
-        scratch_inputs_.assign(room->match().slot_count(), game::Input{});
-        for (auto& [id, s] : sessions_) {
-            if (s.room != room->index() || !s.slot) continue;
-            const std::uint64_t repeated_before = s.inputs.repeated();
-            game::Input in = s.inputs.next();
-            if (!s.connected) in = game::Input{};
-            stats_.inputs_repeated += s.inputs.repeated() - repeated_before;
-            scratch_inputs_[*s.slot] = in;
-        }
-        const auto events = room->step(scratch_inputs_, tick_);
+        const auto events = room->step(scratch_inputs_[room->index()], tick_);
         if (!events.empty())
             for (auto& [id, s] : sessions_)
                 if (s.room == room->index())

@@ -79,7 +79,7 @@ class Server {
     float last_tick_ms_ = 0.0F;
     Stats stats_;
     std::vector<MatchSummary> finished_;
-    std::vector<game::Input> scratch_inputs_;
+    std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
     flatbuffers::FlatBufferBuilder builder_{1024};
 };
 
