@@ -23,11 +23,13 @@ struct RecordOptions {
     double churn_seconds = 0.0;  // 0: nobody joins or leaves
 };
 
+#ifdef CAROM_HAVE_MAP_FILES
 std::string bot_name(std::uint32_t n) {
-    return "bot" + std::to_string(n);
+    std::string name = "bot";
+    name += std::to_string(n);
+    return name;
 }
 
-#ifdef CAROM_HAVE_MAP_FILES
 int record(const RecordOptions& o) {
     auto loaded = protocol::load_map_file(o.map);
     if (auto* reason = std::get_if<std::string>(&loaded)) {
