@@ -41,6 +41,51 @@ double percentile(std::vector<double> v, double p) {
     return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
+// Runs the handlers that are ready (the server's receives) without blocking.
+void poll(asio::io_context& io) {
+    if (io.stopped()) io.restart();
+    io.poll();
+}
+
+// Reads every datagram waiting on a client socket and hands each valid packet on.
+template <class OnPacket>
+void drain(asio::ip::udp::socket& socket, OnPacket&& on_packet) {
+    alignas(8) std::array<std::uint8_t, 2048> buffer{};
+    std::error_code ec;
+    for (;;) {
+        const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
+        if (ec) break;
+        if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
+            on_packet(*p);
+    }
+}
+
+// A client socket on 127.0.0.1 that completes the handshake; its client id.
+std::uint32_t connect_socket(asio::io_context& io, asio::ip::udp::socket& socket,
+                             const asio::ip::udp::endpoint& server, std::uint32_t index) {
+    socket.open(asio::ip::udp::v4());
+    socket.bind({asio::ip::make_address("127.0.0.1"), 0});
+    socket.connect(server);
+    socket.non_blocking(true);
+    flatbuffers::FlatBufferBuilder b;
+    const auto request = connect_request(b, index);
+    socket.send(asio::buffer(request.data(), request.size()));
+    poll(io);
+    std::uint64_t cookie = 0;
+    drain(socket, [&](const net::Packet& p) {
+        if (const auto* c = p.body_as_Challenge()) cookie = c->cookie();
+    });
+    const auto response = connect_response(b, index, cookie);
+    socket.send(asio::buffer(response.data(), response.size()));
+    poll(io);
+    std::uint32_t id = 0;
+    drain(socket, [&](const net::Packet& p) {
+        if (const auto* a = p.body_as_Accepted()) id = a->client_id();
+    });
+    if (id == 0) throw std::runtime_error(fmt::format("bench client {} not accepted", index));
+    return id;
+}
+
 // --- bandwidth: one 4 v 4 room, eight clients acknowledging every snapshot.
 struct Bandwidth {
     double bytes_per_s = 0;       // per client, payload only
@@ -103,49 +148,18 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
                                         std::span<const std::uint8_t> bytes) {
         server.receive(from, bytes);
     });
-    const auto poll = [&io] {
-        if (io.stopped()) io.restart();
-        io.poll();
-    };
     struct SocketClient {
         std::unique_ptr<asio::ip::udp::socket> socket;
         InProcessClient state;
         std::uint64_t newest = 0;
     };
     std::vector<SocketClient> clients;
-    alignas(8) std::array<std::uint8_t, 2048> buffer{};
-    // Reads what the server sent; returns the newest packet's bytes count.
-    const auto drain = [&](SocketClient& c, auto&& on_packet) {
-        std::error_code ec;
-        for (;;) {
-            const std::size_t got = c.socket->receive(asio::buffer(buffer), 0, ec);
-            if (ec) break;
-            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
-                on_packet(*p);
-        }
-    };
     flatbuffers::FlatBufferBuilder b;
     for (std::uint32_t i = 0; i < n; ++i) {
         SocketClient c;
         c.socket = std::make_unique<asio::ip::udp::socket>(io);
-        c.socket->open(asio::ip::udp::v4());
-        c.socket->bind({asio::ip::make_address("127.0.0.1"), 0});
-        c.socket->connect(transport.local_endpoint());
-        c.socket->non_blocking(true);
         c.state.index = i;
-        c.socket->send(asio::buffer(connect_request(b, i).data(), connect_request(b, i).size()));
-        poll();
-        std::uint64_t cookie = 0;
-        drain(c, [&](const net::Packet& p) {
-            if (const auto* ch = p.body_as_Challenge()) cookie = ch->cookie();
-        });
-        const auto response = connect_response(b, i, cookie);
-        c.socket->send(asio::buffer(response.data(), response.size()));
-        poll();
-        drain(c, [&](const net::Packet& p) {
-            if (const auto* a = p.body_as_Accepted()) c.state.id = a->client_id();
-        });
-        if (c.state.id == 0) throw std::runtime_error(fmt::format("client {} not accepted", i));
+        c.state.id = connect_socket(io, *c.socket, transport.local_endpoint(), i);
         clients.push_back(std::move(c));
     }
 
@@ -153,7 +167,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     std::uint64_t missing = 0;
     for (std::uint32_t t = 0; t < 60 + ticks; ++t) {
         for (auto& c : clients) {
-            drain(c, [&](const net::Packet& p) {
+            drain(*c.socket, [&](const net::Packet& p) {
                 if (const auto* s = p.body_as_Snapshot()) c.newest = std::max(c.newest, s->tick());
             });
             if (t >= 62 && c.newest + 2 < server.current_tick()) ++missing;
@@ -161,7 +175,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
             c.socket->send(asio::buffer(input.data(), input.size()));
         }
         const auto t0 = Clock::now();
-        poll();
+        poll(io);
         server.tick();
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (t >= 60) times.push_back(ms);
@@ -199,35 +213,10 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
                                         std::span<const std::uint8_t> bytes) {
         server.receive(from, bytes);
     });
-    const auto poll = [&io] {
-        if (io.stopped()) io.restart();
-        io.poll();
-    };
-    asio::ip::udp::socket socket(io, {asio::ip::make_address("127.0.0.1"), 0});
-    socket.connect(transport.local_endpoint());
-    socket.non_blocking(true);
-    alignas(8) std::array<std::uint8_t, 2048> buffer{};
-    flatbuffers::FlatBufferBuilder b;
+    asio::ip::udp::socket socket(io);
     InProcessClient client;
-    const auto exchange = [&](std::span<const std::uint8_t> out, auto&& on_packet) {
-        socket.send(asio::buffer(out.data(), out.size()));
-        poll();
-        std::error_code ec;
-        for (;;) {
-            const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
-            if (ec) break;
-            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
-                on_packet(*p);
-        }
-    };
-    std::uint64_t cookie = 0;
-    exchange(connect_request(b, 0), [&](const net::Packet& p) {
-        if (const auto* c = p.body_as_Challenge()) cookie = c->cookie();
-    });
-    exchange(connect_response(b, 0, cookie), [&](const net::Packet& p) {
-        if (const auto* a = p.body_as_Accepted()) client.id = a->client_id();
-    });
-    if (client.id == 0) throw std::runtime_error("latency client not accepted");
+    client.id = connect_socket(io, socket, transport.local_endpoint(), 0);
+    flatbuffers::FlatBufferBuilder b;
 
     std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
     std::vector<double> samples;
@@ -245,16 +234,6 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
         }
         reflected = std::max(reflected, s->last_input_sequence());
     };
-    const auto drain = [&] {
-        std::error_code ec;
-        for (;;) {
-            const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
-            if (ec) break;
-            if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
-                on_packet(*p);
-        }
-    };
-
     const auto period = std::chrono::nanoseconds(1'000'000'000 / 60);
     std::uint32_t rng = 12345;  // xorshift32: where in the tick the input is sent
     const auto ticks = static_cast<std::uint32_t>(seconds * 60);
@@ -268,13 +247,13 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
         const auto input = next_input(b, client, config.input_redundancy, newest);
         sent[client.sequence] = Clock::now();
         socket.send(asio::buffer(input.data(), input.size()));
-        poll();
-        drain();
+        poll(io);
+        drain(socket, on_packet);
         std::this_thread::sleep_until(next);
-        poll();
+        poll(io);
         server.tick();
         next += period;
-        drain();
+        drain(socket, on_packet);
     }
     server.shutdown();
     return {snapshot_rate_hz, percentile(samples, 0.5), percentile(samples, 0.99), samples.size()};
