@@ -4,26 +4,24 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
 #include "carom/protocol/map_codec.hpp"
+#include "delta_stream.hpp"
 
 namespace carom::protocol {
 namespace {
 
-std::int32_t quantise_value(double v) {
+std::int32_t quantise_value(double v, double scale) {
     // Non-finite values never leave the match (it refuses them); clamp anyway
     // so a bug cannot turn into undefined behaviour on the wire.
     if (!std::isfinite(v)) return 0;
-    const double q = std::round(v * kDiskScale);
+    const double q = std::round(v * scale);
     constexpr double lo = std::numeric_limits<std::int32_t>::min();
     constexpr double hi = std::numeric_limits<std::int32_t>::max();
     return static_cast<std::int32_t>(std::clamp(q, lo, hi));
-}
-
-bool same(const net::DiskQ& a, const net::DiskQ& b) {
-    return a.x() == b.x() && a.y() == b.y() && a.vx() == b.vx() && a.vy() == b.vy();
 }
 
 }  // namespace
@@ -59,25 +57,27 @@ std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& b,
                                             std::uint32_t client_id, net::Body type,
                                             flatbuffers::Offset<void> body) {
     net::PacketBuilder packet(b);
+    // The one-byte union type first: it then sits against the body's vtable
+    // (2-byte aligned) instead of costing a padded word of its own.
+    packet.add_body_type(type);
     packet.add_protocol(kProtocolVersion);
     packet.add_client_id(client_id);
-    packet.add_body_type(type);
     packet.add_body(body);
     net::FinishPacketBuffer(b, packet.Finish());
     return {b.GetBufferPointer(), b.GetSize()};
 }
 
 net::DiskQ quantise(const physics::Vec2& position, const physics::Vec2& velocity) {
-    return {quantise_value(position.x), quantise_value(position.y), quantise_value(velocity.x),
-            quantise_value(velocity.y)};
+    return {quantise_value(position.x, kPositionScale), quantise_value(position.y, kPositionScale),
+            quantise_value(velocity.x, kVelocityScale), quantise_value(velocity.y, kVelocityScale)};
 }
 
 physics::Vec2 position_of(const net::DiskQ& d) {
-    return {d.x() / kDiskScale, d.y() / kDiskScale};
+    return {d.x() / kPositionScale, d.y() / kPositionScale};
 }
 
 physics::Vec2 velocity_of(const net::DiskQ& d) {
-    return {d.vx() / kDiskScale, d.vy() / kDiskScale};
+    return {d.vx() / kVelocityScale, d.vy() / kVelocityScale};
 }
 
 std::string clean_name(std::string_view name) {
@@ -118,15 +118,22 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
                                               const Frame* baseline,
                                               const SnapshotExtras& extras) {
     b.Clear();
-    if (baseline != nullptr && baseline->disks.size() != frame.disks.size()) baseline = nullptr;
+    // A delta needs the same entities and an earlier, nonzero tick (0 means full).
+    if (baseline != nullptr && (baseline->disks.size() != frame.disks.size() ||
+                                baseline->tick == 0 || baseline->tick >= frame.tick))
+        baseline = nullptr;
 
-    std::vector<net::EntityUpdate> updates;
-    updates.reserve(frame.disks.size());
-    for (std::size_t i = 0; i < frame.disks.size(); ++i) {
-        if (baseline != nullptr && same(frame.disks[i], baseline->disks[i])) continue;
-        updates.emplace_back(static_cast<std::uint16_t>(i), frame.disks[i]);
+    flatbuffers::Offset<flatbuffers::Vector<const net::EntityUpdate*>> updates_offset;
+    flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> delta_offset;
+    if (baseline == nullptr) {
+        std::vector<net::EntityUpdate> updates;
+        updates.reserve(frame.disks.size());
+        for (std::size_t i = 0; i < frame.disks.size(); ++i)
+            updates.emplace_back(static_cast<std::uint16_t>(i), frame.disks[i]);
+        updates_offset = b.CreateVectorOfStructs(updates);
+    } else {
+        delta_offset = b.CreateVector(detail::encode_delta(frame, *baseline));
     }
-    const auto updates_offset = b.CreateVectorOfStructs(updates);
 
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::PlayerInfo>>> roster_offset;
     if (extras.roster != nullptr) {
@@ -147,50 +154,52 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
         events_offset = b.CreateVector(events);
     }
 
+    // Fields added widest first, so that none needs padding before it.
     net::SnapshotBuilder s(b);
     s.add_tick(frame.tick);
-    s.add_baseline_tick(baseline != nullptr ? baseline->tick : 0);
+    if (baseline == nullptr) {
+        s.add_ticks_left(frame.ticks_left);
+        s.add_active_mask(frame.active_mask);
+    } else {
+        s.add_baseline_tick(baseline->tick);
+    }
     s.add_last_input_sequence(extras.last_input_sequence);
-    s.add_phase(static_cast<std::uint8_t>(frame.phase));
-    s.add_score_left(frame.score[0]);
-    s.add_score_right(frame.score[1]);
-    s.add_ticks_left(frame.ticks_left);
-    s.add_entity_count(static_cast<std::uint16_t>(frame.disks.size()));
-    s.add_updates(updates_offset);
-    s.add_active_mask(frame.active_mask);
-    if (extras.roster != nullptr) s.add_players(roster_offset);
-    if (!extras.events.empty()) s.add_events(events_offset);
     s.add_pong_id(extras.pong_id);
     s.add_server_tick_ms(extras.server_tick_ms);
+    if (baseline == nullptr) {
+        s.add_score_left(frame.score[0]);
+        s.add_score_right(frame.score[1]);
+        s.add_updates(updates_offset);
+    } else {
+        s.add_delta(delta_offset);
+    }
+    if (extras.roster != nullptr) s.add_players(roster_offset);
+    if (!extras.events.empty()) s.add_events(events_offset);
+    if (baseline == nullptr) {
+        s.add_entity_count(static_cast<std::uint16_t>(frame.disks.size()));
+        s.add_phase(static_cast<std::uint8_t>(frame.phase));
+    }
     return finish_packet(b, client_id, net::Body::Snapshot, s.Finish().Union());
 }
 
-std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseline,
-                                     std::string& error) {
-    Frame f;
-    if (s.baseline_tick() != 0) {
-        if (baseline == nullptr || baseline->tick != s.baseline_tick()) {
-            error = "baseline not held: ";
-            error += std::to_string(s.baseline_tick());
-            return std::nullopt;
-        }
-        if (baseline->disks.size() != s.entity_count()) {
-            error = "entity count differs from the baseline's";
-            return std::nullopt;
-        }
-        f.disks = baseline->disks;
-    } else {
-        f.disks.assign(s.entity_count(), net::DiskQ{});
+namespace {
+
+std::optional<Frame> decode_full(const net::Snapshot& s, std::string& error) {
+    if (s.delta() != nullptr) {
+        error = "full snapshot carries a delta stream";
+        return std::nullopt;
     }
     if (s.phase() > static_cast<std::uint8_t>(game::Phase::finished)) {
         error = "unknown phase";
         return std::nullopt;
     }
+    Frame f;
     f.tick = s.tick();
     f.phase = static_cast<game::Phase>(s.phase());
     f.score = {s.score_left(), s.score_right()};
     f.ticks_left = s.ticks_left();
     f.active_mask = s.active_mask();
+    f.disks.assign(s.entity_count(), net::DiskQ{});
     std::vector<bool> seen(f.disks.size(), false);
     if (s.updates() != nullptr) {
         for (const net::EntityUpdate* u : *s.updates()) {
@@ -203,10 +212,36 @@ std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseli
             seen[u->entity()] = true;
         }
     }
-    if (s.baseline_tick() == 0 && std::find(seen.begin(), seen.end(), false) != seen.end()) {
+    if (std::find(seen.begin(), seen.end(), false) != seen.end()) {
         error = "full snapshot lacks an entity";
         return std::nullopt;
     }
+    return f;
+}
+
+}  // namespace
+
+std::optional<Frame> decode_snapshot(const net::Snapshot& s, const Frame* baseline,
+                                     std::string& error) {
+    if (s.baseline_tick() == 0) return decode_full(s, error);
+    if (baseline == nullptr || baseline->tick != s.baseline_tick()) {
+        error = "baseline not held: ";
+        error += std::to_string(s.baseline_tick());
+        return std::nullopt;
+    }
+    if (s.tick() <= baseline->tick) {
+        error = "delta snapshot not after its baseline";
+        return std::nullopt;
+    }
+    if (s.updates() != nullptr || s.delta() == nullptr) {
+        error = "delta snapshot without a delta stream, or with updates";
+        return std::nullopt;
+    }
+    Frame f;
+    f.tick = s.tick();
+    f.disks = baseline->disks;
+    if (!detail::decode_delta({s.delta()->data(), s.delta()->size()}, *baseline, f, error))
+        return std::nullopt;
     return f;
 }
 

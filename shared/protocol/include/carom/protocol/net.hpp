@@ -15,13 +15,17 @@
 
 namespace carom::protocol {
 
-inline constexpr std::uint32_t kProtocolVersion = 1;
+// 2: delta snapshots as a bit stream against a prediction, velocities in 1/4 unit/s.
+inline constexpr std::uint32_t kProtocolVersion = 2;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // ConnectRequest is padded to at least this, so no pre-cookie reply is larger.
 inline constexpr std::size_t kConnectRequestMinBytes = 256;
 inline constexpr std::size_t kMaxNameBytes = 15;
-// Quantisation step of positions (units) and velocities (units/s).
-inline constexpr double kDiskScale = 64.0;
+// Quantisation: positions in 1/kPositionScale unit, velocities in
+// 1/kVelocityScale unit/s. Velocities only extrapolate between snapshots: half
+// a velocity step (1/8 unit/s) drifts by one position step in 125 ms.
+inline constexpr double kPositionScale = 64.0;
+inline constexpr double kVelocityScale = 4.0;
 
 // Why a datagram was refused before any field was read.
 enum class PacketError : std::uint8_t {
@@ -85,8 +89,10 @@ struct SnapshotExtras {
     std::span<const game::MatchEvent> events;
 };
 
-// A Snapshot packet: every disk when `baseline` is null, else only the disks
-// whose quantised state differs from it.
+// A Snapshot packet: full (every disk's quantised state in `updates`) when
+// `baseline` is null or does not fit (other entity count, not an earlier
+// tick, tick 0); else a delta: the `delta` bit stream of what differs from
+// the frame predicted from `baseline` (schemas/PROTOCOL.md).
 std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& builder,
                                               std::uint32_t client_id, const Frame& frame,
                                               const Frame* baseline,
@@ -94,7 +100,8 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& bu
 
 // The frame a snapshot describes; `baseline` is the frame of its
 // baseline_tick (null for a full snapshot). nullopt with `error` set when the
-// snapshot does not fit (wrong baseline, entity out of range...).
+// snapshot does not fit (wrong baseline, entity out of range, a delta stream
+// that is truncated, oversized or has bytes left over...).
 std::optional<Frame> decode_snapshot(const net::Snapshot& snapshot, const Frame* baseline,
                                      std::string& error);
 
