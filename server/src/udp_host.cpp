@@ -2,7 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <cstring>
+#include <optional>
 
 #include <csignal>
 #include <fstream>
@@ -13,14 +19,24 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-Endpoint to_endpoint(const asio::ip::udp::endpoint& e) {
+std::optional<Endpoint> to_endpoint(const sockaddr_storage& address) {
     Endpoint out;
-    const asio::ip::address a = e.address();
-    const asio::ip::address_v6 v6 =
-        a.is_v4() ? asio::ip::make_address_v6(asio::ip::v4_mapped, a.to_v4()) : a.to_v6();
-    out.address = v6.to_bytes();
-    out.port = e.port();
-    return out;
+    if (address.ss_family == AF_INET) {
+        sockaddr_in v4{};
+        std::memcpy(&v4, &address, sizeof v4);
+        out.address[10] = out.address[11] = 0xFF;  // IPv4-mapped
+        std::memcpy(&out.address[12], &v4.sin_addr, 4);
+        out.port = ntohs(v4.sin_port);
+        return out;
+    }
+    if (address.ss_family == AF_INET6) {
+        sockaddr_in6 v6{};
+        std::memcpy(&v6, &address, sizeof v6);
+        std::memcpy(out.address.data(), &v6.sin6_addr, 16);
+        out.port = ntohs(v6.sin6_port);
+        return out;
+    }
+    return std::nullopt;
 }
 
 asio::ip::udp::endpoint to_asio(const Endpoint& e, bool v4_socket) {
@@ -97,10 +113,42 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
 }
 
 void UdpTransport::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
-    std::error_code ec;
-    socket_.send_to(asio::buffer(datagram.data(), datagram.size()), to_asio(to, v4_), 0, ec);
-    // UDP is best effort: a full send buffer or an unreachable peer loses this datagram only.
-    if (ec) ++send_errors_;
+    if (datagram.size() > out_[0].bytes.size()) {
+        ++send_errors_;
+        return;
+    }
+    if (queued_ == kBatch) flush();
+    std::memcpy(out_[queued_].bytes.data(), datagram.data(), datagram.size());
+    out_sizes_[queued_] = datagram.size();
+    const asio::ip::udp::endpoint destination = to_asio(to, v4_);
+    std::memcpy(&out_to_[queued_], destination.data(), destination.size());
+    out_to_sizes_[queued_] = static_cast<socklen_t>(destination.size());
+    ++queued_;
+}
+
+void UdpTransport::flush() {
+    std::array<mmsghdr, kBatch> messages{};
+    std::array<iovec, kBatch> vectors{};
+    for (std::size_t i = 0; i < queued_; ++i) {
+        vectors[i] = {out_[i].bytes.data(), out_sizes_[i]};
+        messages[i].msg_hdr.msg_iov = &vectors[i];
+        messages[i].msg_hdr.msg_iovlen = 1;
+        messages[i].msg_hdr.msg_name = &out_to_[i];
+        messages[i].msg_hdr.msg_namelen = out_to_sizes_[i];
+    }
+    std::size_t done = 0;
+    while (done < queued_ && socket_.is_open()) {
+        const int n = ::sendmmsg(socket_.native_handle(), messages.data() + done,
+                                 static_cast<unsigned>(queued_ - done), MSG_DONTWAIT);
+        if (n > 0) {
+            done += static_cast<std::size_t>(n);
+        } else {
+            // UDP is best effort: a full send buffer or an unreachable peer loses this datagram only.
+            ++send_errors_;
+            ++done;
+        }
+    }
+    queued_ = 0;
 }
 
 void UdpTransport::start_receiving(
@@ -110,16 +158,42 @@ void UdpTransport::start_receiving(
 }
 
 void UdpTransport::receive_next() {
-    socket_.async_receive_from(
-        asio::buffer(buffer_), sender_, [this](std::error_code ec, std::size_t n) {
-            if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
-            // ICMP errors from an earlier send surface here; they are not fatal.
-            if (!ec) handler_(to_endpoint(sender_), std::span(buffer_.data(), n));
-            receive_next();
-        });
+    socket_.async_wait(asio::ip::udp::socket::wait_read, [this](std::error_code ec) {
+        if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
+        if (!ec) receive_batch();
+        receive_next();
+    });
+}
+
+void UdpTransport::receive_batch() {
+    std::array<mmsghdr, kBatch> messages{};
+    std::array<iovec, kBatch> vectors{};
+    std::array<sockaddr_storage, kBatch> senders{};
+    for (std::size_t i = 0; i < kBatch; ++i) {
+        vectors[i] = {buffers_[i].bytes.data(), buffers_[i].bytes.size()};
+        messages[i].msg_hdr.msg_iov = &vectors[i];
+        messages[i].msg_hdr.msg_iovlen = 1;
+        messages[i].msg_hdr.msg_name = &senders[i];
+        messages[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+    }
+    for (;;) {
+        const int n = ::recvmmsg(socket_.native_handle(), messages.data(),
+                                 static_cast<unsigned>(kBatch), MSG_DONTWAIT, nullptr);
+        // Nothing left (EAGAIN), or an ICMP error from an earlier send: neither is fatal.
+        if (n <= 0) return;
+        for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+            const std::optional<Endpoint> from = to_endpoint(senders[i]);
+            if (from && socket_.is_open())
+                handler_(*from, std::span(buffers_[i].bytes.data(), messages[i].msg_len));
+            messages[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+        }
+        flush();  // the replies to this batch
+        if (static_cast<std::size_t>(n) < kBatch) return;
+    }
 }
 
 void UdpTransport::close() {
+    flush();
     std::error_code ec;
     socket_.close(ec);
 }
@@ -155,6 +229,7 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
         while (Clock::now() >= next && ran < options.max_catch_up_ticks) {
             const auto t0 = Clock::now();
             server.tick();
+            transport.flush();
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             server.set_last_tick_ms(static_cast<float>(ms));
             report_times.add(ms);

@@ -2,6 +2,8 @@
 // The thin Asio side of carom-server: one UDP socket (IPv4, or IPv6 dual
 // stack), a drift-free fixed-rate tick, signals, and the periodic stats line.
 // Everything the server decides is in Server; this only moves bytes and time.
+#include <sys/socket.h>
+
 #include <asio.hpp>
 #include <array>
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "server.hpp"
 #include "transport.hpp"
@@ -19,7 +22,10 @@ class UdpTransport final : public Transport {
   public:
     // Throws std::system_error (address in use, bad address...).
     UdpTransport(asio::io_context& io, const std::string& bind_address, std::uint16_t port);
+    // Queues the datagram; queued ones go out in one sendmmsg call when the
+    // queue is full, after every batch received, and on flush().
     void send(const Endpoint& to, std::span<const std::uint8_t> datagram) override;
+    void flush();
     // Calls `handler` for every datagram until the socket closes.
     void start_receiving(std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler);
     asio::ip::udp::endpoint local_endpoint() const { return socket_.local_endpoint(); }
@@ -28,10 +34,22 @@ class UdpTransport final : public Transport {
 
   private:
     void receive_next();
+    void receive_batch();
+
+    // Datagrams read per recvmmsg call: one system call for a tick's worth of inputs.
+    static constexpr std::size_t kBatch = 64;
+    struct alignas(8) Slot {
+        std::array<std::uint8_t, 2048> bytes;
+    };
 
     asio::ip::udp::socket socket_;
-    asio::ip::udp::endpoint sender_;
-    alignas(8) std::array<std::uint8_t, 2048> buffer_{};
+    std::vector<Slot> buffers_ = std::vector<Slot>(kBatch);
+    // The send queue: datagrams, their sizes and destinations.
+    std::vector<Slot> out_ = std::vector<Slot>(kBatch);
+    std::array<std::size_t, kBatch> out_sizes_{};
+    std::array<sockaddr_storage, kBatch> out_to_{};
+    std::array<socklen_t, kBatch> out_to_sizes_{};
+    std::size_t queued_ = 0;
     std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler_;
     std::uint64_t send_errors_ = 0;
     bool v4_ = false;  // an IPv4 socket takes IPv4 destinations, not IPv4-mapped ones
