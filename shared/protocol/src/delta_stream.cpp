@@ -70,7 +70,8 @@ class BitReader {
             error_ = "delta stream truncated";
             return false;
         }
-        const bool b = ((bytes_[position_ / 8] >> (position_ % 8)) & 1U) != 0;
+        const unsigned byte = bytes_[position_ / 8];
+        const bool b = ((byte >> (position_ % 8)) & 1U) != 0;
         ++position_;
         return b;
     }
