@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -88,8 +88,8 @@ std::uint32_t connect_socket(asio::io_context& io, asio::ip::udp::socket& socket
 
 // --- bandwidth: one 4 v 4 room, eight clients acknowledging every snapshot.
 struct Bandwidth {
-    double bytes_per_s = 0;       // per client, payload only
-    double datagrams_per_s = 0;   // per client
+    double bytes_per_s = 0;      // per client, payload only
+    double datagrams_per_s = 0;  // per client
     double mean_snapshot_bytes = 0;
 };
 
@@ -104,7 +104,7 @@ Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::ui
         for (std::uint32_t t = 0; t < n; ++t) {
             for (auto& c : clients)
                 server.receive(c.at, next_input(b, c, config.input_redundancy,
-                                                 link.by_client[c.at].newest_snapshot));
+                                                link.by_client[c.at].newest_snapshot));
             server.tick();
         }
     };
@@ -125,8 +125,9 @@ Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::ui
     Bandwidth out;
     out.bytes_per_s = static_cast<double>(bytes - bytes0) / 8.0 / seconds;
     out.datagrams_per_s = static_cast<double>(datagrams - datagrams0) / 8.0 / seconds;
-    out.mean_snapshot_bytes = static_cast<double>(bytes - bytes0) /
-                              static_cast<double>(std::max<std::uint64_t>(1, datagrams - datagrams0));
+    out.mean_snapshot_bytes =
+        static_cast<double>(bytes - bytes0) /
+        static_cast<double>(std::max<std::uint64_t>(1, datagrams - datagrams0));
     if (sizes != nullptr) *sizes = link.sizes;
     server.shutdown();
     return out;
@@ -144,10 +145,10 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     server::UdpTransport transport(io, "127.0.0.1", 0);
     server::ServerConfig config = bench_config(n);
     server::Server server(config, transport, server::CookieJar{}, "bench");
-    transport.start_receiving([&server](const server::Endpoint& from,
-                                        std::span<const std::uint8_t> bytes) {
-        server.receive(from, bytes);
-    });
+    transport.start_receiving(
+        [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
+            server.receive(from, bytes);
+        });
     struct SocketClient {
         std::unique_ptr<asio::ip::udp::socket> socket;
         InProcessClient state;
@@ -188,7 +189,8 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     out.p99_ms = percentile(times, 0.99);
     out.max_ms = *std::max_element(times.begin(), times.end());
     double sum = 0;
-    for (double x : times) sum += x;
+    for (double x : times)
+        sum += x;
     out.cpu = sum / static_cast<double>(times.size()) / kTickMs;
     out.snapshots_missing = missing;
     return out;
@@ -210,10 +212,10 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
     config.snapshot_rate_hz = snapshot_rate_hz;
     config.bots = true;
     server::Server server(config, transport, server::CookieJar{}, "bench");
-    transport.start_receiving([&server](const server::Endpoint& from,
-                                        std::span<const std::uint8_t> bytes) {
-        server.receive(from, bytes);
-    });
+    transport.start_receiving(
+        [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
+            server.receive(from, bytes);
+        });
     asio::ip::udp::socket socket(io);
     InProcessClient client;
     client.id = connect_socket(io, socket, transport.local_endpoint(), 0);
@@ -230,7 +232,8 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
         const auto now = Clock::now();
         for (auto it = sent.begin(); it != sent.end() && it->first <= s->last_input_sequence();) {
             if (it->first > reflected)
-                samples.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
+                samples.push_back(
+                    std::chrono::duration<double, std::milli>(now - it->second).count());
             it = sent.erase(it);
         }
         reflected = std::max(reflected, s->last_input_sequence());
@@ -315,34 +318,39 @@ int run_server_bench(const ServerOptions& o) {
     const Bandwidth full = measure_bandwidth(false, 3600, nullptr);
     const double ratio = delta.bytes_per_s / full.bytes_per_s;
     if (o.json) {
-        fmt::print("{{\"bench\":\"server_bandwidth\",\"map\":\"arena\",\"clients\":8,"
-                   "\"delta_bytes_per_s\":{},\"full_bytes_per_s\":{},\"delta_over_full\":{},"
-                   "\"delta_mean_snapshot_bytes\":{},\"full_mean_snapshot_bytes\":{}}}\n",
-                   json_number(delta.bytes_per_s, "{:.1f}"), json_number(full.bytes_per_s, "{:.1f}"),
-                   json_number(ratio, "{:.3f}"), json_number(delta.mean_snapshot_bytes, "{:.1f}"),
-                   json_number(full.mean_snapshot_bytes, "{:.1f}"));
+        fmt::print(
+            "{{\"bench\":\"server_bandwidth\",\"map\":\"arena\",\"clients\":8,"
+            "\"delta_bytes_per_s\":{},\"full_bytes_per_s\":{},\"delta_over_full\":{},"
+            "\"delta_mean_snapshot_bytes\":{},\"full_mean_snapshot_bytes\":{}}}\n",
+            json_number(delta.bytes_per_s, "{:.1f}"), json_number(full.bytes_per_s, "{:.1f}"),
+            json_number(ratio, "{:.3f}"), json_number(delta.mean_snapshot_bytes, "{:.1f}"),
+            json_number(full.mean_snapshot_bytes, "{:.1f}"));
     } else {
-        fmt::print("Bandwidth per client, 4 v 4 arena, 8 clients, 60 s of play, 30 Hz snapshots "
-                   "(payload bytes; UDP/IP adds 28 B a datagram)\n");
+        fmt::print(
+            "Bandwidth per client, 4 v 4 arena, 8 clients, 60 s of play, 30 Hz snapshots "
+            "(payload bytes; UDP/IP adds 28 B a datagram)\n");
         fmt::print("  delta: {:8.1f} B/s ({:.1f} B a snapshot)\n", delta.bytes_per_s,
                    delta.mean_snapshot_bytes);
         fmt::print("  full:  {:8.1f} B/s ({:.1f} B a snapshot)\n", full.bytes_per_s,
                    full.mean_snapshot_bytes);
         fmt::print("  delta / full = {:.3f}\n\n", ratio);
-        fmt::print("Capacity: loopback UDP, rooms of 8 (arena), every client sends input each "
-                   "tick, {} ticks timed, one thread\n", o.ticks);
+        fmt::print(
+            "Capacity: loopback UDP, rooms of 8 (arena), every client sends input each "
+            "tick, {} ticks timed, one thread\n",
+            o.ticks);
         fmt::print("  {:>7} {:>10} {:>10} {:>10} {:>8} {:>8}\n", "clients", "p50 ms", "p99 ms",
                    "max ms", "cpu", "behind");
     }
     for (std::uint32_t n : o.clients) {
         const Capacity c = measure_capacity(n, o.ticks);
         if (o.json) {
-            fmt::print("{{\"bench\":\"server_capacity\",\"clients\":{},\"rooms\":{},"
-                       "\"tick_ms_p50\":{},\"tick_ms_p99\":{},\"tick_ms_max\":{},\"cpu\":{},"
-                       "\"client_ticks_behind\":{}}}\n",
-                       c.clients, (n + 7) / 8, json_number(c.p50_ms, "{:.4f}"),
-                       json_number(c.p99_ms, "{:.4f}"), json_number(c.max_ms, "{:.4f}"),
-                       json_number(c.cpu, "{:.4f}"), c.snapshots_missing);
+            fmt::print(
+                "{{\"bench\":\"server_capacity\",\"clients\":{},\"rooms\":{},"
+                "\"tick_ms_p50\":{},\"tick_ms_p99\":{},\"tick_ms_max\":{},\"cpu\":{},"
+                "\"client_ticks_behind\":{}}}\n",
+                c.clients, (n + 7) / 8, json_number(c.p50_ms, "{:.4f}"),
+                json_number(c.p99_ms, "{:.4f}"), json_number(c.max_ms, "{:.4f}"),
+                json_number(c.cpu, "{:.4f}"), c.snapshots_missing);
         } else {
             fmt::print("  {:>7} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>8}\n", c.clients,
                        c.p50_ms, c.p99_ms, c.max_ms, 100.0 * c.cpu, c.snapshots_missing);
@@ -351,26 +359,34 @@ int run_server_bench(const ServerOptions& o) {
     for (std::uint32_t rate : {30u, 60u}) {
         const Latency l = measure_latency(rate, o.latency_seconds);
         if (o.json) {
-            fmt::print("{{\"bench\":\"server_latency\",\"snapshot_rate_hz\":{},\"input_to_snapshot_ms_p50\":{},"
-                       "\"input_to_snapshot_ms_p99\":{},\"samples\":{}}}\n",
-                       l.snapshot_rate_hz, json_number(l.p50_ms, "{:.3f}"),
-                       json_number(l.p99_ms, "{:.3f}"), l.samples);
+            fmt::print(
+                "{{\"bench\":\"server_latency\",\"snapshot_rate_hz\":{},\"input_to_snapshot_ms_"
+                "p50\":{},"
+                "\"input_to_snapshot_ms_p99\":{},\"samples\":{}}}\n",
+                l.snapshot_rate_hz, json_number(l.p50_ms, "{:.3f}"),
+                json_number(l.p99_ms, "{:.3f}"), l.samples);
         } else {
             if (rate == 30)
-                fmt::print("\nLatency from sending an input to receiving the first snapshot that "
-                           "reflects it (loopback, real time, {} s each):\n", o.latency_seconds);
-            fmt::print("  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples; a tick is "
-                       "16.67 ms)\n", l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples);
+                fmt::print(
+                    "\nLatency from sending an input to receiving the first snapshot that "
+                    "reflects it (loopback, real time, {} s each):\n",
+                    o.latency_seconds);
+            fmt::print(
+                "  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples; a tick is "
+                "16.67 ms)\n",
+                l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples);
         }
     }
     const DatagramCost cost = measure_datagram_cost(sizes);
     if (o.json) {
-        fmt::print("{{\"bench\":\"server_datagram_cost\",\"transport_ns\":{},\"sendto_ns\":{},"
-                   "\"ratio\":{}}}\n",
-                   json_number(cost.transport_ns, "{:.1f}"), json_number(cost.sendto_ns, "{:.1f}"),
-                   json_number(cost.transport_ns / cost.sendto_ns, "{:.3f}"));
+        fmt::print(
+            "{{\"bench\":\"server_datagram_cost\",\"transport_ns\":{},\"sendto_ns\":{},"
+            "\"ratio\":{}}}\n",
+            json_number(cost.transport_ns, "{:.1f}"), json_number(cost.sendto_ns, "{:.1f}"),
+            json_number(cost.transport_ns / cost.sendto_ns, "{:.3f}"));
     } else {
-        fmt::print("\nSending a snapshot-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
+        fmt::print(
+            "\nSending a snapshot-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
         fmt::print("  UdpTransport::send {:.0f} ns, bare sendto {:.0f} ns, ratio {:.3f}\n",
                    cost.transport_ns, cost.sendto_ns, cost.transport_ns / cost.sendto_ns);
     }
@@ -387,8 +403,9 @@ void add_server_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--ticks", options->ticks, "Timed ticks per capacity point")
         ->capture_default_str();
-    command->add_option("--latency-seconds", options->latency_seconds,
-                        "Real-time seconds of each latency run")
+    command
+        ->add_option("--latency-seconds", options->latency_seconds,
+                     "Real-time seconds of each latency run")
         ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
     command->callback([options] {

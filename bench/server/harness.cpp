@@ -50,8 +50,8 @@ std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& b,
 std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& b,
                                                std::uint32_t index, std::uint64_t cookie) {
     b.Clear();
-    const auto body = net::CreateConnectResponse(b, b.CreateString(fmt::format("c{}", index)),
-                                                 -1, false, index + 1, cookie);
+    const auto body = net::CreateConnectResponse(b, b.CreateString(fmt::format("c{}", index)), -1,
+                                                 false, index + 1, cookie);
     return protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
 }
 

@@ -40,8 +40,8 @@ int record(const RecordOptions& o) {
     if (o.kick_speed > 0.0) map.tuning.kick_speed = o.kick_speed;
     const std::uint32_t slots = 2 * map.team_size;
     if (o.players > slots) {
-        std::fprintf(stderr, "carom-replay record: --players %u, map %s has %u slots\n",
-                     o.players, map.name.c_str(), slots);
+        std::fprintf(stderr, "carom-replay record: --players %u, map %s has %u slots\n", o.players,
+                     map.name.c_str(), slots);
         return kExitUnreadable;
     }
 
@@ -76,14 +76,16 @@ int record(const RecordOptions& o) {
                 recorder.join(*slot, bot_name(next_bot++), true);
             }
         }
-        for (game::Slot s = 0; s < slots; ++s) inputs[s] = game::bot_input(match, s);
+        for (game::Slot s = 0; s < slots; ++s)
+            inputs[s] = game::bot_input(match, s);
         recorder.step(inputs);
     }
     const replay::Footer footer = recorder.finish();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%s: %s, %llu ticks (%.1f s of play), %u-%u, %s; %llu bytes, recorded in %.2f s\n",
-                o.output.c_str(), map.name.c_str(), static_cast<unsigned long long>(footer.final_tick),
+                o.output.c_str(), map.name.c_str(),
+                static_cast<unsigned long long>(footer.final_tick),
                 static_cast<double>(footer.final_tick) / game::kTickRate, footer.score[0],
                 footer.score[1], replay::to_string(footer.result),
                 static_cast<unsigned long long>(recorder.bytes_written()), seconds);
@@ -91,8 +93,9 @@ int record(const RecordOptions& o) {
 }
 #else
 int record(const RecordOptions&) {
-    std::fprintf(stderr, "carom-replay record: this build cannot read map files "
-                         "(built without CAROM_MAP_FILES)\n");
+    std::fprintf(stderr,
+                 "carom-replay record: this build cannot read map files "
+                 "(built without CAROM_MAP_FILES)\n");
     return kExitUnreadable;
 }
 #endif
@@ -104,7 +107,8 @@ Command add_record(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("record", "Play a headless bot match and record it");
     cmd->add_option("--map", o->map, "Map file (JSON, schemas/map.fbs)")->required();
     cmd->add_option("--players", o->players, "Bots at the start (default: every slot)");
-    cmd->add_option("--ticks", o->ticks, "Stop after this many ticks (default: when the match ends)");
+    cmd->add_option("--ticks", o->ticks,
+                    "Stop after this many ticks (default: when the match ends)");
     cmd->add_option("--seed", o->seed, "Match seed")->capture_default_str();
     cmd->add_option("-o,--output", o->output, "Replay file to write")->required();
     cmd->add_option("--kick-speed", o->kick_speed, "Override the map's kick speed (units/s)");

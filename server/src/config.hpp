@@ -17,9 +17,9 @@ struct ServerConfig {
     std::uint32_t input_redundancy = 8;  // K: inputs per client packet
     bool bots = false;                   // fill empty player slots with bots
     double timeout_s = 5.0;
-    double grace_s = 10.0;               // a timed-out player's slot is kept this long
-    std::filesystem::path replay_dir;    // empty: no recording
-    std::uint64_t seed = 1;              // first match's seed; later ones derive from it
+    double grace_s = 10.0;             // a timed-out player's slot is kept this long
+    std::filesystem::path replay_dir;  // empty: no recording
+    std::uint64_t seed = 1;            // first match's seed; later ones derive from it
     std::vector<std::string> banned_names;
     std::uint32_t snapshot_history = 64;  // frames kept per room as delta baselines
     bool delta_snapshots = true;

@@ -27,7 +27,8 @@ std::uint64_t CookieJar::issue(const Endpoint& from, std::uint64_t bucket) const
     std::array<std::uint8_t, 8> out{};
     crypto_shorthash(out.data(), message.data(), message.size(), key_.data());
     std::uint64_t cookie = 0;
-    for (int i = 0; i < 8; ++i) cookie |= std::uint64_t{out[static_cast<std::size_t>(i)]} << (8 * i);
+    for (int i = 0; i < 8; ++i)
+        cookie |= std::uint64_t{out[static_cast<std::size_t>(i)]} << (8 * i);
     return cookie;
 }
 

@@ -25,7 +25,8 @@ Room::Room(RoomOptions options)
     occupants_.resize(probe.slot_count());
     inputs_.resize(probe.slot_count());
     if (options_.bots)
-        for (Occupant& o : occupants_) o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
+        for (Occupant& o : occupants_)
+            o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
     start_match();
 }
 
@@ -47,7 +48,8 @@ void Room::start_match() {
     bare_.reset();
     if (options_.replay_dir.empty()) {
         bare_ = std::make_unique<game::Match>(options_.map, seed_);
-        for (const replay::PlayerInfo& p : players) bare_->join(p.slot, p.name);
+        for (const replay::PlayerInfo& p : players)
+            bare_->join(p.slot, p.name);
         replay_path_.clear();
     } else {
         replay_path_ = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl", options_.index,
@@ -72,7 +74,8 @@ std::optional<game::Slot> Room::slot_for_client() const {
 
 std::uint32_t Room::clients() const {
     std::uint32_t n = 0;
-    for (const Occupant& o : occupants_) n += o.client_id != kNoClient ? 1 : 0;
+    for (const Occupant& o : occupants_)
+        n += o.client_id != kNoClient ? 1 : 0;
     return n;
 }
 
@@ -138,7 +141,8 @@ void Room::push_frame(std::uint64_t server_tick) {
     protocol::Frame f = protocol::frame_of(match());
     f.tick = server_tick;
     frames_.push_back(std::move(f));
-    while (frames_.size() > options_.frame_history) frames_.pop_front();
+    while (frames_.size() > options_.frame_history)
+        frames_.pop_front();
 }
 
 const protocol::Frame* Room::frame_at(std::uint64_t server_tick) const {
@@ -155,8 +159,8 @@ void Room::rebuild_roster() {
     roster_.clear();
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const auto& p = state.players[s];
-        roster_.push_back({static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot,
-                           p.goals});
+        roster_.push_back(
+            {static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot, p.goals});
     }
     ++roster_version_;
 }

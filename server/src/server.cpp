@@ -32,14 +32,15 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     if (config_.rooms == 0) throw std::invalid_argument("--rooms must be at least 1");
     if (config_.snapshot_rate_hz == 0 || config_.snapshot_rate_hz > config_.tick_rate_hz ||
         config_.tick_rate_hz % config_.snapshot_rate_hz != 0)
-        throw std::invalid_argument(fmt::format("--snapshot-rate must divide the tick rate ({} Hz)",
-                                                config_.tick_rate_hz));
+        throw std::invalid_argument(
+            fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", config_.tick_rate_hz));
     if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
         throw std::invalid_argument("--input-redundancy must be 1..64");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
 
     std::vector<game::Map> maps;
-    for (const auto& path : config_.maps) maps.push_back(load_map(path));
+    for (const auto& path : config_.maps)
+        maps.push_back(load_map(path));
     for (std::uint32_t r = 0; r < config_.rooms; ++r) {
         RoomOptions o;
         o.index = r;
@@ -100,8 +101,11 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
             return;
         case net::Body::ClientInput:
         case net::Body::KeepAlive:
-        case net::Body::Disconnect: break;
-        default: drop(Drop::unexpected_type); return;
+        case net::Body::Disconnect:
+            break;
+        default:
+            drop(Drop::unexpected_type);
+            return;
     }
 
     Session* session = find_by_endpoint(from);
@@ -202,8 +206,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     }
     s.client_id = next_client_id_++;
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
-    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name,
-                 from.to_string(), s.room,
+    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name, from.to_string(),
+                 s.room,
                  s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
     by_endpoint_[from] = s.client_id;
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
@@ -221,9 +225,14 @@ void Server::on_input(Session& session, const net::ClientInput& input) {
     if (!session.slot || input.inputs() == nullptr) return;
     for (const net::InputCommand* c : *input.inputs()) {
         switch (session.inputs.offer(c->sequence(), c->bits())) {
-            case InputQueue::Offer::queued: break;
-            case InputQueue::Offer::duplicate: ++stats_.inputs_duplicate; break;
-            case InputQueue::Offer::stale: ++stats_.inputs_stale; break;
+            case InputQueue::Offer::queued:
+                break;
+            case InputQueue::Offer::duplicate:
+                ++stats_.inputs_duplicate;
+                break;
+            case InputQueue::Offer::stale:
+                ++stats_.inputs_stale;
+                break;
         }
     }
 }

@@ -26,8 +26,7 @@ class Server {
     // Throws std::invalid_argument or std::runtime_error with the reason when
     // a map does not load, the config is inconsistent, or the replay
     // directory cannot be written.
-    Server(const ServerConfig& config, Transport& transport, CookieJar cookies,
-           std::string run_id);
+    Server(const ServerConfig& config, Transport& transport, CookieJar cookies, std::string run_id);
     ~Server();
 
     // One datagram from `from`. Never throws on any bytes: what is not valid

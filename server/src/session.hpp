@@ -21,7 +21,7 @@ struct Session {
     std::optional<game::Slot> slot;  // none: a spectator
     InputQueue inputs;
 
-    bool connected = true;        // false: timed out, slot kept for the grace window
+    bool connected = true;  // false: timed out, slot kept for the grace window
     std::uint64_t last_heard_tick = 0;
     std::uint64_t away_since_tick = 0;
 

@@ -7,11 +7,16 @@ namespace carom::server {
 
 const char* to_string(Drop drop) {
     switch (drop) {
-        case Drop::unpadded_request: return "unpadded request";
-        case Drop::unknown_sender: return "unknown sender";
-        case Drop::wrong_client_id: return "wrong client id";
-        case Drop::unexpected_type: return "unexpected type";
-        case Drop::count_: break;
+        case Drop::unpadded_request:
+            return "unpadded request";
+        case Drop::unknown_sender:
+            return "unknown sender";
+        case Drop::wrong_client_id:
+            return "wrong client id";
+        case Drop::unexpected_type:
+            return "unexpected type";
+        case Drop::count_:
+            break;
     }
     return "?";
 }

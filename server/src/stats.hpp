@@ -15,7 +15,7 @@ enum class Drop : std::uint8_t {
     unpadded_request = 0,  // a ConnectRequest too short to answer safely
     unknown_sender,        // input from an address without a session
     wrong_client_id,
-    unexpected_type,       // a server-to-client body sent to the server
+    unexpected_type,  // a server-to-client body sent to the server
     count_
 };
 const char* to_string(Drop drop);

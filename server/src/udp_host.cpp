@@ -54,7 +54,8 @@ nlohmann::json stats_json(const Server& server, const TickTimes& times, std::uin
     for (std::size_t i = 0; i < s.dropped.size(); ++i)
         invalid[to_string(static_cast<Drop>(i))] = s.dropped[i];
     std::uint32_t players = 0;
-    for (std::uint32_t r = 0; r < server.room_count(); ++r) players += server.room(r).clients();
+    for (std::uint32_t r = 0; r < server.room_count(); ++r)
+        players += server.room(r).clients();
     return {
         {"healthy", true},
         {"uptime_s", uptime_s},
@@ -143,7 +144,8 @@ void UdpTransport::flush() {
         if (n > 0) {
             done += static_cast<std::size_t>(n);
         } else {
-            // UDP is best effort: a full send buffer or an unreachable peer loses this datagram only.
+            // UDP is best effort: a full send buffer or an unreachable peer loses this datagram
+            // only.
             ++send_errors_;
             ++done;
         }

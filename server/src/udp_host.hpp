@@ -4,8 +4,8 @@
 // Everything the server decides is in Server; this only moves bytes and time.
 #include <sys/socket.h>
 
-#include <asio.hpp>
 #include <array>
+#include <asio.hpp>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -27,7 +27,8 @@ class UdpTransport final : public Transport {
     void send(const Endpoint& to, std::span<const std::uint8_t> datagram) override;
     void flush();
     // Calls `handler` for every datagram until the socket closes.
-    void start_receiving(std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler);
+    void start_receiving(
+        std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler);
     asio::ip::udp::endpoint local_endpoint() const { return socket_.local_endpoint(); }
     std::uint64_t send_errors() const { return send_errors_; }
     void close();

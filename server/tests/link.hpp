@@ -17,9 +17,7 @@ inline const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 
 struct Datagram {
     std::vector<std::uint8_t> bytes;  // aligned copy, as a receive buffer would be
-    const net::Packet* packet() const {
-        return protocol::verify_packet(bytes).packet;
-    }
+    const net::Packet* packet() const { return protocol::verify_packet(bytes).packet; }
 };
 
 class Link final : public Transport {
@@ -47,7 +45,8 @@ inline ServerConfig config_for(const char* map, std::uint32_t rooms = 1) {
 }
 
 inline CookieJar fixed_cookies() {
-    return CookieJar(std::array<std::uint8_t, 16>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
+    return CookieJar(
+        std::array<std::uint8_t, 16>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16});
 }
 
 // A client written against the wire format directly.
@@ -76,8 +75,8 @@ class ScriptedClient {
     void respond(const std::string& name, std::uint64_t cookie, std::int32_t room = -1,
                  bool spectator = false) {
         flatbuffers::FlatBufferBuilder b;
-        const auto body = net::CreateConnectResponse(b, b.CreateString(name), room, spectator,
-                                                     token_, cookie);
+        const auto body =
+            net::CreateConnectResponse(b, b.CreateString(name), room, spectator, token_, cookie);
         send_raw(protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union()));
     }
 
@@ -86,7 +85,8 @@ class ScriptedClient {
                                bool spectator = false) {
         request(name, room, spectator);
         const net::Packet* challenge = next();
-        if (challenge == nullptr || challenge->body_type() != net::Body::Challenge) return challenge;
+        if (challenge == nullptr || challenge->body_type() != net::Body::Challenge)
+            return challenge;
         respond(name, challenge->body_as_Challenge()->cookie(), room, spectator);
         const net::Packet* reply = next();
         if (reply != nullptr && reply->body_type() == net::Body::Accepted)
@@ -98,7 +98,8 @@ class ScriptedClient {
                std::uint64_t ack = 0) {
         flatbuffers::FlatBufferBuilder b;
         std::vector<net::InputCommand> cmds;
-        for (const auto& [seq, bits] : commands) cmds.emplace_back(seq, bits);
+        for (const auto& [seq, bits] : commands)
+            cmds.emplace_back(seq, bits);
         const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 0);
         send_raw(protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union()));
     }

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
     config.maps = {std::filesystem::path(argv[2]) / (recorded.header.map.name + ".json")};
     config.replay_dir = argv[3];
     config.timeout_s = 1e6;
-    for (const auto& p : recorded.header.players) config.bots = config.bots || p.bot;
+    for (const auto& p : recorded.header.players)
+        config.bots = config.bots || p.bot;
     test::Link link;
     Server server(config, link, test::fixed_cookies(), "reenact");
 
@@ -99,10 +100,11 @@ int main(int argc, char** argv) {
     const auto original = bytes_of(argv[1]);
     const auto again = bytes_of(summaries.front().replay);
     if (original != again) {
-        std::printf("DIFFERENT: %zu bytes over UDP, %zu in process (final hash %016llx vs %016llx)\n",
-                    original.size(), again.size(),
-                    static_cast<unsigned long long>(recorded.footer->final_hash),
-                    static_cast<unsigned long long>(summaries.front().footer.final_hash));
+        std::printf(
+            "DIFFERENT: %zu bytes over UDP, %zu in process (final hash %016llx vs %016llx)\n",
+            original.size(), again.size(),
+            static_cast<unsigned long long>(recorded.footer->final_hash),
+            static_cast<unsigned long long>(summaries.front().footer.final_hash));
         return 1;
     }
     std::printf("IDENTICAL: %zu bytes, %llu ticks, final hash %016llx\n", again.size(),

@@ -89,7 +89,8 @@ TEST_CASE("a cookie expires after its time bucket and the next") {
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     const std::uint64_t cookie = c.next()->body_as_Challenge()->cookie();
-    for (int t = 0; t < 60 * 11; ++t) server.tick();
+    for (int t = 0; t < 60 * 11; ++t)
+        server.tick();
     c.clear();
     c.respond("ana", cookie);
     const net::Packet* p = c.newest(net::Body::Denied);
@@ -153,13 +154,15 @@ TEST_CASE("a repeated response (the Accepted was lost) gets the same answer, not
     CHECK(server.room(0).clients() == 1);
 }
 
-TEST_CASE("with bots on, a joining player takes a bot's slot and the bot comes back when it leaves") {
+TEST_CASE(
+    "with bots on, a joining player takes a bot's slot and the bot comes back when it leaves") {
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
     Server server(config, link, fixed_cookies(), "t");
     const game::Match& match = server.room(0).match();
-    for (game::Slot s = 0; s < match.slot_count(); ++s) CHECK(match.active(s));
+    for (game::Slot s = 0; s < match.slot_count(); ++s)
+        CHECK(match.active(s));
     ScriptedClient c(server, link, endpoint(1, 5000));
     const net::Packet* p = c.connect("ana");
     REQUIRE(p->body_type() == net::Body::Accepted);

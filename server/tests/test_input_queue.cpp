@@ -37,7 +37,8 @@ TEST_CASE("meaningless bits are cleared before an input is queued") {
 
 TEST_CASE("a client far ahead of the server loses its oldest buffered inputs, not memory") {
     InputQueue q;
-    for (std::uint32_t s = 1; s <= InputQueue::kMaxBuffered + 10; ++s) q.offer(s, 0);
+    for (std::uint32_t s = 1; s <= InputQueue::kMaxBuffered + 10; ++s)
+        q.offer(s, 0);
     CHECK(q.overflowed() == 10);
     q.next();
     CHECK(q.last_applied_sequence() == 11);

@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <spdlog/fmt/fmt.h>
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
-#include <spdlog/fmt/fmt.h>
 
 #include "link.hpp"
 
@@ -32,7 +32,8 @@ replay::Replay read(const std::filesystem::path& file) {
 
 }  // namespace
 
-TEST_CASE("every match is recorded; on shutdown the replay verifies to the hash the server reports") {
+TEST_CASE(
+    "every match is recorded; on shutdown the replay verifies to the hash the server reports") {
     const auto dir = fresh_dir("record");
     Link link;
     ServerConfig config = config_for("rink.json");
@@ -73,7 +74,8 @@ TEST_CASE("a room whose match ends records it and starts the next") {
     config.replay_dir = dir;
     Server server(config, link, fixed_cookies(), "t");
     const std::uint64_t limit = server.room(0).match().ticks_left() + 60 * 60;
-    for (std::uint64_t t = 0; t < limit && server.finished_matches().empty(); ++t) server.tick();
+    for (std::uint64_t t = 0; t < limit && server.finished_matches().empty(); ++t)
+        server.tick();
     REQUIRE(server.finished_matches().size() == 1);
     CHECK(server.room(0).match_number() == 2);
     CHECK(server.room(0).match().tick() <= 1);

@@ -9,7 +9,8 @@ using namespace carom::server::test;
 namespace {
 
 void run(Server& server, int ticks) {
-    for (int t = 0; t < ticks; ++t) server.tick();
+    for (int t = 0; t < ticks; ++t)
+        server.tick();
 }
 
 }  // namespace
@@ -57,7 +58,7 @@ TEST_CASE("a player who comes back within the grace window with its token gets t
     ScriptedClient other(server, link, endpoint(2, 5000), 99);
     REQUIRE(other.connect("bob")->body_type() == net::Body::Accepted);
 
-    run(server, 90);  // ana times out (bob too; both keep their slots)
+    run(server, 90);               // ana times out (bob too; both keep their slots)
     c.move_to(endpoint(3, 6000));  // a new address, as after a NAT rebinding
     const net::Packet* back = c.connect("ana");
     REQUIRE(back != nullptr);

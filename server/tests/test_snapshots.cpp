@@ -86,9 +86,11 @@ TEST_CASE("every snapshot of a full 8 v 8 room fits one datagram") {
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("watcher-name-15", 0, true)->body_type() == net::Body::Accepted);
-    for (int t = 0; t < 120; ++t) server.tick();
+    for (int t = 0; t < 120; ++t)
+        server.tick();
     std::size_t largest = 0;
-    for (const Datagram& d : link.inbox[c.at()]) largest = std::max(largest, d.bytes.size());
+    for (const Datagram& d : link.inbox[c.at()])
+        largest = std::max(largest, d.bytes.size());
     CHECK(largest > 0);
     CHECK(largest <= protocol::kMaxDatagramBytes);
 }

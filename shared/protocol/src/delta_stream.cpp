@@ -40,15 +40,18 @@ class BitWriter {
     }
     // `count` bits of `value`, least significant first.
     void bits(std::uint64_t value, int count) {
-        for (int i = 0; i < count; ++i) bit(((value >> i) & 1U) != 0);
+        for (int i = 0; i < count; ++i)
+            bit(((value >> i) & 1U) != 0);
     }
     // Exp-Golomb (order 0) of zigzag(v): k zero bits, then zigzag(v) + 1 in
     // its k + 1 bits, most significant (a one) first.
     void signed_code(std::int64_t v) {
         const std::uint64_t w = zigzag(v) + 1;  // |v| < 2^40: no wrap
         const int k = static_cast<int>(std::bit_width(w)) - 1;
-        for (int i = 0; i < k; ++i) bit(false);
-        for (int i = k; i >= 0; --i) bit(((w >> i) & 1U) != 0);
+        for (int i = 0; i < k; ++i)
+            bit(false);
+        for (int i = k; i >= 0; --i)
+            bit(((w >> i) & 1U) != 0);
     }
     const std::vector<std::uint8_t>& bytes() const { return bytes_; }
 
@@ -91,7 +94,8 @@ class BitReader {
             }
         }
         std::uint64_t w = 1;
-        for (int i = 0; i < k; ++i) w = (w << 1) | (bit() ? 1U : 0U);
+        for (int i = 0; i < k; ++i)
+            w = (w << 1) | (bit() ? 1U : 0U);
         return error_ != nullptr ? 0 : unzigzag(w - 1);
     }
     // Whether only the zero padding of the last byte is left.
@@ -153,7 +157,8 @@ std::vector<std::uint8_t> encode_delta(const Frame& frame, const Frame& baseline
     const auto predicted = predicted_header(baseline, elapsed);
     w.bit(header != predicted);
     if (header != predicted) {
-        for (std::size_t i = 0; i < kHeaderFields; ++i) w.bit(header[i] != predicted[i]);
+        for (std::size_t i = 0; i < kHeaderFields; ++i)
+            w.bit(header[i] != predicted[i]);
         for (std::size_t i = 0; i < kHeaderFields; ++i)
             if (header[i] != predicted[i]) w.bits(header[i], kHeaderWidths[i]);
     }
@@ -182,7 +187,8 @@ bool decode_delta(std::span<const std::uint8_t> stream, const Frame& baseline, F
     auto header = predicted_header(baseline, elapsed);
     if (r.bit()) {
         std::array<bool, kHeaderFields> sent{};
-        for (bool& s : sent) s = r.bit();
+        for (bool& s : sent)
+            s = r.bit();
         for (std::size_t i = 0; i < kHeaderFields; ++i)
             if (sent[i]) header[i] = r.bits(kHeaderWidths[i]);
     }

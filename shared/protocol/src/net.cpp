@@ -28,12 +28,18 @@ std::int32_t quantise_value(double v, double scale) {
 
 std::string_view to_string(PacketError error) {
     switch (error) {
-        case PacketError::too_short: return "too short";
-        case PacketError::too_long: return "too long";
-        case PacketError::bad_identifier: return "bad identifier";
-        case PacketError::malformed: return "malformed";
-        case PacketError::no_body: return "no body";
-        case PacketError::count_: break;
+        case PacketError::too_short:
+            return "too short";
+        case PacketError::too_long:
+            return "too long";
+        case PacketError::bad_identifier:
+            return "bad identifier";
+        case PacketError::malformed:
+            return "malformed";
+        case PacketError::no_body:
+            return "no body";
+        case PacketError::count_:
+            break;
     }
     return "?";
 }
@@ -42,7 +48,8 @@ VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
     // Root offset and file identifier at least.
     if (bytes.size() < 8) return {nullptr, PacketError::too_short};
     if (bytes.size() > kMaxDatagramBytes) return {nullptr, PacketError::too_long};
-    if (!net::PacketBufferHasIdentifier(bytes.data())) return {nullptr, PacketError::bad_identifier};
+    if (!net::PacketBufferHasIdentifier(bytes.data()))
+        return {nullptr, PacketError::bad_identifier};
     // A datagram holds a handful of tables; anything deeper or wider is hostile.
     flatbuffers::Verifier verifier(bytes.data(), bytes.size(), /*max_depth=*/16,
                                    /*max_tables=*/512);
@@ -115,8 +122,7 @@ Frame frame_of(const game::Match& match) {
 
 std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
                                               std::uint32_t client_id, const Frame& frame,
-                                              const Frame* baseline,
-                                              const SnapshotExtras& extras) {
+                                              const Frame* baseline, const SnapshotExtras& extras) {
     b.Clear();
     // A delta needs the same entities and an earlier, nonzero tick (0 means full).
     if (baseline != nullptr && (baseline->disks.size() != frame.disks.size() ||
@@ -139,8 +145,8 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
     if (extras.roster != nullptr) {
         std::vector<flatbuffers::Offset<net::PlayerInfo>> players;
         for (const RosterEntry& r : *extras.roster)
-            players.push_back(net::CreatePlayerInfo(b, r.slot, r.active, b.CreateString(r.name),
-                                                    r.bot, r.goals));
+            players.push_back(
+                net::CreatePlayerInfo(b, r.slot, r.active, b.CreateString(r.name), r.bot, r.goals));
         roster_offset = b.CreateVector(players);
     }
 

@@ -20,7 +20,9 @@ using Bytes = std::vector<std::uint8_t>;
 constexpr std::int32_t kMin = std::numeric_limits<std::int32_t>::min();
 constexpr std::int32_t kMax = std::numeric_limits<std::int32_t>::max();
 
-Bytes copy_of(std::span<const std::uint8_t> bytes) { return {bytes.begin(), bytes.end()}; }
+Bytes copy_of(std::span<const std::uint8_t> bytes) {
+    return {bytes.begin(), bytes.end()};
+}
 
 Bytes encode(const Frame& f, const Frame* baseline, protocol::SnapshotExtras extras = {}) {
     flatbuffers::FlatBufferBuilder b;
@@ -84,16 +86,23 @@ Frame random_frame(std::mt19937_64& rng, std::uint64_t tick, std::size_t disks) 
     return f;
 }
 
-std::int32_t clamped(std::int64_t v) { return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, kMin, kMax)); }
+std::int32_t clamped(std::int64_t v) {
+    return static_cast<std::int32_t>(std::clamp<std::int64_t>(v, kMin, kMax));
+}
 
 std::int32_t random_value(std::mt19937_64& rng, std::int32_t near) {
     const auto small = static_cast<std::int64_t>(rng() % 7) - 3;
     switch (rng() % 6) {
-        case 0: return near;  // unchanged
-        case 1: return clamped(near + small);
-        case 2: return static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));  // anything
-        case 3: return (rng() % 2) != 0 ? kMin : kMax;
-        default: return clamped(near / 2 + 40 * small);
+        case 0:
+            return near;  // unchanged
+        case 1:
+            return clamped(near + small);
+        case 2:
+            return static_cast<std::int32_t>(static_cast<std::uint32_t>(rng()));  // anything
+        case 3:
+            return (rng() % 2) != 0 ? kMin : kMax;
+        default:
+            return clamped(near / 2 + 40 * small);
     }
 }
 
@@ -101,7 +110,8 @@ std::int32_t random_value(std::mt19937_64& rng, std::int32_t near) {
 Frame successor(std::mt19937_64& rng, const Frame& baseline) {
     Frame f = baseline;
     f.tick = baseline.tick + 1 + rng() % 8;
-    if (rng() % 50 == 0) f.tick = baseline.tick + (std::uint64_t{1} << 40);  // far beyond prediction
+    if (rng() % 50 == 0)
+        f.tick = baseline.tick + (std::uint64_t{1} << 40);  // far beyond prediction
     const std::uint64_t elapsed = f.tick - baseline.tick;
     f.ticks_left = baseline.ticks_left > elapsed ? baseline.ticks_left - elapsed : 0;
     if (rng() % 8 == 0) f.ticks_left = rng();
@@ -188,8 +198,8 @@ TEST_CASE("delta snapshots round-trip bit for bit: random frames against random 
 TEST_CASE("delta snapshots carry int32 extremes both ways") {
     for (const std::int32_t from : {kMin, kMax, 0}) {
         for (const std::int32_t to : {kMin, kMax, 0, -1}) {
-            for (const std::uint64_t gap : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{255},
-                                            std::uint64_t{1} << 62}) {
+            for (const std::uint64_t gap :
+                 {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{255}, std::uint64_t{1} << 62}) {
                 Frame base;
                 base.tick = 1;
                 base.ticks_left = std::numeric_limits<std::uint64_t>::max();
@@ -296,8 +306,8 @@ TEST_CASE("malformed delta streams are refused with an error") {
     CHECK_FALSE(decode(raw_delta(12, 10, nullptr), &base, error).has_value());  // no stream
     const Bytes ok{0x00};
     CHECK_FALSE(decode(raw_delta(12, 10, &ok, true), &base, error).has_value());  // and updates
-    CHECK_FALSE(decode(raw_delta(10, 10, &ok), &base, error).has_value());  // not after it
-    CHECK_FALSE(decode(raw_delta(12, 9, &ok), &base, error).has_value());   // other baseline
+    CHECK_FALSE(decode(raw_delta(10, 10, &ok), &base, error).has_value());        // not after it
+    CHECK_FALSE(decode(raw_delta(12, 9, &ok), &base, error).has_value());         // other baseline
     CHECK(error == "baseline not held: 9");
     CHECK_FALSE(decode(raw_delta(12, 10, &ok), nullptr, error).has_value());
 }
@@ -332,7 +342,8 @@ TEST_CASE("full snapshots that do not add up are refused") {
 
 TEST_CASE("garbage and damaged delta streams never crash") {
     const std::uint64_t seed = 0x5eed'ca70'0003ULL;
-    std::printf("test_net: damaged delta streams, seed %llu\n", static_cast<unsigned long long>(seed));
+    std::printf("test_net: damaged delta streams, seed %llu\n",
+                static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
     int refused = 0;
     for (int round = 0; round < 3000; ++round) {
@@ -340,7 +351,8 @@ TEST_CASE("garbage and damaged delta streams never crash") {
         Bytes stream;
         if (round % 2 == 0) {
             stream.resize(rng() % 48);
-            for (std::uint8_t& byte : stream) byte = static_cast<std::uint8_t>(rng());
+            for (std::uint8_t& byte : stream)
+                byte = static_cast<std::uint8_t>(rng());
         } else {  // a good stream with a few bits flipped, or cut short
             const Frame f = successor(rng, base);
             const Bytes good = encode(f, &base);

@@ -95,8 +95,7 @@ struct SnapshotExtras {
 // the frame predicted from `baseline` (schemas/PROTOCOL.md).
 std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& builder,
                                               std::uint32_t client_id, const Frame& frame,
-                                              const Frame* baseline,
-                                              const SnapshotExtras& extras);
+                                              const Frame* baseline, const SnapshotExtras& extras);
 
 // The frame a snapshot describes; `baseline` is the frame of its
 // baseline_tick (null for a full snapshot). nullopt with `error` set when the
