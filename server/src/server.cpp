@@ -82,14 +82,17 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     const protocol::VerifiedPacket verified = protocol::verify_packet(datagram);
     if (verified.packet == nullptr) {
         ++stats_.invalid[static_cast<std::size_t>(verified.error)];
-        spdlog::debug("dropped {} bytes from {}: {}", datagram.size(), from.to_string(),
-                      protocol::to_string(verified.error));
+        // Formatting the address costs an allocation: only when it is logged.
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("dropped {} bytes from {}: {}", datagram.size(), from.to_string(),
+                          protocol::to_string(verified.error));
         return;
     }
     const net::Packet& packet = *verified.packet;
     const auto drop = [&](Drop why) {
         ++stats_.dropped[static_cast<std::size_t>(why)];
-        spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
     };
 
     switch (packet.body_type()) {
@@ -238,7 +241,8 @@ void Server::on_input(Session& session, const net::ClientInput& input) {
 }
 
 void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
-    spdlog::debug("denied {}: {} {}", to.to_string(), net::EnumNameDenyReason(reason), detail);
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("denied {}: {} {}", to.to_string(), net::EnumNameDenyReason(reason), detail);
     builder_.Clear();
     const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail));
     send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));
