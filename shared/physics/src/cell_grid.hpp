@@ -1,16 +1,15 @@
 #pragma once
-// Broadphase for a set of boxes known all at once: a dense row-major grid
-// over their common bounds, laid out flat (counting sort by cell) with each
-// entry carrying its box, so pair finding walks memory in order and a query
-// touches a few short contiguous runs.
+// Broadphase for static shapes, boxes of any size known all at once: a dense
+// row-major grid over their common bounds, each box entered in every cell it
+// covers, laid out flat (counting sort by cell) with each entry carrying its
+// box, so a query touches a few short contiguous runs. (Disks, all of about
+// one size, use the AnchorGrid.)
 //
-// Built once per use; to change a box, callers mask the item out of query
-// results and keep its new box elsewhere (the sweep uses a HashGrid).
 // Candidates are a superset: boxes that overlap are always reported, boxes a
 // float's rounding apart may be too (callers test the shapes exactly).
-// Each overlapping pair, and each query result, is reported exactly once:
-// in the first cell (lowest x, then y) of the overlap of the two cell ranges.
-// The cell size only affects speed, never what is reported.
+// Each query result is reported exactly once: in the first cell (lowest x,
+// then y) of the overlap of the two cell ranges. The cell size only affects
+// speed, never what is reported.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -19,19 +18,12 @@
 
 namespace carom::physics::detail {
 
-// A comparison as 0 or 1, so that several can be combined without branches.
-constexpr unsigned bit(bool b) { return b ? 1u : 0u; }
-
 class CellGrid {
   public:
     // `present[i]` says whether boxes[i] takes part. The grid may use larger
     // cells than asked, to keep its cell count proportional to the boxes.
     void build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present,
                double cell_size);
-
-    // Calls visit(i, j), i < j, once for each pair of overlapping boxes.
-    template <class Visit>
-    void for_each_pair(Visit&& visit) const;
 
     // Calls visit(i) once for each box overlapping `box`.
     template <class Visit>
@@ -80,41 +72,6 @@ class CellGrid {
     std::vector<std::uint32_t> large_;  // ascending
     std::vector<std::uint8_t> is_large_;
 };
-
-template <class Visit>
-void CellGrid::for_each_pair(Visit&& visit) const {
-    for (std::uint32_t cy = 0; cy < height_; ++cy) {
-        for (std::uint32_t cx = 0; cx < width_; ++cx) {
-            const std::uint32_t c = cy * width_ + cx;
-            const std::uint32_t end = cell_start_[c + 1];
-            const auto cell_x = static_cast<std::int32_t>(cx);
-            const auto cell_y = static_cast<std::int32_t>(cy);
-            for (std::uint32_t k = cell_start_[c]; k < end; ++k) {
-                const Entry& e = entries_[k];
-                for (std::uint32_t l = k + 1; l < end; ++l) {
-                    const Entry& f = entries_[l];
-                    // Evaluated without early exits: most candidates fail, and
-                    // a single well-predicted branch beats several random ones.
-                    const unsigned report = bit(e.box.min_x <= f.box.max_x) &
-                                            bit(f.box.min_x <= e.box.max_x) &
-                                            bit(e.box.min_y <= f.box.max_y) &
-                                            bit(f.box.min_y <= e.box.max_y) &
-                                            bit(cell_x == std::max(e.x0, f.x0)) &
-                                            bit(cell_y == std::max(e.y0, f.y0));
-                    if (report != 0) visit(std::min(e.item, f.item), std::max(e.item, f.item));
-                }
-            }
-        }
-    }
-    // Large boxes against everything; a pair of large boxes once.
-    for (const std::uint32_t big : large_) {
-        for (std::uint32_t i = 0; i < boxes_.size(); ++i) {
-            if (i == big || !present_[i] || (is_large_[i] && i < big)) continue;
-            if (physics::overlaps(boxes_[big], boxes_[i]))
-                visit(std::min(big, i), std::max(big, i));
-        }
-    }
-}
 
 template <class Visit>
 void CellGrid::query(const Aabb& box, Visit&& visit) const {

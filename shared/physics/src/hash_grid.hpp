@@ -1,13 +1,17 @@
 #pragma once
 // Broadphase for boxes that change: a uniform grid hashed into a
-// power-of-two table of growable buckets, with insert and remove.
+// power-of-two table of buckets, with insert and remove.
 //
 // Items (disk or static indices) are stored in every cell their box covers,
 // or on the large list (see cell_math.hpp). Results never depend on the cell
 // size or on bucket collisions: a query reports exactly the items whose box
 // overlaps the query box, each once, and callers make every decision from
-// those items with a total order. Memory is kept between resets, so a
-// steady-state step does not allocate.
+// those items with a total order.
+//
+// Buckets are linked lists of nodes from one pool, so memory follows the
+// number of stored (item, cell) entries, not the fullest bucket ever seen:
+// once the pool has grown to a scene's peak, a step does not allocate. A
+// reset clears only what was touched since the last one.
 #include <cstdint>
 #include <vector>
 
@@ -30,20 +34,33 @@ class HashGrid {
     double cell_size() const { return cell_size_; }
 
   private:
+    static constexpr std::uint32_t kNone = UINT32_MAX;
+
     struct Item {
         Aabb box;
         CellRange cells;
         bool present = false;
         bool large = false;
+        bool touched = false;  // listed in touched_items_
+    };
+    struct Node {
+        std::uint32_t item;
+        std::uint32_t next;  // kNone ends the bucket
     };
 
     std::uint32_t bucket_of(std::int32_t cx, std::int32_t cy) const;
     bool mark_visited(std::uint32_t item);
+    std::uint32_t new_node();
 
     double cell_size_ = 1.0;
     double inv_cell_size_ = 1.0;
     std::uint32_t bucket_mask_ = 0;
-    std::vector<std::vector<std::uint32_t>> buckets_;
+    std::vector<std::uint32_t> heads_;  // per bucket: its first node, or kNone
+    std::vector<Node> nodes_;
+    std::uint32_t free_nodes_ = kNone;  // removed nodes, linked through next
+    std::vector<std::uint32_t> touched_buckets_;
+    std::vector<std::uint8_t> bucket_touched_;  // listed in touched_buckets_
+    std::vector<std::uint32_t> touched_items_;
     std::vector<Item> items_;
     std::vector<std::uint32_t> large_items_;
     std::vector<std::uint32_t> visited_stamp_;
@@ -67,7 +84,8 @@ void HashGrid::query(const Aabb& box, Visit&& visit) {
     }
     for (std::int32_t cy = range.y0; cy <= range.y1; ++cy) {
         for (std::int32_t cx = range.x0; cx <= range.x1; ++cx) {
-            for (const std::uint32_t item : buckets_[bucket_of(cx, cy)]) {
+            for (std::uint32_t k = heads_[bucket_of(cx, cy)]; k != kNone; k = nodes_[k].next) {
+                const std::uint32_t item = nodes_[k].item;
                 if (overlaps(items_[item].box, box) && mark_visited(item)) visit(item);
             }
         }

@@ -59,19 +59,16 @@ class OverlapSolver {
         const std::size_t n = w_.disks.size();
         boxes_.resize(n);
         present_.assign(n, 0u);
-        double diameter_sum = 0.0;
         std::size_t active = 0;
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
             if (!slot.alive) continue;
             present_[i] = 1;
             boxes_[i] = disk_bounds(slot.state);
-            diameter_sum += 2.0 * slot.state.radius;
             ++active;
         }
         if (active == 0) return;
-        cells_.build(boxes_, present_,
-                     std::max(2.0 * diameter_sum / static_cast<double>(active), 1e-6));
+        cells_.build(boxes_, present_);
         cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) {
             const DiskState& a = w_.disks[i].state;
             const DiskState& b = w_.disks[j].state;
@@ -117,7 +114,7 @@ class OverlapSolver {
     std::vector<OverlapContact>& overlaps_;
     std::vector<Aabb>& boxes_;
     std::vector<std::uint8_t>& present_;
-    CellGrid& cells_;
+    AnchorGrid& cells_;
 };
 
 }  // namespace

@@ -113,7 +113,7 @@ class Sweep {
             }
             // Each escapee pairs with the escapees before it, then joins them.
             s_.cells.query(s_.swept[i], [&](std::uint32_t j) {
-                if (!s_.escaped[j]) schedule_pair(i, j);
+                if (!s_.escaped[j] && overlaps(s_.swept[i], s_.swept[j])) schedule_pair(i, j);
             });
             s_.escapee_grid.query(s_.swept[i], [&](std::uint32_t j) { schedule_pair(i, j); });
             s_.escapee_grid.insert(i, s_.swept[i]);
@@ -123,7 +123,7 @@ class Sweep {
 
     // Reaches sized for about kReachTicks ticks of travel at the current speed.
     void rebuild_neighbourhood() {
-        constexpr double kReachTicks = 2.0;
+        constexpr double kReachTicks = 3.0;
         const std::size_t n = s_.bodies.size();
         s_.reach.resize(n);
         s_.present.assign(n, 0u);
@@ -143,11 +143,10 @@ class Sweep {
                                    s_.reach[i].max.y - s_.reach[i].min.y);
             ++active;
         }
-        // Cells about twice a typical reach: most reaches touch one to four cells.
-        const double cell =
+        // Escapee cells about twice a typical reach: most reaches touch one to four cells.
+        w_.scratch.cell_size =
             active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
-        w_.scratch.cell_size = cell;
-        s_.cells.build(s_.reach, s_.present, cell);
+        s_.cells.build(s_.reach, s_.present);
         s_.pairs.clear();
         s_.cells.for_each_pair(
             [&](std::uint32_t i, std::uint32_t j) { s_.pairs.emplace_back(i, j); });
@@ -224,10 +223,16 @@ class Sweep {
         const double t0 = std::max(ba.t, bb.t);
         const Vec2 pa = position_at(a, t0);
         const Vec2 pb = position_at(b, t0);
+        const Vec2 d = pa - pb;
+        const Vec2 v = ba.velocity - bb.velocity;
+        const double distance_squared = dot(d, d);
         const double inner = ba.radius + bb.radius - overlap_alarm_;
-        if (inner > 0.0 && length_squared(pa - pb) < inner * inner) overlap_seen_ = true;
-        const auto hit =
-            toi_disk_disk(pa, ba.radius, ba.velocity - bb.velocity, pb, bb.radius, dt_ - t0);
+        if (inner > 0.0 && distance_squared < inner * inner) overlap_seen_ = true;
+        // Apart and not closing in: toi_disk_disk would find nothing, from
+        // these very values. Most candidate pairs end here.
+        const double reach = ba.radius + bb.radius;
+        if (distance_squared > reach * reach && dot(d, v) >= 0.0) return;
+        const auto hit = toi_disk_disk(pa, ba.radius, v, pb, bb.radius, dt_ - t0);
         if (!hit) return;
         push({std::min(t0 + hit->t, dt_), a, b, ba.version, bb.version, EventKind::disk_disk});
     }
@@ -260,10 +265,11 @@ class Sweep {
     // pair with i will be scheduled by that disk's own reschedule.
     void reschedule(std::uint32_t i, std::uint32_t skip) {
         const Aabb box = swept_bounds(i);
+        s_.swept[i] = box;
         if (!s_.escaped[i] && contains(s_.reach[i], box)) {
             for (std::uint32_t k = s_.neighbour_start[i]; k < s_.neighbour_start[i + 1]; ++k) {
                 const std::uint32_t j = s_.neighbours[k];
-                if (!s_.escaped[j] && j != skip) schedule_pair(i, j);
+                if (!s_.escaped[j] && j != skip && overlaps(box, s_.swept[j])) schedule_pair(i, j);
             }
             for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
                 schedule_static(i, s_.static_neighbours[k]);
@@ -276,7 +282,7 @@ class Sweep {
                 ++escapees_;
             }
             s_.cells.query(box, [&](std::uint32_t j) {
-                if (!s_.escaped[j] && j != skip) schedule_pair(i, j);
+                if (!s_.escaped[j] && j != skip && overlaps(box, s_.swept[j])) schedule_pair(i, j);
             });
             w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
         }

@@ -2,6 +2,7 @@
 // The world's storage, shared by the files that implement World.
 #include <vector>
 
+#include "anchor_grid.hpp"
 #include "carom/physics/world.hpp"
 #include "cell_grid.hpp"
 #include "hash_grid.hpp"
@@ -62,7 +63,7 @@ struct Scratch {
     std::vector<SweepEvent> events;
     std::vector<OverlapContact> overlaps;
     std::vector<Aabb> reach;            // per disk: where its paths may go (see sweep_solver.cpp)
-    std::vector<Aabb> swept;            // per disk: swept bounds at the start of the tick
+    std::vector<Aabb> swept;            // per disk: swept bounds as of its last path change
     std::vector<std::uint8_t> present;  // per disk: alive when the reaches were built
     std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
     std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
@@ -71,7 +72,7 @@ struct Scratch {
     std::vector<std::uint32_t> fill;
     std::vector<std::uint32_t> static_start;
     std::vector<std::uint32_t> static_neighbours;
-    CellGrid cells;
+    AnchorGrid cells;  // over the reaches
     HashGrid escapee_grid;
     // The neighbourhood (reach, cells, pairs, neighbour lists) is kept from
     // tick to tick while it still fits; creating or destroying shapes, or
@@ -82,7 +83,7 @@ struct Scratch {
     // The overlap solver's own grid over the disks' final bounds.
     std::vector<Aabb> overlap_boxes;
     std::vector<std::uint8_t> overlap_present;
-    CellGrid overlap_cells;
+    AnchorGrid overlap_cells;
 };
 
 // Returns whether the tick may end with an overlap deeper than the

@@ -1,0 +1,152 @@
+#include "anchor_grid.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carom::physics::detail {
+namespace {
+
+// A box fits a cell when it spans at most this fraction of one: the slack
+// keeps rounding in the cell arithmetic from pushing two overlapping boxes'
+// anchors two cells apart.
+constexpr double kFitFraction = 63.0 / 64.0;
+// About this share of the boxes, the largest, may be too large for a cell.
+constexpr double kLargeFraction = 1.0 / 32.0;
+// Up to this many large boxes are checked one by one; more get a coarser grid.
+constexpr std::size_t kShortList = 32;
+
+}  // namespace
+
+AnchorGrid::Entry AnchorGrid::to_entry(const Aabb& box, std::uint32_t item) {
+    // Rounding to float moves a value by at most 2^-24 of it; widening first
+    // by 2^-22 of it (plus a hair for values near zero) keeps the float box
+    // outside the real one.
+    constexpr double kRel = 1.0 / (1 << 22);
+    constexpr double kAbs = 1e-30;
+    auto down = [](double v) { return static_cast<float>(v - (std::abs(v) * kRel + kAbs)); };
+    auto up = [](double v) { return static_cast<float>(v + (std::abs(v) * kRel + kAbs)); };
+    return {down(box.min.x), down(box.min.y), up(box.max.x), up(box.max.y), item};
+}
+
+std::int32_t AnchorGrid::column_of(double x) const {
+    return to_cell(x - origin_x_, inv_cell_size_);
+}
+
+std::int32_t AnchorGrid::row_of(double y) const {
+    return to_cell(y - origin_y_, inv_cell_size_);
+}
+
+AnchorGrid::Run AnchorGrid::row_run(std::int32_t cx0, std::int32_t cx1, std::int32_t cy) const {
+    cx0 = std::max(cx0, 0);
+    cx1 = std::min(cx1, static_cast<std::int32_t>(width_) - 1);
+    if (cx0 > cx1) return {};
+    return {cell_start_[cell_index(cx0, cy)], cell_start_[cell_index(cx1, cy) + 1]};
+}
+
+void AnchorGrid::clear() {
+    entries_.clear();
+    large_.clear();
+    large_pairs_.clear();
+    use_coarse_ = false;
+    width_ = height_ = 0;
+}
+
+void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present) {
+    const std::size_t n = boxes.size();
+    clear();
+
+    // The cell size follows the boxes: large enough for all but the largest
+    // few (kLargeFraction), which go on the large list. One fast outlier does
+    // not make every cell bigger, and the large list stays short.
+    double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+    extents_.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!present[i]) continue;
+        const Entry e = to_entry(boxes[i], i);
+        min_x = std::min(min_x, double{e.min_x});
+        min_y = std::min(min_y, double{e.min_y});
+        max_x = std::max(max_x, double{e.min_x});
+        max_y = std::max(max_y, double{e.min_y});
+        extents_.push_back(std::max(double{e.max_x} - e.min_x, double{e.max_y} - e.min_y));
+    }
+    const std::size_t count = extents_.size();
+    if (count == 0) return;
+    const auto rank =
+        static_cast<std::ptrdiff_t>(static_cast<double>(count - 1) * (1.0 - kLargeFraction));
+    std::nth_element(extents_.begin(), extents_.begin() + rank, extents_.end());
+
+    const double span_x = max_x - min_x;
+    const double span_y = max_y - min_y;
+    double cell = extents_[static_cast<std::size_t>(rank)] / kFitFraction;
+    if (!(cell > 0.0)) cell = 1.0;
+    // Keep the cell count near 4 per box, so that far-apart boxes coarsen
+    // the grid instead of allocating an enormous one.
+    const double max_cells = 4.0 * static_cast<double>(count) + 64.0;
+    cell = std::max(
+        {cell, std::sqrt(span_x * span_y / max_cells), span_x / max_cells, span_y / max_cells});
+    const double fit = cell * kFitFraction;
+    origin_x_ = min_x;
+    origin_y_ = min_y;
+    inv_cell_size_ = 1.0 / cell;
+    width_ = static_cast<std::uint32_t>(column_of(max_x)) + 1;
+    height_ = static_cast<std::uint32_t>(row_of(max_y)) + 1;
+
+    const std::size_t cells = std::size_t{width_} * height_;
+    cell_start_.assign(cells + 1, 0u);
+    cell_of_.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!present[i]) continue;
+        const Entry e = to_entry(boxes[i], i);
+        if (double{e.max_x} - e.min_x > fit || double{e.max_y} - e.min_y > fit) {
+            large_.push_back(e);
+            cell_of_[i] = UINT32_MAX;
+            continue;
+        }
+        cell_of_[i] = cell_index(column_of(e.min_x), row_of(e.min_y));
+        ++cell_start_[cell_of_[i] + 1];
+    }
+    for (std::size_t c = 0; c < cells; ++c)
+        cell_start_[c + 1] += cell_start_[c];
+
+    entries_.resize(cell_start_[cells]);
+    fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (!present[i] || cell_of_[i] == UINT32_MAX) continue;
+        entries_[fill_[cell_of_[i]]++] = to_entry(boxes[i], i);
+    }
+
+    large_pairs_.clear();
+    if (large_.size() <= kShortList) {
+        for (std::size_t k = 0; k < large_.size(); ++k) {
+            for (std::size_t l = k + 1; l < large_.size(); ++l) {
+                if (large_[k].overlaps(large_[l]))
+                    large_pairs_.emplace_back(large_[k].item, large_[l].item);
+            }
+        }
+        return;
+    }
+    large_boxes_.resize(large_.size());
+    for (std::size_t k = 0; k < large_.size(); ++k)
+        large_boxes_[k] = boxes[large_[k].item];
+    large_present_.assign(large_.size(), 1u);
+    if (!coarse_) coarse_ = std::make_unique<AnchorGrid>();
+    coarse_->build(large_boxes_, large_present_);
+    coarse_->parent_large_ = large_;
+    coarse_->collect_pairs(large_pairs_);
+    use_coarse_ = true;
+}
+
+void AnchorGrid::query_large(const Aabb& box, void (*visit)(void*, std::uint32_t),
+                             void* context) const {
+    query(box, [&](std::uint32_t k) { visit(context, parent_large_[k].item); });
+}
+
+void AnchorGrid::collect_pairs(std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
+    for_each_pair([&](std::uint32_t k, std::uint32_t l) {
+        const std::uint32_t i = parent_large_[k].item;
+        const std::uint32_t j = parent_large_[l].item;
+        out.emplace_back(std::min(i, j), std::max(i, j));
+    });
+}
+
+}  // namespace carom::physics::detail
