@@ -152,15 +152,7 @@ class Sweep {
             [&](std::uint32_t i, std::uint32_t j) { s_.pairs.emplace_back(i, j); });
         build_neighbour_lists();
 
-        s_.static_start.assign(n + 1, 0u);
-        s_.static_neighbours.clear();
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (s_.present[i]) {
-                w_.for_each_static_near(
-                    s_.reach[i], [&](std::uint32_t s) { s_.static_neighbours.push_back(s); });
-            }
-            s_.static_start[i + 1] = static_cast<std::uint32_t>(s_.static_neighbours.size());
-        }
+        build_static_lists();
         std::fill(s_.escaped.begin(), s_.escaped.end(), 0u);
         escapees_ = 0;
         w_.scratch.neighbourhood_valid = true;
@@ -182,6 +174,28 @@ class Sweep {
             s_.neighbours[s_.fill[i]++] = j;
             s_.neighbours[s_.fill[j]++] = i;
         }
+    }
+
+    // The statics near each disk's reach, grouped by disk (counting sort).
+    // Statics are few and disks many, so each static asks the reach grid
+    // which disks it is near, rather than each disk asking the statics.
+    void build_static_lists() {
+        const std::size_t n = s_.bodies.size();
+        s_.static_start.assign(n + 1, 0u);
+        s_.static_pairs.clear();
+        for (std::uint32_t st = 0; st < w_.statics.size(); ++st) {
+            if (!w_.statics[st].alive) continue;
+            s_.cells.query(w_.statics[st].bounds, [&](std::uint32_t i) {
+                s_.static_pairs.emplace_back(i, st);
+                ++s_.static_start[i + 1];
+            });
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            s_.static_start[i + 1] += s_.static_start[i];
+        s_.static_neighbours.resize(s_.static_start[n]);
+        s_.fill.assign(s_.static_start.begin(), s_.static_start.end() - 1);
+        for (const auto& [i, st] : s_.static_pairs)
+            s_.static_neighbours[s_.fill[i]++] = st;
     }
 
     // Bounds of disk i from its clock to the end of the tick, padded so that
