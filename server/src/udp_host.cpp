@@ -101,7 +101,7 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
 }  // namespace
 
 UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address,
-                           std::uint16_t port)
+                           std::uint16_t port, int socket_buffer_bytes)
     : socket_(io) {
     const asio::ip::address address = asio::ip::make_address(bind_address);
     const asio::ip::udp::endpoint local(address, port);
@@ -111,6 +111,24 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
     if (address.is_v6()) socket_.set_option(asio::ip::v6_only(false));
     socket_.bind(local);
     socket_.non_blocking(true);
+    // Best effort: a smaller buffer than asked for is logged by the host, not fatal.
+    std::error_code ignored;
+    socket_.set_option(asio::socket_base::receive_buffer_size(socket_buffer_bytes), ignored);
+    socket_.set_option(asio::socket_base::send_buffer_size(socket_buffer_bytes), ignored);
+}
+
+int UdpTransport::receive_buffer_bytes() const {
+    asio::socket_base::receive_buffer_size option;
+    std::error_code ec;
+    socket_.get_option(option, ec);
+    return ec ? 0 : option.value();
+}
+
+int UdpTransport::send_buffer_bytes() const {
+    asio::socket_base::send_buffer_size option;
+    std::error_code ec;
+    socket_.get_option(option, ec);
+    return ec ? 0 : option.value();
 }
 
 void UdpTransport::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
@@ -285,9 +303,12 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
     });
 
     const auto local = transport.local_endpoint();
-    spdlog::info("listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots)",
-                 local.address().to_string(), local.port(), server.room_count(),
-                 server.config().tick_rate_hz, server.config().snapshot_rate_hz);
+    spdlog::info(
+        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
+        "in, {} KiB out)",
+        local.address().to_string(), local.port(), server.room_count(),
+        server.config().tick_rate_hz, server.config().snapshot_rate_hz,
+        transport.receive_buffer_bytes() / 1024, transport.send_buffer_bytes() / 1024);
     if (!options.ready_file.empty())
         write_atomically(options.ready_file,
                          nlohmann::json{{"port", local.port()}, {"pid", ::getpid()}}.dump());
