@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -33,6 +34,7 @@ struct ServerOptions {
     std::uint32_t ticks = 600;
     double latency_seconds = 10;
     bool json = false;
+    std::vector<std::string> only;  // empty: every part
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -141,6 +143,9 @@ struct Capacity {
     // Input datagrams the server read, of those the clients sent in the timed
     // ticks: the rest overflowed the socket's receive buffer and cost it nothing.
     double received = 0;
+    // Mean ms of a tick's parts: reading and handling the inputs (poll),
+    // Server::tick (rooms, snapshot encoding, queueing), and the final flush.
+    double receive_ms = 0, logic_ms = 0, send_ms = 0;
 };
 
 Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
@@ -170,6 +175,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     std::vector<double> times;
     std::uint64_t missing = 0;
     std::uint64_t packets_in_before = 0;
+    std::array<double, 3> phase_ms{};  // receive, Server::tick, flush
     for (std::uint32_t t = 0; t < 60 + ticks; ++t) {
         if (t == 60) packets_in_before = server.stats().packets_in;
         for (auto& c : clients) {
@@ -182,16 +188,26 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
         }
         const auto t0 = Clock::now();
         poll(io);
+        const auto t1 = Clock::now();
         server.tick();
+        const auto t2 = Clock::now();
         transport.flush();
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-        if (t >= 60) times.push_back(ms);
+        const auto t3 = Clock::now();
+        if (t >= 60) {
+            times.push_back(std::chrono::duration<double, std::milli>(t3 - t0).count());
+            phase_ms[0] += std::chrono::duration<double, std::milli>(t1 - t0).count();
+            phase_ms[1] += std::chrono::duration<double, std::milli>(t2 - t1).count();
+            phase_ms[2] += std::chrono::duration<double, std::milli>(t3 - t2).count();
+        }
     }
     const std::uint64_t received = server.stats().packets_in - packets_in_before;
     server.shutdown();
     Capacity out;
     out.clients = n;
     out.received = static_cast<double>(received) / (static_cast<double>(n) * ticks);
+    out.receive_ms = phase_ms[0] / ticks;
+    out.logic_ms = phase_ms[1] / ticks;
+    out.send_ms = phase_ms[2] / ticks;
     out.p50_ms = percentile(times, 0.5);
     out.p99_ms = percentile(times, 0.99);
     out.max_ms = *std::max_element(times.begin(), times.end());
@@ -320,11 +336,17 @@ DatagramCost measure_datagram_cost(const std::vector<std::uint16_t>& sizes) {
 
 int run_server_bench(const ServerOptions& o) {
     spdlog::set_level(spdlog::level::warn);  // the rooms log every match they start
+    const auto want = [&](const char* part) {
+        return o.only.empty() || std::find(o.only.begin(), o.only.end(), part) != o.only.end();
+    };
     std::vector<std::uint16_t> sizes;
-    const Bandwidth delta = measure_bandwidth(true, 3600, &sizes);
-    const Bandwidth full = measure_bandwidth(false, 3600, nullptr);
+    // The datagram cost sends the sizes of the delta run: it runs when either part is wanted.
+    const Bandwidth delta =
+        want("bandwidth") || want("datagram") ? measure_bandwidth(true, 3600, &sizes) : Bandwidth{};
+    const Bandwidth full =
+        want("bandwidth") ? measure_bandwidth(false, 3600, nullptr) : Bandwidth{};
     const double ratio = delta.bytes_per_s / full.bytes_per_s;
-    if (o.json) {
+    if (want("bandwidth") && o.json) {
         fmt::print(
             "{{\"bench\":\"server_bandwidth\",\"map\":\"arena\",\"clients\":8,"
             "\"delta_bytes_per_s\":{},\"full_bytes_per_s\":{},\"delta_over_full\":{},"
@@ -332,7 +354,7 @@ int run_server_bench(const ServerOptions& o) {
             json_number(delta.bytes_per_s, "{:.1f}"), json_number(full.bytes_per_s, "{:.1f}"),
             json_number(ratio, "{:.3f}"), json_number(delta.mean_snapshot_bytes, "{:.1f}"),
             json_number(full.mean_snapshot_bytes, "{:.1f}"));
-    } else {
+    } else if (want("bandwidth")) {
         fmt::print(
             "Bandwidth per client, 4 v 4 arena, 8 clients, 60 s of play, 30 Hz snapshots "
             "(payload bytes; UDP/IP adds 28 B a datagram)\n");
@@ -341,31 +363,39 @@ int run_server_bench(const ServerOptions& o) {
         fmt::print("  full:  {:8.1f} B/s ({:.1f} B a snapshot)\n", full.bytes_per_s,
                    full.mean_snapshot_bytes);
         fmt::print("  delta / full = {:.3f}\n\n", ratio);
+    }
+    if (want("capacity") && !o.json) {
         fmt::print(
             "Capacity: loopback UDP, rooms of 8 (arena), every client sends input each "
             "tick, {} ticks timed, one thread\n",
             o.ticks);
-        fmt::print("  {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>9}\n", "clients", "p50 ms",
-                   "p99 ms", "max ms", "cpu", "behind", "received");
+        fmt::print("  {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>9}   {}\n", "clients", "p50 ms",
+                   "p99 ms", "max ms", "cpu", "behind", "received",
+                   "mean ms: receive / tick / flush");
     }
-    for (std::uint32_t n : o.clients) {
+    for (std::uint32_t n : want("capacity") ? o.clients : std::vector<std::uint32_t>{}) {
         const Capacity c = measure_capacity(n, o.ticks);
         if (o.json) {
             fmt::print(
                 "{{\"bench\":\"server_capacity\",\"clients\":{},\"rooms\":{},"
                 "\"tick_ms_p50\":{},\"tick_ms_p99\":{},\"tick_ms_max\":{},\"cpu\":{},"
-                "\"client_ticks_behind\":{},\"inputs_received\":{}}}\n",
+                "\"client_ticks_behind\":{},\"inputs_received\":{},\"receive_ms_mean\":{},"
+                "\"server_tick_ms_mean\":{},\"flush_ms_mean\":{}}}\n",
                 c.clients, (n + 7) / 8, json_number(c.p50_ms, "{:.4f}"),
                 json_number(c.p99_ms, "{:.4f}"), json_number(c.max_ms, "{:.4f}"),
                 json_number(c.cpu, "{:.4f}"), c.snapshots_missing,
-                json_number(c.received, "{:.4f}"));
+                json_number(c.received, "{:.4f}"), json_number(c.receive_ms, "{:.4f}"),
+                json_number(c.logic_ms, "{:.4f}"), json_number(c.send_ms, "{:.4f}"));
         } else {
-            fmt::print("  {:>7} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>8} {:>8.1f}%\n",
-                       c.clients, c.p50_ms, c.p99_ms, c.max_ms, 100.0 * c.cpu, c.snapshots_missing,
-                       100.0 * c.received);
+            fmt::print(
+                "  {:>7} {:>10.3f} {:>10.3f} {:>10.3f} {:>7.1f}% {:>8} {:>8.1f}%   {:.3f} / {:.3f} "
+                "/ {:.3f}\n",
+                c.clients, c.p50_ms, c.p99_ms, c.max_ms, 100.0 * c.cpu, c.snapshots_missing,
+                100.0 * c.received, c.receive_ms, c.logic_ms, c.send_ms);
         }
     }
-    for (std::uint32_t rate : {30u, 60u}) {
+    for (std::uint32_t rate :
+         want("latency") ? std::vector<std::uint32_t>{30, 60} : std::vector<std::uint32_t>{}) {
         const Latency l = measure_latency(rate, o.latency_seconds);
         if (o.json) {
             fmt::print(
@@ -386,6 +416,7 @@ int run_server_bench(const ServerOptions& o) {
                 l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples);
         }
     }
+    if (!want("datagram")) return EXIT_SUCCESS;
     const DatagramCost cost = measure_datagram_cost(sizes);
     if (o.json) {
         fmt::print(
@@ -416,6 +447,10 @@ void add_server_command(CLI::App& app) {
         ->add_option("--latency-seconds", options->latency_seconds,
                      "Real-time seconds of each latency run")
         ->capture_default_str();
+    command
+        ->add_option("--only", options->only,
+                     "Run only these parts (bandwidth, capacity, latency, datagram)")
+        ->check(CLI::IsMember({"bandwidth", "capacity", "latency", "datagram"}));
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
     command->callback([options] {
         const int status = run_server_bench(*options);
