@@ -52,6 +52,7 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.frame_history = config_.snapshot_history;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
+    delta_streams_.resize(rooms_.size());
 }
 
 Server::~Server() = default;
@@ -338,6 +339,7 @@ void Server::tick() {
                     s.pending_events.insert(s.pending_events.end(), events.begin(), events.end());
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
+            delta_streams_[room->index()].reset();  // the new match's first frame reuses a tick
             for (auto& [id, s] : sessions_) {
                 if (s.room != room->index()) continue;
                 s.inputs.hold_idle();
@@ -368,8 +370,8 @@ void Server::send_snapshots() {
             s.roster_sent_tick = tick_;
         }
         extras.events = s.pending_events;
-        const auto bytes =
-            protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline, extras);
+        const auto bytes = protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline,
+                                                     extras, &delta_streams_[s.room]);
         ++(baseline != nullptr ? stats_.snapshots_delta : stats_.snapshots_full);
         send(s.endpoint, bytes);
         s.pending_events.clear();

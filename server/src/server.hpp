@@ -79,6 +79,7 @@ class Server {
     Stats stats_;
     std::vector<MatchSummary> finished_;
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
+    std::vector<protocol::DeltaStreams> delta_streams_;     // per room
     flatbuffers::FlatBufferBuilder builder_{1024};
 };
 
