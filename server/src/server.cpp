@@ -64,7 +64,7 @@ const Session* Server::session(std::uint32_t client_id) const {
 
 Session* Server::find_by_endpoint(const Endpoint& from) {
     const auto it = by_endpoint_.find(from);
-    return it == by_endpoint_.end() ? nullptr : &sessions_.at(it->second);
+    return it == by_endpoint_.end() ? nullptr : it->second;
 }
 
 std::uint64_t Server::cookie_bucket() const {
@@ -159,9 +159,10 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     // The same token within the grace window reclaims its session and slot.
     for (auto& [id, s] : sessions_) {
         if (s.token != r.token() || r.token() == 0) continue;
-        by_endpoint_.erase(s.endpoint);
+        // An away session's old address is no longer its own (another client may hold it now).
+        if (s.connected) by_endpoint_.erase(s.endpoint);
         s.endpoint = from;
-        by_endpoint_[from] = id;
+        by_endpoint_[from] = &s;
         s.connected = true;
         s.last_heard_tick = tick_;
         s.acked_snapshot = 0;
@@ -213,8 +214,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name, from.to_string(),
                  s.room,
                  s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
-    by_endpoint_[from] = s.client_id;
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
+    by_endpoint_[from] = &it->second;
     send_accepted(it->second);
 }
 
