@@ -427,26 +427,36 @@ int run_server_bench(const ServerOptions& o) {
                 c.receive_ms, c.logic_ms, c.send_ms);
         }
     }
+    // The issue's target: p99 at most one tick period + 1 ms.
+    const double latency_target_ms = kTickMs + 1.0;
     for (std::uint32_t rate :
          want("latency") ? std::vector<std::uint32_t>{30, 60} : std::vector<std::uint32_t>{}) {
         const Latency l = measure_latency(rate, o.latency_seconds);
+        const bool meets = l.p99_ms <= latency_target_ms;
         if (o.json) {
             fmt::print(
                 "{{\"bench\":\"server_latency\",\"snapshot_rate_hz\":{},\"input_to_snapshot_ms_"
                 "p50\":{},"
-                "\"input_to_snapshot_ms_p99\":{},\"samples\":{}}}\n",
+                "\"input_to_snapshot_ms_p99\":{},\"samples\":{},\"target_ms_p99\":{},"
+                "\"meets_target\":{}}}\n",
                 l.snapshot_rate_hz, json_number(l.p50_ms, "{:.3f}"),
-                json_number(l.p99_ms, "{:.3f}"), l.samples);
+                json_number(l.p99_ms, "{:.3f}"), l.samples,
+                json_number(latency_target_ms, "{:.3f}"), meets);
         } else {
             if (rate == 30)
                 fmt::print(
                     "\nLatency from sending an input to receiving the first snapshot that "
-                    "reflects it (loopback, real time, {} s each):\n",
-                    o.latency_seconds);
-            fmt::print(
-                "  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples; a tick is "
-                "16.67 ms)\n",
-                l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples);
+                    "reflects it (loopback, real time, {} s each;\ntarget: p99 at most a tick + 1 "
+                    "ms = {:.2f} ms):\n",
+                    o.latency_seconds, latency_target_ms);
+            fmt::print("  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples): {}\n",
+                       l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples,
+                       meets ? "meets the target" : "misses the target");
+            if (rate == 30)
+                fmt::print(
+                    "    (by construction: an input waits for the next tick, then for the "
+                    "client's next snapshot,\n     which at 30 Hz comes every other tick: up to "
+                    "two ticks, 33.3 ms)\n");
         }
     }
     if (!want("datagram")) return EXIT_SUCCESS;
