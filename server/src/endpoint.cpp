@@ -3,6 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace carom::server {
 
@@ -17,6 +18,25 @@ std::string Endpoint::to_string() const {
         s += fmt::format("{:x}", (a[i] << 8) | a[i + 1]);
     }
     return s + fmt::format("]:{}", port);
+}
+
+namespace {
+
+// splitmix64's finaliser: a bijection that spreads every input bit.
+std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+}  // namespace
+
+std::size_t EndpointHash::operator()(const Endpoint& e) const noexcept {
+    std::uint64_t high = 0, low = 0;
+    std::memcpy(&high, e.address.data(), 8);
+    std::memcpy(&low, e.address.data() + 8, 8);
+    // The port is mixed in after the address, so it cannot cancel address bits.
+    return static_cast<std::size_t>(mix(mix(low ^ high * 0x9E3779B97F4A7C15ull) ^ e.port));
 }
 
 }  // namespace carom::server

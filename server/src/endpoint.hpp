@@ -3,6 +3,7 @@
 // so the logic (and its tests) never touch the socket library.
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -14,7 +15,14 @@ struct Endpoint {
     std::uint16_t port = 0;
 
     friend auto operator<=>(const Endpoint&, const Endpoint&) = default;
+    friend bool operator==(const Endpoint&, const Endpoint&) = default;
     std::string to_string() const;
+};
+
+// For the server's lookup of a session by address, done for every datagram.
+// Nothing iterates the hashed table, so its order never matters.
+struct EndpointHash {
+    std::size_t operator()(const Endpoint& e) const noexcept;
 };
 
 }  // namespace carom::server

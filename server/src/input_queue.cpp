@@ -1,28 +1,43 @@
 #include "input_queue.hpp"
 
+#include <algorithm>
+
 namespace carom::server {
 
 InputQueue::Offer InputQueue::offer(std::uint32_t sequence, std::uint8_t bits) {
     if (sequence <= last_sequence_) return Offer::stale;
-    if (!pending_.emplace(sequence, game::Input::from_bits(bits)).second) return Offer::duplicate;
-    if (pending_.size() > kMaxBuffered) {
-        pending_.erase(pending_.begin());
+    // From the back: a new input is usually the newest.
+    std::size_t at = count_;
+    while (at > 0 && pending_[at - 1].sequence > sequence)
+        --at;
+    if (at > 0 && pending_[at - 1].sequence == sequence) return Offer::duplicate;
+    std::move_backward(pending_.begin() + static_cast<std::ptrdiff_t>(at),
+                       pending_.begin() + static_cast<std::ptrdiff_t>(count_),
+                       pending_.begin() + static_cast<std::ptrdiff_t>(count_ + 1));
+    pending_[at] = {sequence, game::Input::from_bits(bits)};
+    if (++count_ > kMaxBuffered) {
+        drop_oldest();
         ++overflowed_;
     }
     return Offer::queued;
 }
 
 game::Input InputQueue::next() {
-    if (pending_.empty()) {
+    if (count_ == 0) {
         ++repeated_;
         return held_;
     }
     // The oldest we have: a gap (all K copies lost) is skipped, not waited for.
-    const auto first = pending_.begin();
-    last_sequence_ = first->first;
-    held_ = first->second;
-    pending_.erase(first);
+    last_sequence_ = pending_[0].sequence;
+    held_ = pending_[0].input;
+    drop_oldest();
     return held_;
+}
+
+void InputQueue::drop_oldest() {
+    std::move(pending_.begin() + 1, pending_.begin() + static_cast<std::ptrdiff_t>(count_),
+              pending_.begin());
+    --count_;
 }
 
 }  // namespace carom::server

@@ -3,8 +3,9 @@
 // several times (their newest K in every packet), so the queue drops
 // duplicates and inputs already applied, applies one per tick in sequence
 // order, and repeats the last one when nothing new has arrived.
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <map>
 
 #include "carom/game/input.hpp"
 
@@ -29,7 +30,16 @@ class InputQueue {
     void hold_idle() { held_ = game::Input{}; }
 
   private:
-    std::map<std::uint32_t, game::Input> pending_;  // ordered by sequence
+    void drop_oldest();
+
+    struct Pending {
+        std::uint32_t sequence = 0;
+        game::Input input;
+    };
+    // Ascending by sequence, in place: every client packet offers K inputs,
+    // and a node allocation per new one showed in the server's profile.
+    std::array<Pending, kMaxBuffered + 1> pending_{};
+    std::size_t count_ = 0;
     std::uint32_t last_sequence_ = 0;
     game::Input held_;
     std::uint64_t repeated_ = 0;

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     HostOptions host;
     std::string bind = "::";
     std::uint16_t port = 27960;
+    int socket_buffer_bytes = UdpTransport::kSocketBufferBytes;
     std::string log_level = "info";
     std::vector<std::string> maps = {"shared/game/maps/arena.json"};
 
@@ -41,6 +42,12 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--port", port, "UDP port (0: any free port, see --ready-file)")
         ->envname("CAROM_PORT")
+        ->capture_default_str();
+    app.add_option("--socket-buffer", socket_buffer_bytes,
+                   "Socket receive and send buffer bytes asked for (capped by "
+                   "net.core.rmem_max/wmem_max)")
+        ->envname("CAROM_SOCKET_BUFFER")
+        ->check(CLI::Range(4096, 1 << 30))
         ->capture_default_str();
     app.add_option("--map", maps, "Map file(s), assigned to rooms in turn")
         ->envname("CAROM_MAPS")
@@ -99,7 +106,7 @@ int main(int argc, char** argv) {
 
     try {
         asio::io_context io;
-        UdpTransport transport(io, bind, port);
+        UdpTransport transport(io, bind, port, socket_buffer_bytes);
         Server server(config, transport, CookieJar{}, run_id_now());
         return run_host(io, transport, server, host);
     } catch (const std::exception& e) {

@@ -52,6 +52,7 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.frame_history = config_.snapshot_history;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
+    delta_streams_.resize(rooms_.size());
 }
 
 Server::~Server() = default;
@@ -63,7 +64,7 @@ const Session* Server::session(std::uint32_t client_id) const {
 
 Session* Server::find_by_endpoint(const Endpoint& from) {
     const auto it = by_endpoint_.find(from);
-    return it == by_endpoint_.end() ? nullptr : &sessions_.at(it->second);
+    return it == by_endpoint_.end() ? nullptr : it->second;
 }
 
 std::uint64_t Server::cookie_bucket() const {
@@ -158,9 +159,10 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     // The same token within the grace window reclaims its session and slot.
     for (auto& [id, s] : sessions_) {
         if (s.token != r.token() || r.token() == 0) continue;
-        by_endpoint_.erase(s.endpoint);
+        // An away session's old address is no longer its own (another client may hold it now).
+        if (s.connected) by_endpoint_.erase(s.endpoint);
         s.endpoint = from;
-        by_endpoint_[from] = id;
+        by_endpoint_[from] = &s;
         s.connected = true;
         s.last_heard_tick = tick_;
         s.acked_snapshot = 0;
@@ -212,8 +214,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name, from.to_string(),
                  s.room,
                  s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
-    by_endpoint_[from] = s.client_id;
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
+    by_endpoint_[from] = &it->second;
     send_accepted(it->second);
 }
 
@@ -338,6 +340,7 @@ void Server::tick() {
                     s.pending_events.insert(s.pending_events.end(), events.begin(), events.end());
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
+            delta_streams_[room->index()].reset();  // the new match's first frame reuses a tick
             for (auto& [id, s] : sessions_) {
                 if (s.room != room->index()) continue;
                 s.inputs.hold_idle();
@@ -368,8 +371,8 @@ void Server::send_snapshots() {
             s.roster_sent_tick = tick_;
         }
         extras.events = s.pending_events;
-        const auto bytes =
-            protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline, extras);
+        const auto bytes = protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline,
+                                                     extras, &delta_streams_[s.room]);
         ++(baseline != nullptr ? stats_.snapshots_delta : stats_.snapshots_full);
         send(s.endpoint, bytes);
         s.pending_events.clear();

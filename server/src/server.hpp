@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "config.hpp"
@@ -71,7 +72,8 @@ class Server {
     CookieJar cookies_;
     std::vector<std::unique_ptr<Room>> rooms_;
     std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
-    std::map<Endpoint, std::uint32_t> by_endpoint_;
+    // Connected sessions by address (nodes of sessions_, which never move).
+    std::unordered_map<Endpoint, Session*, EndpointHash> by_endpoint_;
     std::uint32_t next_client_id_ = 1;
     std::uint64_t tick_ = 0;
     bool shut_down_ = false;
@@ -79,6 +81,7 @@ class Server {
     Stats stats_;
     std::vector<MatchSummary> finished_;
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
+    std::vector<protocol::DeltaStreams> delta_streams_;     // per room
     flatbuffers::FlatBufferBuilder builder_{1024};
 };
 

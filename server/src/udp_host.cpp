@@ -45,7 +45,8 @@ asio::ip::udp::endpoint to_asio(const Endpoint& e, bool v4_socket) {
     return {v6, e.port};
 }
 
-nlohmann::json stats_json(const Server& server, const TickTimes& times, std::uint64_t uptime_s) {
+nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
+                          const TickTimes& times, std::uint64_t uptime_s) {
     const Stats& s = server.stats();
     nlohmann::json invalid = nlohmann::json::object();
     for (std::size_t i = 0; i < s.invalid.size(); ++i)
@@ -72,6 +73,7 @@ nlohmann::json stats_json(const Server& server, const TickTimes& times, std::uin
         {"bytes_in", s.bytes_in},
         {"packets_out", s.packets_out},
         {"bytes_out", s.bytes_out},
+        {"send_errors", transport.send_errors()},
         {"invalid", invalid},
         {"invalid_total", s.invalid_total()},
         {"inputs_stale", s.inputs_stale},
@@ -101,7 +103,7 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
 }  // namespace
 
 UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address,
-                           std::uint16_t port)
+                           std::uint16_t port, int socket_buffer_bytes)
     : socket_(io) {
     const asio::ip::address address = asio::ip::make_address(bind_address);
     const asio::ip::udp::endpoint local(address, port);
@@ -111,6 +113,24 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
     if (address.is_v6()) socket_.set_option(asio::ip::v6_only(false));
     socket_.bind(local);
     socket_.non_blocking(true);
+    // Best effort: a smaller buffer than asked for is logged by the host, not fatal.
+    std::error_code ignored;
+    socket_.set_option(asio::socket_base::receive_buffer_size(socket_buffer_bytes), ignored);
+    socket_.set_option(asio::socket_base::send_buffer_size(socket_buffer_bytes), ignored);
+}
+
+int UdpTransport::receive_buffer_bytes() const {
+    asio::socket_base::receive_buffer_size option;
+    std::error_code ec;
+    socket_.get_option(option, ec);
+    return ec ? 0 : option.value();
+}
+
+int UdpTransport::send_buffer_bytes() const {
+    asio::socket_base::send_buffer_size option;
+    std::error_code ec;
+    socket_.get_option(option, ec);
+    return ec ? 0 : option.value();
 }
 
 void UdpTransport::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
@@ -247,21 +267,23 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
         }
         const auto now = Clock::now();
         if (options.stats_interval_s > 0 && now >= next_report) {
-            const nlohmann::json j = stats_json(server, report_times, uptime());
+            const nlohmann::json j = stats_json(server, transport, report_times, uptime());
             spdlog::info(
                 "stats: tick p50 {:.3f} ms p99 {:.3f} ms, {} clients, {} rooms, in {} pkt/{} B, "
-                "out {} pkt/{} B, invalid {} {}",
+                "out {} pkt/{} B, send errors {}, invalid {} {}",
                 j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
                 j["clients"].get<std::size_t>(), j["rooms"].get<std::uint32_t>(),
                 j["packets_in"].get<std::uint64_t>(), j["bytes_in"].get<std::uint64_t>(),
                 j["packets_out"].get<std::uint64_t>(), j["bytes_out"].get<std::uint64_t>(),
-                j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
+                j["send_errors"].get<std::uint64_t>(), j["invalid_total"].get<std::uint64_t>(),
+                j["invalid"].dump());
             report_times.clear();
             next_report += std::chrono::duration_cast<Clock::duration>(
                 std::chrono::duration<double>(options.stats_interval_s));
         }
         if (!options.stats_file.empty() && now >= next_file) {
-            write_atomically(options.stats_file, stats_json(server, file_times, uptime()).dump());
+            write_atomically(options.stats_file,
+                             stats_json(server, transport, file_times, uptime()).dump());
             file_times.clear();
             next_file += std::chrono::seconds(1);
         }
@@ -285,15 +307,18 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
     });
 
     const auto local = transport.local_endpoint();
-    spdlog::info("listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots)",
-                 local.address().to_string(), local.port(), server.room_count(),
-                 server.config().tick_rate_hz, server.config().snapshot_rate_hz);
+    spdlog::info(
+        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
+        "in, {} KiB out)",
+        local.address().to_string(), local.port(), server.room_count(),
+        server.config().tick_rate_hz, server.config().snapshot_rate_hz,
+        transport.receive_buffer_bytes() / 1024, transport.send_buffer_bytes() / 1024);
     if (!options.ready_file.empty())
         write_atomically(options.ready_file,
                          nlohmann::json{{"port", local.port()}, {"pid", ::getpid()}}.dump());
     io.run();
     if (!options.stats_file.empty()) {
-        nlohmann::json j = stats_json(server, file_times, uptime());
+        nlohmann::json j = stats_json(server, transport, file_times, uptime());
         j["healthy"] = false;  // stopped
         write_atomically(options.stats_file, j.dump());
     }

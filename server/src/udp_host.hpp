@@ -20,8 +20,15 @@ namespace carom::server {
 
 class UdpTransport final : public Transport {
   public:
+    // The socket buffers asked for: a tick's inputs from every client arrive
+    // between two reads, and the default (about 200 KB, some 250 small
+    // datagrams) overflows past a few hundred clients. Linux caps the request
+    // at net.core.rmem_max / wmem_max.
+    static constexpr int kSocketBufferBytes = 4 << 20;
+
     // Throws std::system_error (address in use, bad address...).
-    UdpTransport(asio::io_context& io, const std::string& bind_address, std::uint16_t port);
+    UdpTransport(asio::io_context& io, const std::string& bind_address, std::uint16_t port,
+                 int socket_buffer_bytes = kSocketBufferBytes);
     // Queues the datagram; queued ones go out in one sendmmsg call when the
     // queue is full, after every batch received, and on flush().
     void send(const Endpoint& to, std::span<const std::uint8_t> datagram) override;
@@ -31,6 +38,9 @@ class UdpTransport final : public Transport {
         std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler);
     asio::ip::udp::endpoint local_endpoint() const { return socket_.local_endpoint(); }
     std::uint64_t send_errors() const { return send_errors_; }
+    // What the kernel granted (capped by the sysctls; Asio undoes Linux's doubling).
+    int receive_buffer_bytes() const;
+    int send_buffer_bytes() const;
     void close();
 
   private:

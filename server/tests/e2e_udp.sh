@@ -36,6 +36,8 @@ cat "$work/loadgen.json"
 sleep 1.2  # one more stats file after the garbage
 invalid=$(sed -E 's/.*"invalid_total":([0-9]+).*/\1/' "$work/stats.json")
 [[ "$invalid" -ge 50 ]] || fail "server counted $invalid invalid datagrams, expected >= 50"
+grep -qE '"send_errors":[0-9]+' "$work/stats.json" || fail "stats file lacks send_errors"
+grep -qE 'stats: .*send errors [0-9]+' "$work/server.log" || fail "stats line lacks send errors"
 
 kill -TERM "$server_pid"
 rc=0

@@ -1,5 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <map>
+#include <random>
+
 #include "input_queue.hpp"
 
 using carom::game::Input;
@@ -42,4 +46,50 @@ TEST_CASE("a client far ahead of the server loses its oldest buffered inputs, no
     CHECK(q.overflowed() == 10);
     q.next();
     CHECK(q.last_applied_sequence() == 11);
+}
+
+TEST_CASE("offers in any order, with repeats and gaps, match an ordered-map model of the queue") {
+    const std::uint64_t seed = 0x5eed'1b0f'0001ULL;
+    std::printf("test_input_queue: random offers, seed %llu\n",
+                static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    InputQueue q;
+    std::map<std::uint32_t, std::uint8_t> model;  // pending, by sequence
+    std::uint32_t applied = 0, newest = 0;
+    std::uint64_t overflowed = 0;
+    Input held;
+    for (int step = 0; step < 20000; ++step) {
+        CAPTURE(step);
+        if (rng() % 3 != 0) {
+            // Mostly near the newest (redundant copies, reordering), at times far ahead.
+            const std::uint32_t sequence =
+                rng() % 50 == 0
+                    ? newest + 1 + static_cast<std::uint32_t>(rng() % 60)
+                    : newest + 2 - std::min(newest + 1, static_cast<std::uint32_t>(rng() % 12));
+            const auto bits = static_cast<std::uint8_t>(rng());
+            InputQueue::Offer expected = InputQueue::Offer::queued;
+            if (sequence <= applied) {
+                expected = InputQueue::Offer::stale;
+            } else if (model.count(sequence) != 0) {
+                expected = InputQueue::Offer::duplicate;
+            } else {
+                model[sequence] = Input::from_bits(bits).bits();
+                newest = std::max(newest, sequence);
+                if (model.size() > InputQueue::kMaxBuffered) {
+                    model.erase(model.begin());
+                    ++overflowed;
+                }
+            }
+            REQUIRE(q.offer(sequence, bits) == expected);
+        } else {
+            if (!model.empty()) {
+                applied = model.begin()->first;
+                held = Input::from_bits(model.begin()->second);
+                model.erase(model.begin());
+            }
+            REQUIRE(q.next() == held);
+            REQUIRE(q.last_applied_sequence() == applied);
+        }
+        REQUIRE(q.overflowed() == overflowed);
+    }
 }

@@ -69,6 +69,31 @@ TEST_CASE("a player who comes back within the grace window with its token gets t
     CHECK(server.room(0).clients() == 2);
 }
 
+TEST_CASE("a player back from a new address leaves alone a client now at its old one") {
+    Link link;
+    ServerConfig config = config_for("rink.json");
+    config.timeout_s = 1.0;
+    config.grace_s = 5.0;
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient ana(server, link, endpoint(1, 5000), 1234);
+    REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
+    run(server, 90);  // ana times out; her slot is kept
+
+    // Her old address goes to someone else (a NAT reusing the port), then she comes back.
+    ScriptedClient bob(server, link, endpoint(1, 5000), 99);
+    bob.clear();  // what was sent to ana there
+    REQUIRE(bob.connect("bob")->body_type() == net::Body::Accepted);
+    ana.move_to(endpoint(3, 6000));
+    REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
+
+    // Both are heard: bob's packets still find bob's session.
+    bob.keep_alive();
+    ana.keep_alive();
+    CHECK(server.stats().dropped[static_cast<std::size_t>(Drop::unknown_sender)] == 0);
+    CHECK(server.stats().dropped[static_cast<std::size_t>(Drop::wrong_client_id)] == 0);
+    CHECK(server.session(bob.client_id())->last_heard_tick == server.current_tick());
+}
+
 TEST_CASE("spectators get no slot but receive snapshots; a room caps its spectators") {
     Link link;
     ServerConfig config = config_for("rink.json");

@@ -30,34 +30,70 @@ std::int64_t unzigzag(std::uint64_t z) {
     return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
 }
 
-// Bits appended least significant first within each byte.
+// Bits appended least significant first within each byte, gathered in a
+// 64-bit word and stored a byte at a time (a snapshot encodes hundreds of bits).
 class BitWriter {
   public:
-    void bit(bool b) {
-        if (used_ == 0) bytes_.push_back(0);
-        if (b) bytes_.back() = static_cast<std::uint8_t>(bytes_.back() | (1U << used_));
-        used_ = (used_ + 1) % 8;
-    }
+    explicit BitWriter(std::vector<std::uint8_t>& out) : out_(out) { out_.clear(); }
+
+    void bit(bool b) { put(b ? 1U : 0U, 1); }
     // `count` bits of `value`, least significant first.
     void bits(std::uint64_t value, int count) {
-        for (int i = 0; i < count; ++i)
-            bit(((value >> i) & 1U) != 0);
+        if (count > 32) {
+            put(value & 0xFFFF'FFFFU, 32);
+            value >>= 32;
+            count -= 32;
+        }
+        put(value & low_mask(count), count);
     }
     // Exp-Golomb (order 0) of zigzag(v): k zero bits, then zigzag(v) + 1 in
     // its k + 1 bits, most significant (a one) first.
     void signed_code(std::int64_t v) {
         const std::uint64_t w = zigzag(v) + 1;  // |v| < 2^40: no wrap
         const int k = static_cast<int>(std::bit_width(w)) - 1;
-        for (int i = 0; i < k; ++i)
-            bit(false);
-        for (int i = k; i >= 0; --i)
-            bit(((w >> i) & 1U) != 0);
+        // Most significant first is the reverse of the stream's order.
+        const std::uint64_t reversed = reverse_bits(w) >> (63 - k);
+        if (2 * k + 1 <= kMaxPut) {
+            put(reversed << k, 2 * k + 1);
+        } else {
+            put(0, k);
+            put(reversed, k + 1);
+        }
     }
-    const std::vector<std::uint8_t>& bytes() const { return bytes_; }
+    // Stores the last, partly used byte (the rest of it zero).
+    void finish() {
+        if (used_ > 0) out_.push_back(static_cast<std::uint8_t>(word_));
+        word_ = 0;
+        used_ = 0;
+    }
 
   private:
-    std::vector<std::uint8_t> bytes_;
-    unsigned used_ = 0;  // bits used in the last byte (0: a new byte next)
+    // At most this many bits in one put: with up to 7 bits waiting, they fit the word.
+    static constexpr int kMaxPut = 56;
+
+    static std::uint64_t low_mask(int count) {
+        return count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+    }
+    static std::uint64_t reverse_bits(std::uint64_t x) {
+        x = ((x >> 1) & 0x5555'5555'5555'5555ULL) | ((x & 0x5555'5555'5555'5555ULL) << 1);
+        x = ((x >> 2) & 0x3333'3333'3333'3333ULL) | ((x & 0x3333'3333'3333'3333ULL) << 2);
+        x = ((x >> 4) & 0x0F0F'0F0F'0F0F'0F0FULL) | ((x & 0x0F0F'0F0F'0F0F'0F0FULL) << 4);
+        return __builtin_bswap64(x);
+    }
+    // `value` holds no bits above `count` (<= kMaxPut).
+    void put(std::uint64_t value, int count) {
+        word_ |= value << used_;
+        used_ += count;
+        while (used_ >= 8) {
+            out_.push_back(static_cast<std::uint8_t>(word_));
+            word_ >>= 8;
+            used_ -= 8;
+        }
+    }
+
+    std::vector<std::uint8_t>& out_;
+    std::uint64_t word_ = 0;  // bits not yet stored, the oldest lowest
+    int used_ = 0;            // how many
 };
 
 // Reads what BitWriter wrote; the first failure sticks (error() non-null)
@@ -150,8 +186,8 @@ std::array<std::uint64_t, kHeaderFields> predicted_header(const Frame& baseline,
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_delta(const Frame& frame, const Frame& baseline) {
-    BitWriter w;
+void encode_delta(const Frame& frame, const Frame& baseline, std::vector<std::uint8_t>& out) {
+    BitWriter w(out);
     const std::uint64_t elapsed = frame.tick - baseline.tick;
     const auto header = header_of(frame);
     const auto predicted = predicted_header(baseline, elapsed);
@@ -177,7 +213,7 @@ std::vector<std::uint8_t> encode_delta(const Frame& frame, const Frame& baseline
         w.signed_code(dx);
         w.signed_code(dy);
     }
-    return w.bytes();
+    w.finish();
 }
 
 bool decode_delta(std::span<const std::uint8_t> stream, const Frame& baseline, Frame& f,

@@ -13,7 +13,8 @@
 namespace carom::protocol::detail {
 
 // `frame` and `baseline` have the same number of disks; frame.tick > baseline.tick.
-std::vector<std::uint8_t> encode_delta(const Frame& frame, const Frame& baseline);
+// The stream replaces the contents of `out` (its capacity is kept).
+void encode_delta(const Frame& frame, const Frame& baseline, std::vector<std::uint8_t>& out);
 
 // `f` holds f.tick and the baseline's disks; the stream is applied to them.
 // False with `error` set when the stream is truncated, overlong or out of range.

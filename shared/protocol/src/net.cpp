@@ -120,9 +120,24 @@ Frame frame_of(const game::Match& match) {
     return f;
 }
 
+std::span<const std::uint8_t> DeltaStreams::of(const Frame& frame, const Frame& baseline) {
+    if (frame.tick != frame_tick_) {
+        frame_tick_ = frame.tick;
+        used_ = 0;
+    }
+    for (std::size_t i = 0; i < used_; ++i)
+        if (entries_[i].baseline_tick == baseline.tick) return entries_[i].bytes;
+    if (used_ == entries_.size()) entries_.emplace_back();
+    Entry& e = entries_[used_++];
+    e.baseline_tick = baseline.tick;
+    detail::encode_delta(frame, baseline, e.bytes);
+    return e.bytes;
+}
+
 std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
                                               std::uint32_t client_id, const Frame& frame,
-                                              const Frame* baseline, const SnapshotExtras& extras) {
+                                              const Frame* baseline, const SnapshotExtras& extras,
+                                              DeltaStreams* streams) {
     b.Clear();
     // A delta needs the same entities and an earlier, nonzero tick (0 means full).
     if (baseline != nullptr && (baseline->disks.size() != frame.disks.size() ||
@@ -138,7 +153,14 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
             updates.emplace_back(static_cast<std::uint16_t>(i), frame.disks[i]);
         updates_offset = b.CreateVectorOfStructs(updates);
     } else {
-        delta_offset = b.CreateVector(detail::encode_delta(frame, *baseline));
+        if (streams != nullptr) {
+            const std::span<const std::uint8_t> stream = streams->of(frame, *baseline);
+            delta_offset = b.CreateVector(stream.data(), stream.size());
+        } else {
+            std::vector<std::uint8_t> stream;
+            detail::encode_delta(frame, *baseline, stream);
+            delta_offset = b.CreateVector(stream);
+        }
     }
 
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::PlayerInfo>>> roster_offset;

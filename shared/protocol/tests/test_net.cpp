@@ -4,6 +4,7 @@
 #include "carom/protocol/net.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -267,6 +268,140 @@ TEST_CASE("a delta of disks moving steadily is a few bits each") {
         REQUIRE_MESSAGE(decoded.has_value(), error);
         CHECK(same_frame(*decoded, to));
     }
+}
+
+// PROTOCOL.md's delta stream written out literally, one bit at a time.
+class SpecStream {
+  public:
+    void bit(bool b) {
+        if (bits_ % 8 == 0) bytes_.push_back(0);
+        if (b) bytes_.back() = static_cast<std::uint8_t>(bytes_.back() | (1U << (bits_ % 8)));
+        ++bits_;
+    }
+    void fixed(std::uint64_t v, int width) {
+        for (int i = 0; i < width; ++i)
+            bit(((v >> i) & 1U) != 0);
+    }
+    void code(std::int64_t v) {
+        const std::uint64_t z = v >= 0 ? 2 * static_cast<std::uint64_t>(v)
+                                       : 2 * static_cast<std::uint64_t>(-(v + 1)) + 1;
+        const std::uint64_t w = z + 1;
+        int k = 0;
+        while ((w >> (k + 1)) != 0)
+            ++k;
+        for (int i = 0; i < k; ++i)
+            bit(false);
+        for (int i = k; i >= 0; --i)
+            bit(((w >> i) & 1U) != 0);
+    }
+    const Bytes& bytes() const { return bytes_; }
+
+  private:
+    Bytes bytes_;
+    std::size_t bits_ = 0;
+};
+
+std::int64_t spec_round_div(std::int64_t num, std::int64_t den) {  // halves toward +inf
+    std::int64_t q = num / den;
+    if (num % den != 0 && (num < 0) != (den < 0)) --q;  // floor
+    const std::int64_t r = num - q * den;
+    return 2 * r >= den ? q + 1 : q;
+}
+
+Bytes spec_delta(const Frame& f, const Frame& base) {
+    SpecStream w;
+    const std::uint64_t n = f.tick - base.tick;
+    const auto m = static_cast<std::int64_t>(std::min<std::uint64_t>(n, 255));
+    const std::array<std::uint64_t, 5> header{static_cast<std::uint8_t>(f.phase), f.score[0],
+                                              f.score[1], f.ticks_left, f.active_mask};
+    const std::array<std::uint64_t, 5> predicted{
+        static_cast<std::uint8_t>(base.phase), base.score[0], base.score[1],
+        base.ticks_left > n ? base.ticks_left - n : 0, base.active_mask};
+    const std::array<int, 5> widths{8, 32, 32, 64, 64};
+    w.bit(header != predicted);
+    if (header != predicted) {
+        for (std::size_t i = 0; i < 5; ++i)
+            w.bit(header[i] != predicted[i]);
+        for (std::size_t i = 0; i < 5; ++i)
+            if (header[i] != predicted[i]) w.fixed(header[i], widths[i]);
+    }
+    const auto travel = [&](std::int64_t v0, std::int64_t v1) {
+        return spec_round_div((2 * m * v0 + (m + 1) * (v1 - v0)) * 16, 120);
+    };
+    for (std::size_t i = 0; i < f.disks.size(); ++i) {
+        const net::DiskQ& d = f.disks[i];
+        const net::DiskQ& b = base.disks[i];
+        const std::int64_t dvx = std::int64_t{d.vx()} - b.vx();
+        const std::int64_t dvy = std::int64_t{d.vy()} - b.vy();
+        const std::int64_t dx = d.x() - (b.x() + travel(b.vx(), d.vx()));
+        const std::int64_t dy = d.y() - (b.y() + travel(b.vy(), d.vy()));
+        const bool differs = dvx != 0 || dvy != 0 || dx != 0 || dy != 0;
+        w.bit(differs);
+        if (!differs) continue;
+        for (const std::int64_t v : {dvx, dvy, dx, dy})
+            w.code(v);
+    }
+    return w.bytes();
+}
+
+Bytes delta_of(const Bytes& snapshot) {
+    const net::Snapshot& s = snapshot_of(snapshot);
+    REQUIRE(s.delta() != nullptr);
+    return {s.delta()->begin(), s.delta()->end()};
+}
+
+TEST_CASE("delta streams are PROTOCOL.md's, bit for bit, with or without a shared cache") {
+    const std::uint64_t seed = 0x5eed'ca70'0004ULL;
+    std::printf("test_net: delta streams against the spec, seed %llu\n",
+                static_cast<unsigned long long>(seed));
+    std::mt19937_64 rng(seed);
+    protocol::DeltaStreams streams;
+    flatbuffers::FlatBufferBuilder b;
+    for (int round = 0; round < 2000; ++round) {
+        const Frame base = random_frame(rng, 1 + rng() % 1000, rng() % 20);
+        Frame f = successor(rng, base);
+        f.tick += static_cast<std::uint64_t>(round) << 42;  // a new frame (tick) each round
+        CAPTURE(round);
+        const Bytes expected = spec_delta(f, base);
+        CHECK(delta_of(encode(f, &base)) == expected);
+        // Twice through the cache: encoded once, the same bytes both times.
+        for (int twice = 0; twice < 2; ++twice) {
+            const Bytes cached = copy_of(
+                protocol::encode_snapshot(b, 7, f, &base, protocol::SnapshotExtras{}, &streams));
+            REQUIRE(cached == encode(f, &base));
+        }
+    }
+    // The codes of PROTOCOL.md's examples: 0 is 1, -1 is 010, 1 is 011, -2 is 00100.
+    Frame base;
+    base.tick = 1;
+    base.disks = {net::DiskQ(0, 0, 0, 0)};
+    Frame f = base;
+    f.tick = 2;
+    f.disks = {net::DiskQ(-2, 1, 0, -1)};  // residuals dvx 0, dvy -1, dx -2, dy 1
+    // Stream order: 0 (header as predicted), 1 (differs), 1, 010, 00100, 011, two zeros.
+    CHECK(delta_of(encode(f, &base)) == Bytes{0x16, 0x31});
+    CHECK(spec_delta(f, base) == Bytes{0x16, 0x31});
+}
+
+TEST_CASE("a shared delta cache keeps each baseline's stream apart and follows the frame") {
+    std::mt19937_64 rng(15);
+    protocol::DeltaStreams streams;
+    flatbuffers::FlatBufferBuilder b;
+    const Frame a = random_frame(rng, 10, 6);
+    const Frame c = successor(rng, a);
+    Frame f1 = successor(rng, c);
+    f1.tick = c.tick + 3;
+    Frame f2 = successor(rng, f1);
+    const auto via_cache = [&](const Frame& f, const Frame& base) {
+        return delta_of(copy_of(
+            protocol::encode_snapshot(b, 7, f, &base, protocol::SnapshotExtras{}, &streams)));
+    };
+    for (int i = 0; i < 2; ++i) {
+        CHECK(via_cache(f1, a) == spec_delta(f1, a));
+        CHECK(via_cache(f1, c) == spec_delta(f1, c));
+    }
+    CHECK(via_cache(f2, c) == spec_delta(f2, c));  // the frame moved on
+    CHECK(via_cache(f2, a) == spec_delta(f2, a));
 }
 
 TEST_CASE("malformed delta streams are refused with an error") {

@@ -89,13 +89,39 @@ struct SnapshotExtras {
     std::span<const game::MatchEvent> events;
 };
 
+// The delta streams of one room's newest frame, each encoded once per
+// baseline: the clients of a room that acknowledged the same snapshot get the
+// same stream, so the server encodes it once, not once per client. One per
+// room: frames are told apart by tick, so reset() when a room's frames start
+// over.
+class DeltaStreams {
+  public:
+    // The stream of `frame` against `baseline` (same entity count, an earlier
+    // tick), encoded on the first request for this pair. Valid until a
+    // request for another frame, or reset().
+    std::span<const std::uint8_t> of(const Frame& frame, const Frame& baseline);
+    // Forget every stream (a room whose frames start again, as after a new match).
+    void reset() { used_ = 0; }
+
+  private:
+    struct Entry {
+        std::uint64_t baseline_tick = 0;
+        std::vector<std::uint8_t> bytes;
+    };
+    std::uint64_t frame_tick_ = 0;
+    std::vector<Entry> entries_;  // the first `used_` are for frame_tick_; capacity reused
+    std::size_t used_ = 0;
+};
+
 // A Snapshot packet: full (every disk's quantised state in `updates`) when
 // `baseline` is null or does not fit (other entity count, not an earlier
 // tick, tick 0); else a delta: the `delta` bit stream of what differs from
-// the frame predicted from `baseline` (schemas/PROTOCOL.md).
+// the frame predicted from `baseline` (schemas/PROTOCOL.md), taken from
+// `streams` when given (the bytes are the same either way).
 std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& builder,
                                               std::uint32_t client_id, const Frame& frame,
-                                              const Frame* baseline, const SnapshotExtras& extras);
+                                              const Frame* baseline, const SnapshotExtras& extras,
+                                              DeltaStreams* streams = nullptr);
 
 // The frame a snapshot describes; `baseline` is the frame of its
 // baseline_tick (null for a full snapshot). nullopt with `error` set when the
