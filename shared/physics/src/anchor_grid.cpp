@@ -18,14 +18,8 @@ constexpr std::size_t kShortList = 32;
 }  // namespace
 
 AnchorGrid::Entry AnchorGrid::to_entry(const Aabb& box, std::uint32_t item) {
-    // Rounding to float moves a value by at most 2^-24 of it; widening first
-    // by 2^-22 of it (plus a hair for values near zero) keeps the float box
-    // outside the real one.
-    constexpr double kRel = 1.0 / (1 << 22);
-    constexpr double kAbs = 1e-30;
-    auto down = [](double v) { return static_cast<float>(v - (std::abs(v) * kRel + kAbs)); };
-    auto up = [](double v) { return static_cast<float>(v + (std::abs(v) * kRel + kAbs)); };
-    return {down(box.min.x), down(box.min.y), up(box.max.x), up(box.max.y), item};
+    const FloatBox f = widen_to_float(box);
+    return {f.min_x, f.min_y, f.max_x, f.max_y, item};
 }
 
 std::int32_t AnchorGrid::column_of(double x) const {

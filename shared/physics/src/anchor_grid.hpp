@@ -52,8 +52,7 @@ class AnchorGrid {
     void query(const Aabb& box, Visit&& visit) const;
 
   private:
-    // Boxes rounded outwards to floats: half the memory, so more of the grid
-    // stays in cache, and never smaller than the real box.
+    // A box widened to floats (widen_to_float in cell_math.hpp) and its item.
     struct Entry {
         float min_x, min_y, max_x, max_y;
         std::uint32_t item;

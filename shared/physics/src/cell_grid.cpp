@@ -4,17 +4,6 @@
 
 namespace carom::physics::detail {
 
-CellGrid::FloatBox CellGrid::widen_to_float(const Aabb& box) {
-    // Rounding to float moves a value by at most 2^-24 of it; widening first
-    // by 2^-22 of it (plus a hair for values near zero) keeps the float box
-    // outside the real one.
-    constexpr double kRel = 1.0 / (1 << 22);
-    constexpr double kAbs = 1e-30;
-    auto down = [](double v) { return static_cast<float>(v - (std::abs(v) * kRel + kAbs)); };
-    auto up = [](double v) { return static_cast<float>(v + (std::abs(v) * kRel + kAbs)); };
-    return {down(box.min.x), down(box.min.y), up(box.max.x), up(box.max.y)};
-}
-
 void CellGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present,
                      double cell_size) {
     boxes_ = boxes;

@@ -30,17 +30,11 @@ class CellGrid {
     void query(const Aabb& box, Visit&& visit) const;
 
   private:
-    // Boxes are stored as floats rounded outwards: half the memory, so more
-    // of the grid stays in cache, and still never smaller than the real box.
-    struct FloatBox {
-        float min_x, min_y, max_x, max_y;
-    };
     struct Entry {
         FloatBox box;
         std::uint32_t item;
         std::int32_t x0, y0;  // the first cell of the item's range
     };
-    static FloatBox widen_to_float(const Aabb& box);
     static bool overlaps(const FloatBox& a, const FloatBox& b) {
         return a.min_x <= b.max_x && b.min_x <= a.max_x && a.min_y <= b.max_y && b.min_y <= a.max_y;
     }
