@@ -53,10 +53,13 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
     // few (kLargeFraction), which go on the large list. One fast outlier does
     // not make every cell bigger, and the large list stays short.
     double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+    // Each box is widened to float once; the passes below read `staged_`.
+    staged_.clear();
     extents_.clear();
     for (std::uint32_t i = 0; i < n; ++i) {
         if (!present[i]) continue;
         const Entry e = to_entry(boxes[i], i);
+        staged_.push_back(e);
         min_x = std::min(min_x, double{e.min_x});
         min_y = std::min(min_y, double{e.min_y});
         max_x = std::max(max_x, double{e.min_x});
@@ -87,29 +90,26 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
 
     const std::size_t cells = std::size_t{width_} * height_;
     cell_start_.assign(cells + 1, 0u);
-    cell_of_.resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (!present[i]) continue;
-        const Entry e = to_entry(boxes[i], i);
+    cell_of_.resize(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        const Entry& e = staged_[k];
         if (double{e.max_x} - e.min_x > fit || double{e.max_y} - e.min_y > fit) {
             large_.push_back(e);
-            cell_of_[i] = UINT32_MAX;
+            cell_of_[k] = UINT32_MAX;
             continue;
         }
-        cell_of_[i] = cell_index(column_of(e.min_x), row_of(e.min_y));
-        ++cell_start_[cell_of_[i] + 1];
+        cell_of_[k] = cell_index(column_of(e.min_x), row_of(e.min_y));
+        ++cell_start_[cell_of_[k] + 1];
     }
     for (std::size_t c = 0; c < cells; ++c)
         cell_start_[c + 1] += cell_start_[c];
 
     entries_.resize(cell_start_[cells]);
     fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        if (!present[i] || cell_of_[i] == UINT32_MAX) continue;
-        entries_[fill_[cell_of_[i]]++] = to_entry(boxes[i], i);
+    for (std::size_t k = 0; k < count; ++k) {
+        if (cell_of_[k] != UINT32_MAX) entries_[fill_[cell_of_[k]]++] = staged_[k];
     }
 
-    large_pairs_.clear();
     if (large_.size() <= kShortList) {
         for (std::size_t k = 0; k < large_.size(); ++k) {
             for (std::size_t l = k + 1; l < large_.size(); ++l) {

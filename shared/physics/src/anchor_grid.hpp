@@ -83,7 +83,8 @@ class AnchorGrid {
     std::uint32_t width_ = 0, height_ = 0;
     std::vector<std::uint32_t> cell_start_;  // cell c holds entries [start[c], start[c+1])
     std::vector<std::uint32_t> fill_;
-    std::vector<std::uint32_t> cell_of_;  // per item, while building
+    std::vector<Entry> staged_;           // the present boxes in item order, while building
+    std::vector<std::uint32_t> cell_of_;  // per staged box, while building
     std::vector<double> extents_;         // while building
     std::vector<Entry> entries_;
     // Boxes too large for a cell: a short list, or past kShortList boxes a
