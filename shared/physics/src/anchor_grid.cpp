@@ -15,6 +15,13 @@ constexpr double kLargeFraction = 1.0 / 32.0;
 // Up to this many large boxes are checked one by one; more get a coarser grid.
 constexpr std::size_t kShortList = 32;
 
+// (min, max) of two items by masks: compilers turn std::min and std::max
+// into a branch here, mispredicted half the time.
+AnchorGrid::Pair ordered(std::uint32_t i, std::uint32_t j) {
+    const std::uint32_t swap = (i ^ j) & (0u - static_cast<std::uint32_t>(j < i));
+    return {i ^ swap, j ^ swap};
+}
+
 }  // namespace
 
 AnchorGrid::Entry AnchorGrid::to_entry(const Aabb& box, std::uint32_t item) {
@@ -126,21 +133,76 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
     if (!coarse_) coarse_ = std::make_unique<AnchorGrid>();
     coarse_->build(large_boxes_, large_present_);
     coarse_->parent_large_ = large_;
-    coarse_->collect_pairs(large_pairs_);
+    coarse_->find_pairs(large_pairs_);
+    for (Pair& pair : large_pairs_) {
+        const std::uint32_t i = large_[pair.first].item;
+        const std::uint32_t j = large_[pair.second].item;
+        pair = {std::min(i, j), std::max(i, j)};
+    }
     use_coarse_ = true;
+}
+
+void AnchorGrid::find_pairs(std::vector<Pair>& out) {
+    std::size_t used = 0;
+    find_small_pairs(out, used);
+    out.resize(used);
+    // Large boxes against the small ones, then against each other.
+    for (const Entry& big : large_) {
+        for_each_candidate(big, [&](const Entry& e) {
+            out.emplace_back(std::min(big.item, e.item), std::max(big.item, e.item));
+        });
+    }
+    out.insert(out.end(), large_pairs_.begin(), large_pairs_.end());
+}
+
+// Cell by cell, the cell's boxes against the later ones of the cell and those
+// of its forward neighbours, gathered side by side. Which pairs overlap is a
+// coin flip that no branch predictor learns, so each test writes its pair
+// and the count moves on only over a hit; short loops over each neighbour,
+// whose random lengths would be mispredicted too, are avoided likewise.
+void AnchorGrid::find_small_pairs(std::vector<Pair>& out, std::size_t& used) {
+    const auto height = static_cast<std::int32_t>(height_);
+    const auto width = static_cast<std::int32_t>(width_);
+    for (std::int32_t cy = 0; cy < height; ++cy) {
+        for (std::int32_t cx = 0; cx < width; ++cx) {
+            const std::uint32_t c = cell_index(cx, cy);
+            const std::uint32_t begin = cell_start_[c];
+            const std::uint32_t end = cell_start_[c + 1];
+            if (begin == end) continue;
+            // The forward half of the neighbourhood: the cell itself with
+            // (+1, 0), which follows it in memory; (+1, -1); (0, +1) with
+            // (+1, +1), side by side in the next row.
+            const std::uint32_t right_end = row_run(cx, cx + 1, cy).end;
+            const Run below = cy > 0 ? row_run(cx + 1, cx + 1, cy - 1) : Run{};
+            const Run above = cy + 1 < height ? row_run(cx, cx + 1, cy + 1) : Run{};
+            const auto at = [&](std::uint32_t k) { return entries_.begin() + k; };
+            neighbourhood_.assign(at(begin), at(right_end));
+            neighbourhood_.insert(neighbourhood_.end(), at(below.begin), at(below.end));
+            neighbourhood_.insert(neighbourhood_.end(), at(above.begin), at(above.end));
+
+            const std::size_t own = end - begin;
+            const std::size_t total = neighbourhood_.size();
+            // Room for every test to hit; growing to the capacity first, so
+            // memory kept from earlier calls is used before any is allocated.
+            if (out.size() < used + own * total)
+                out.resize(std::max(used + own * total, out.capacity()));
+            Pair* next = out.data() + used;
+            for (std::size_t k = 0; k < own; ++k) {
+                const Entry& e = neighbourhood_[k];
+                for (std::size_t l = k + 1; l < total; ++l) {
+                    const Entry& f = neighbourhood_[l];
+                    *next = ordered(e.item, f.item);
+                    next += e.overlaps(f) ? 1 : 0;
+                }
+            }
+            used = static_cast<std::size_t>(next - out.data());
+        }
+    }
 }
 
 void AnchorGrid::query_large(const Aabb& box, void (*visit)(void*, std::uint32_t),
                              void* context) const {
     query(box, [&](std::uint32_t k) { visit(context, parent_large_[k].item); });
-}
-
-void AnchorGrid::collect_pairs(std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const {
-    for_each_pair([&](std::uint32_t k, std::uint32_t l) {
-        const std::uint32_t i = parent_large_[k].item;
-        const std::uint32_t j = parent_large_[l].item;
-        out.emplace_back(std::min(i, j), std::max(i, j));
-    });
 }
 
 }  // namespace carom::physics::detail

@@ -43,9 +43,10 @@ class AnchorGrid {
     // both spans: they must outlive it and stay unchanged while it is used.
     void build(std::span<const Aabb> boxes, std::span<const std::uint8_t> present);
 
-    // Calls visit(i, j), i < j, once for each pair of overlapping boxes.
-    template <class Visit>
-    void for_each_pair(Visit&& visit) const;
+    using Pair = std::pair<std::uint32_t, std::uint32_t>;
+    // Replaces `out` with each pair (i, j), i < j, of overlapping boxes, once.
+    // `out` is the caller's, so that its memory is kept from call to call.
+    void find_pairs(std::vector<Pair>& out);
 
     // Calls visit(i) once for each box overlapping `box`.
     template <class Visit>
@@ -57,8 +58,10 @@ class AnchorGrid {
         float min_x, min_y, max_x, max_y;
         std::uint32_t item;
 
+        // Bitwise, not short-circuit: see find_small_pairs.
         bool overlaps(const Entry& o) const {
-            return min_x <= o.max_x && o.min_x <= max_x && min_y <= o.max_y && o.min_y <= max_y;
+            return (min_x <= o.max_x) & (o.min_x <= max_x) & (min_y <= o.max_y) &
+                   (o.min_y <= max_y);
         }
     };
     static Entry to_entry(const Aabb& box, std::uint32_t item);
@@ -94,12 +97,13 @@ class AnchorGrid {
     std::vector<std::uint8_t> large_present_;
     std::unique_ptr<AnchorGrid> coarse_;
     bool use_coarse_ = false;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>>
-        large_pairs_;  // overlapping, found by build
+    std::vector<Pair> large_pairs_;  // overlapping, found by build
 
     // query() on the coarse grid for its parent, reporting the parent's items.
     void query_large(const Aabb& box, void (*visit)(void*, std::uint32_t), void* context) const;
-    void collect_pairs(std::vector<std::pair<std::uint32_t, std::uint32_t>>& out) const;
+    // Appends the overlapping pairs among the small boxes to out[0, used).
+    void find_small_pairs(std::vector<Pair>& out, std::size_t& used);
+    std::vector<Entry> neighbourhood_;     // find_small_pairs: one cell and its forward neighbours
     std::span<const Entry> parent_large_;  // set by the parent: item k is parent_large_[k].item
 };
 
@@ -118,42 +122,6 @@ void AnchorGrid::for_each_candidate(const Entry& probe, Visit&& visit) const {
             if (entries_[k].overlaps(probe)) visit(entries_[k]);
         }
     }
-}
-
-template <class Visit>
-void AnchorGrid::for_each_pair(Visit&& visit) const {
-    const auto report = [&](const Entry& e, const Entry& f) {
-        if (e.overlaps(f)) visit(std::min(e.item, f.item), std::max(e.item, f.item));
-    };
-    const auto height = static_cast<std::int32_t>(height_);
-    for (std::int32_t cy = 0; cy < height; ++cy) {
-        for (std::int32_t cx = 0; cx < static_cast<std::int32_t>(width_); ++cx) {
-            const std::uint32_t c = cell_index(cx, cy);
-            const std::uint32_t end = cell_start_[c + 1];
-            if (cell_start_[c] == end) continue;
-            // The forward half of the neighbourhood: (+1, -1), (+1, 0), and
-            // (0, +1) with (+1, +1), which lie side by side in the next row.
-            const Run below = cy > 0 ? row_run(cx + 1, cx + 1, cy - 1) : Run{};
-            const Run right = row_run(cx + 1, cx + 1, cy);
-            const Run above = cy + 1 < height ? row_run(cx, cx + 1, cy + 1) : Run{};
-            for (std::uint32_t k = cell_start_[c]; k < end; ++k) {
-                const Entry& e = entries_[k];
-                for (std::uint32_t l = k + 1; l < end; ++l)
-                    report(e, entries_[l]);
-                for (std::uint32_t l = below.begin; l < below.end; ++l)
-                    report(e, entries_[l]);
-                for (std::uint32_t l = right.begin; l < right.end; ++l)
-                    report(e, entries_[l]);
-                for (std::uint32_t l = above.begin; l < above.end; ++l)
-                    report(e, entries_[l]);
-            }
-        }
-    }
-    // Large boxes against the small ones, then against each other once.
-    for (const Entry& big : large_)
-        for_each_candidate(big, [&](const Entry& e) { report(big, e); });
-    for (const auto& [i, j] : large_pairs_)
-        visit(i, j);
 }
 
 template <class Visit>

@@ -38,7 +38,8 @@ class OverlapSolver {
           overlaps_(world.scratch.overlaps),
           boxes_(world.scratch.overlap_boxes),
           present_(world.scratch.overlap_present),
-          cells_(world.scratch.overlap_cells) {}
+          cells_(world.scratch.overlap_cells),
+          pairs_(world.scratch.overlap_pairs) {}
 
     void run() {
         for (std::uint32_t pass = 0; pass < w_.def.overlap_iterations; ++pass) {
@@ -69,15 +70,16 @@ class OverlapSolver {
         }
         if (active == 0) return;
         cells_.build(boxes_, present_);
-        cells_.for_each_pair([&](std::uint32_t i, std::uint32_t j) {
+        cells_.find_pairs(pairs_);
+        for (const auto& [i, j] : pairs_) {
             const DiskState& a = w_.disks[i].state;
             const DiskState& b = w_.disks[j].state;
-            if (!collides(a.filter, b.filter)) return;
-            if (a.inverse_mass == 0.0 && b.inverse_mass == 0.0) return;
+            if (!collides(a.filter, b.filter)) continue;
+            if (a.inverse_mass == 0.0 && b.inverse_mass == 0.0) continue;
             const Proximity p = proximity_disk_disk(a.position, a.radius, b.position, b.radius);
             if (too_deep(p.separation))
                 overlaps_.push_back({-p.separation, i, j, EventKind::disk_disk});
-        });
+        }
         for (std::uint32_t i = 0; i < n; ++i) {
             if (!present_[i]) continue;
             const DiskState& d = w_.disks[i].state;
@@ -115,6 +117,7 @@ class OverlapSolver {
     std::vector<Aabb>& boxes_;
     std::vector<std::uint8_t>& present_;
     AnchorGrid& cells_;
+    std::vector<AnchorGrid::Pair>& pairs_;
 };
 
 }  // namespace

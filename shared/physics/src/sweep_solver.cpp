@@ -98,10 +98,20 @@ class Sweep {
         if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
         s_.escapee_grid.reset(w_.scratch.cell_size, n);
 
+        // Most neighbour pairs come to nothing, and which ones do is a coin
+        // flip to a branch predictor: a branch-free pass keeps those whose
+        // paths may meet, then only they are scheduled.
+        s_.candidates.resize(s_.pairs.size());
+        std::size_t candidates = 0;
         for (const auto& [i, j] : s_.pairs) {
-            if (!s_.escaped[i] && !s_.escaped[j] && overlaps(s_.swept[i], s_.swept[j]))
-                schedule_pair(i, j);
+            s_.candidates[candidates] = {i, j};
+            const bool keep = (s_.escaped[i] == 0) & (s_.escaped[j] == 0) &
+                              overlaps(s_.swept[i], s_.swept[j]) &
+                              may_meet(s_.bodies[i], s_.bodies[j]);
+            candidates += keep ? 1 : 0;
         }
+        for (std::size_t k = 0; k < candidates; ++k)
+            schedule_pair(s_.candidates[k].first, s_.candidates[k].second);
         for (std::uint32_t i = 0; i < n; ++i) {
             if (!s_.bodies[i].active) continue;
             if (!s_.escaped[i]) {
@@ -147,9 +157,7 @@ class Sweep {
         w_.scratch.cell_size =
             active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
         s_.cells.build(s_.reach, s_.present);
-        s_.pairs.clear();
-        s_.cells.for_each_pair(
-            [&](std::uint32_t i, std::uint32_t j) { s_.pairs.emplace_back(i, j); });
+        s_.cells.find_pairs(s_.pairs);
         build_neighbour_lists();
 
         build_static_lists();
@@ -224,6 +232,19 @@ class Sweep {
     void push(const SweepEvent& e) {
         s_.events.push_back(e);
         std::push_heap(s_.events.begin(), s_.events.end(), later);
+    }
+
+    // Whether two disks, from the later of their clocks, touch or close in:
+    // if not, toi_disk_disk finds nothing (and nor can an overlap be seen).
+    // Without branches, so that it can filter many pairs cheaply; from the
+    // very values schedule_pair works with.
+    bool may_meet(const SweepBody& x, const SweepBody& y) const {
+        const double t0 = std::max(x.t, y.t);
+        const Vec2 d =
+            (x.position + x.velocity * (t0 - x.t)) - (y.position + y.velocity * (t0 - y.t));
+        const Vec2 v = x.velocity - y.velocity;
+        const double reach = x.radius + y.radius;
+        return (dot(d, d) <= reach * reach) | (dot(d, v) < 0.0);
     }
 
     void schedule_pair(std::uint32_t i, std::uint32_t j) {

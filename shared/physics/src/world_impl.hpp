@@ -66,7 +66,8 @@ struct Scratch {
     std::vector<Aabb> swept;            // per disk: swept bounds as of its last path change
     std::vector<std::uint8_t> present;  // per disk: alive when the reaches were built
     std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    std::vector<AnchorGrid::Pair> pairs;
+    std::vector<AnchorGrid::Pair> candidates;    // pairs that passed a filter, for a second look
     std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
     std::vector<std::uint32_t> neighbours;
     std::vector<std::uint32_t> fill;
@@ -85,6 +86,7 @@ struct Scratch {
     std::vector<Aabb> overlap_boxes;
     std::vector<std::uint8_t> overlap_present;
     AnchorGrid overlap_cells;
+    std::vector<AnchorGrid::Pair> overlap_pairs;
 };
 
 // Returns whether the tick may end with an overlap deeper than the

@@ -9,8 +9,11 @@ struct Aabb {
     Vec2 max;
 };
 
+// Bitwise rather than short-circuit: in a broadphase, whether two boxes
+// overlap is a coin flip that branch prediction cannot learn.
 constexpr bool overlaps(const Aabb& a, const Aabb& b) {
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
+    return (a.min.x <= b.max.x) & (b.min.x <= a.max.x) & (a.min.y <= b.max.y) &
+           (b.min.y <= a.max.y);
 }
 
 struct Segment {
