@@ -175,13 +175,19 @@ void AnchorGrid::find_small_pairs(std::vector<Pair>& out, std::size_t& used) {
             const std::uint32_t right_end = row_run(cx, cx + 1, cy).end;
             const Run below = cy > 0 ? row_run(cx + 1, cx + 1, cy - 1) : Run{};
             const Run above = cy + 1 < height ? row_run(cx, cx + 1, cy + 1) : Run{};
-            const auto at = [&](std::uint32_t k) { return entries_.begin() + k; };
-            neighbourhood_.assign(at(begin), at(right_end));
-            neighbourhood_.insert(neighbourhood_.end(), at(below.begin), at(below.end));
-            neighbourhood_.insert(neighbourhood_.end(), at(above.begin), at(above.end));
+            // Copied by plain loops: memmove calls cost more than these few entries.
+            const std::size_t total =
+                (right_end - begin) + (below.end - below.begin) + (above.end - above.begin);
+            if (neighbourhood_.size() < total) neighbourhood_.resize(total);
+            Entry* gather = neighbourhood_.data();
+            for (std::uint32_t k = begin; k < right_end; ++k)
+                *gather++ = entries_[k];
+            for (std::uint32_t k = below.begin; k < below.end; ++k)
+                *gather++ = entries_[k];
+            for (std::uint32_t k = above.begin; k < above.end; ++k)
+                *gather++ = entries_[k];
 
             const std::size_t own = end - begin;
-            const std::size_t total = neighbourhood_.size();
             // Room for every test to hit; growing to the capacity first, so
             // memory kept from earlier calls is used before any is allocated.
             if (out.size() < used + own * total)

@@ -18,13 +18,6 @@
 namespace carom::physics::detail {
 namespace {
 
-bool later(const SweepEvent& x, const SweepEvent& y) {
-    if (x.t != y.t) return x.t > y.t;
-    if (x.a != y.a) return x.a > y.a;
-    if (x.kind != y.kind) return x.kind > y.kind;
-    return x.b > y.b;
-}
-
 class Sweep {
   public:
     explicit Sweep(World::Impl& world)
@@ -35,9 +28,7 @@ class Sweep {
         std::uint32_t resolved = 0;
         const std::uint32_t budget = tick_budget();
         while (!s_.events.empty()) {
-            std::pop_heap(s_.events.begin(), s_.events.end(), later);
-            const SweepEvent e = s_.events.back();
-            s_.events.pop_back();
+            const SweepEvent e = s_.events.pop();
             if (is_stale(e)) continue;
             if (resolved == budget) {
                 stop_everything_at(e.t);
@@ -174,6 +165,9 @@ class Sweep {
             ++s_.neighbour_start[i + 1];
             ++s_.neighbour_start[j + 1];
         }
+        const std::uint32_t most =
+            *std::max_element(s_.neighbour_start.begin(), s_.neighbour_start.end());
+        if (s_.kept_neighbours.size() < most) s_.kept_neighbours.resize(most);
         for (std::size_t i = 0; i < n; ++i)
             s_.neighbour_start[i + 1] += s_.neighbour_start[i];
         s_.neighbours.resize(s_.neighbour_start[n]);
@@ -229,11 +223,6 @@ class Sweep {
         b.t = t;
     }
 
-    void push(const SweepEvent& e) {
-        s_.events.push_back(e);
-        std::push_heap(s_.events.begin(), s_.events.end(), later);
-    }
-
     // Whether two disks, from the later of their clocks, touch or close in:
     // if not, toi_disk_disk finds nothing (and nor can an overlap be seen).
     // Without branches, so that it can filter many pairs cheaply; from the
@@ -269,7 +258,8 @@ class Sweep {
         if (distance_squared > reach * reach && dot(d, v) >= 0.0) return;
         const auto hit = toi_disk_disk(pa, ba.radius, v, pb, bb.radius, dt_ - t0);
         if (!hit) return;
-        push({std::min(t0 + hit->t, dt_), a, b, ba.version, bb.version, EventKind::disk_disk});
+        s_.events.push(
+            {std::min(t0 + hit->t, dt_), a, b, ba.version, bb.version, EventKind::disk_disk});
     }
 
     void schedule_static(std::uint32_t i, std::uint32_t s) {
@@ -288,12 +278,14 @@ class Sweep {
                              : toi_disk_segment(body.position, body.radius, body.velocity,
                                                 st.segment, t_max, w_.statics[s].seam_corners);
         if (!hit) return;
-        push({std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
+        s_.events.push(
+            {std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
     }
 
+    // Bitwise, like overlaps(): whether a path left its reach is hard to predict.
     static bool contains(const Aabb& outer, const Aabb& inner) {
-        return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y &&
-               inner.max.x <= outer.max.x && inner.max.y <= outer.max.y;
+        return (outer.min.x <= inner.min.x) & (outer.min.y <= inner.min.y) &
+               (inner.max.x <= outer.max.x) & (inner.max.y <= outer.max.y);
     }
 
     // New events for disk i after its path changed. `skip` is a disk whose
@@ -302,10 +294,19 @@ class Sweep {
         const Aabb box = swept_bounds(i);
         s_.swept[i] = box;
         if (!s_.escaped[i] && contains(s_.reach[i], box)) {
+            // Branch-free first, as in start(): which neighbours pass is a coin flip.
+            const SweepBody& body = s_.bodies[i];
+            std::uint32_t* kept = s_.kept_neighbours.data();
+            std::size_t count = 0;
             for (std::uint32_t k = s_.neighbour_start[i]; k < s_.neighbour_start[i + 1]; ++k) {
                 const std::uint32_t j = s_.neighbours[k];
-                if (!s_.escaped[j] && j != skip && overlaps(box, s_.swept[j])) schedule_pair(i, j);
+                kept[count] = j;
+                const bool keep = (s_.escaped[j] == 0) & (j != skip) & overlaps(box, s_.swept[j]) &
+                                  may_meet(body, s_.bodies[j]);
+                count += keep ? 1 : 0;
             }
+            for (std::size_t k = 0; k < count; ++k)
+                schedule_pair(i, kept[k]);
             for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
                 schedule_static(i, s_.static_neighbours[k]);
             }

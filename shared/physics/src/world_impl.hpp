@@ -5,6 +5,7 @@
 #include "anchor_grid.hpp"
 #include "carom/physics/world.hpp"
 #include "cell_grid.hpp"
+#include "event_queue.hpp"
 #include "hash_grid.hpp"
 
 namespace carom::physics {
@@ -39,17 +40,6 @@ struct SweepBody {
     bool parked = false;
 };
 
-enum class EventKind : std::uint8_t { disk_disk, disk_static };
-
-struct SweepEvent {
-    double t;
-    std::uint32_t a;  // disk; the lower index for disk pairs
-    std::uint32_t b;  // disk or static index
-    std::uint32_t version_a;
-    std::uint32_t version_b;
-    EventKind kind;
-};
-
 struct OverlapContact {
     double depth;
     std::uint32_t a;  // disk
@@ -60,7 +50,7 @@ struct OverlapContact {
 // Scratch memory of the solvers, kept between steps so the step does not allocate.
 struct Scratch {
     std::vector<SweepBody> bodies;
-    std::vector<SweepEvent> events;
+    EventQueue events;
     std::vector<OverlapContact> overlaps;
     std::vector<Aabb> reach;            // per disk: where its paths may go (see sweep_solver.cpp)
     std::vector<Aabb> swept;            // per disk: swept bounds as of its last path change
@@ -70,6 +60,7 @@ struct Scratch {
     std::vector<AnchorGrid::Pair> candidates;    // pairs that passed a filter, for a second look
     std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
     std::vector<std::uint32_t> neighbours;
+    std::vector<std::uint32_t> kept_neighbours;  // room for the most neighbours of a disk
     std::vector<std::uint32_t> fill;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> static_pairs;  // (disk, static)
     std::vector<std::uint32_t> static_start;
