@@ -14,13 +14,10 @@ constexpr double kFitFraction = 63.0 / 64.0;
 constexpr double kLargeFraction = 1.0 / 32.0;
 // Up to this many large boxes are checked one by one; more get a coarser grid.
 constexpr std::size_t kShortList = 32;
-
-// (min, max) of two items by masks: compilers turn std::min and std::max
-// into a branch here, mispredicted half the time.
-AnchorGrid::Pair ordered(std::uint32_t i, std::uint32_t j) {
-    const std::uint32_t swap = (i ^ j) & (0u - static_cast<std::uint32_t>(j < i));
-    return {i ^ swap, j ^ swap};
-}
+// The cell size is estimated from the extents of about this many boxes.
+constexpr std::size_t kSample = 1024;
+// find_small_pairs copies runs of entries of up to this length as one block.
+constexpr std::uint32_t kGatherBlock = 8;
 
 }  // namespace
 
@@ -61,8 +58,10 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
     // not make every cell bigger, and the large list stays short.
     double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
     // Each box is widened to float once; the passes below read `staged_`.
+    // The extents of about kSample boxes, evenly spread, estimate the cell.
     staged_.clear();
     extents_.clear();
+    const std::size_t stride = std::max<std::size_t>(1, n / kSample);
     for (std::uint32_t i = 0; i < n; ++i) {
         if (!present[i]) continue;
         const Entry e = to_entry(boxes[i], i);
@@ -71,12 +70,17 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
         min_y = std::min(min_y, double{e.min_y});
         max_x = std::max(max_x, double{e.min_x});
         max_y = std::max(max_y, double{e.min_y});
-        extents_.push_back(std::max(double{e.max_x} - e.min_x, double{e.max_y} - e.min_y));
+        if (i % stride == 0)
+            extents_.push_back(std::max(double{e.max_x} - e.min_x, double{e.max_y} - e.min_y));
     }
-    const std::size_t count = extents_.size();
+    const std::size_t count = staged_.size();
     if (count == 0) return;
-    const auto rank =
-        static_cast<std::ptrdiff_t>(static_cast<double>(count - 1) * (1.0 - kLargeFraction));
+    if (extents_.empty()) {  // no present box fell on the stride
+        for (const Entry& e : staged_)
+            extents_.push_back(std::max(double{e.max_x} - e.min_x, double{e.max_y} - e.min_y));
+    }
+    const auto rank = static_cast<std::ptrdiff_t>(static_cast<double>(extents_.size() - 1) *
+                                                  (1.0 - kLargeFraction));
     std::nth_element(extents_.begin(), extents_.begin() + rank, extents_.end());
 
     const double span_x = max_x - min_x;
@@ -111,7 +115,8 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
     for (std::size_t c = 0; c < cells; ++c)
         cell_start_[c + 1] += cell_start_[c];
 
-    entries_.resize(cell_start_[cells]);
+    // Padded, so that find_small_pairs may copy whole blocks from any run.
+    entries_.resize(cell_start_[cells] + kGatherBlock);
     fill_.assign(cell_start_.begin(), cell_start_.end() - 1);
     for (std::size_t k = 0; k < count; ++k) {
         if (cell_of_[k] != UINT32_MAX) entries_[fill_[cell_of_[k]]++] = staged_[k];
@@ -158,11 +163,19 @@ void AnchorGrid::find_pairs(std::vector<Pair>& out) {
 // Cell by cell, the cell's boxes against the later ones of the cell and those
 // of its forward neighbours, gathered side by side. Which pairs overlap is a
 // coin flip that no branch predictor learns, so each test writes its pair
-// and the count moves on only over a hit; short loops over each neighbour,
-// whose random lengths would be mispredicted too, are avoided likewise.
+// and the count moves on only over a hit. Loops of a few random rounds are
+// mispredicted as well, so the runs are gathered by copies of fixed size.
 void AnchorGrid::find_small_pairs(std::vector<Pair>& out, std::size_t& used) {
     const auto height = static_cast<std::int32_t>(height_);
     const auto width = static_cast<std::int32_t>(width_);
+    const auto gather = [this](Entry*& to, std::uint32_t begin, std::uint32_t end) {
+        if (end - begin <= kGatherBlock) {
+            std::copy_n(entries_.data() + begin, kGatherBlock, to);
+        } else {
+            std::copy(entries_.data() + begin, entries_.data() + end, to);
+        }
+        to += end - begin;
+    };
     for (std::int32_t cy = 0; cy < height; ++cy) {
         for (std::int32_t cx = 0; cx < width; ++cx) {
             const std::uint32_t c = cell_index(cx, cy);
@@ -175,29 +188,26 @@ void AnchorGrid::find_small_pairs(std::vector<Pair>& out, std::size_t& used) {
             const std::uint32_t right_end = row_run(cx, cx + 1, cy).end;
             const Run below = cy > 0 ? row_run(cx + 1, cx + 1, cy - 1) : Run{};
             const Run above = cy + 1 < height ? row_run(cx, cx + 1, cy + 1) : Run{};
-            // Copied by plain loops: memmove calls cost more than these few entries.
             const std::size_t total =
                 (right_end - begin) + (below.end - below.begin) + (above.end - above.begin);
-            if (neighbourhood_.size() < total) neighbourhood_.resize(total);
-            Entry* gather = neighbourhood_.data();
-            for (std::uint32_t k = begin; k < right_end; ++k)
-                *gather++ = entries_[k];
-            for (std::uint32_t k = below.begin; k < below.end; ++k)
-                *gather++ = entries_[k];
-            for (std::uint32_t k = above.begin; k < above.end; ++k)
-                *gather++ = entries_[k];
+            if (neighbourhood_.size() < total + kGatherBlock)
+                neighbourhood_.resize(total + kGatherBlock);
+            Entry* to = neighbourhood_.data();
+            gather(to, begin, right_end);
+            gather(to, below.begin, below.end);
+            gather(to, above.begin, above.end);
 
             const std::size_t own = end - begin;
+            const std::size_t tests = own * total - own * (own + 1) / 2;
             // Room for every test to hit; growing to the capacity first, so
             // memory kept from earlier calls is used before any is allocated.
-            if (out.size() < used + own * total)
-                out.resize(std::max(used + own * total, out.capacity()));
+            if (out.size() < used + tests) out.resize(std::max(used + tests, out.capacity()));
             Pair* next = out.data() + used;
             for (std::size_t k = 0; k < own; ++k) {
                 const Entry& e = neighbourhood_[k];
                 for (std::size_t l = k + 1; l < total; ++l) {
                     const Entry& f = neighbourhood_[l];
-                    *next = ordered(e.item, f.item);
+                    *next = ordered_pair(e.item, f.item);
                     next += e.overlaps(f) ? 1 : 0;
                 }
             }

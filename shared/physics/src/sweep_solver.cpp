@@ -18,6 +18,15 @@
 namespace carom::physics::detail {
 namespace {
 
+// std::min and std::max by value: through references, compilers may branch
+// where the order is a coin flip (which way a disk moves). Same results.
+double smaller(double a, double b) {
+    return b < a ? b : a;
+}
+double larger(double a, double b) {
+    return a < b ? b : a;
+}
+
 class Sweep {
   public:
     explicit Sweep(World::Impl& world)
@@ -80,10 +89,9 @@ class Sweep {
         escapees_ = 0;
         if (w_.scratch.neighbourhood_valid) {
             for (std::uint32_t i = 0; i < n; ++i) {
-                if (s_.bodies[i].active && !contains(s_.reach[i], s_.swept[i])) {
-                    s_.escaped[i] = 1;
-                    ++escapees_;
-                }
+                const bool left = s_.bodies[i].active & !contains(s_.reach[i], s_.swept[i]);
+                s_.escaped[i] = left ? 1u : 0u;
+                escapees_ += left ? 1u : 0u;
             }
         }
         if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
@@ -208,8 +216,8 @@ class Sweep {
         const double pad =
             b.radius + 1e-9 * (1.0 + std::abs(b.position.x) + std::abs(b.position.y) +
                                std::abs(end.x) + std::abs(end.y));
-        return {{std::min(b.position.x, end.x) - pad, std::min(b.position.y, end.y) - pad},
-                {std::max(b.position.x, end.x) + pad, std::max(b.position.y, end.y) + pad}};
+        return {{smaller(b.position.x, end.x) - pad, smaller(b.position.y, end.y) - pad},
+                {larger(b.position.x, end.x) + pad, larger(b.position.y, end.y) + pad}};
     }
 
     Vec2 position_at(std::uint32_t i, double t) const {
@@ -237,8 +245,7 @@ class Sweep {
     }
 
     void schedule_pair(std::uint32_t i, std::uint32_t j) {
-        const std::uint32_t a = std::min(i, j);
-        const std::uint32_t b = std::max(i, j);
+        const auto [a, b] = ordered_pair(i, j);
         const SweepBody& ba = s_.bodies[a];
         const SweepBody& bb = s_.bodies[b];
         if (!collides(ba.filter, bb.filter)) return;
