@@ -69,19 +69,18 @@ class Sweep {
     // every pair that can touch is always examined.
     void start() {
         const std::size_t n = w_.disks.size();
-        s_.bodies.assign(n, SweepBody{});
+        s_.bodies.resize(n);
         s_.swept.resize(n);
         s_.events.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
-            if (!slot.alive) continue;
-            SweepBody& b = s_.bodies[i];
-            b.position = slot.state.position;
-            b.velocity = slot.state.velocity;
-            b.radius = slot.state.radius;
-            b.inverse_mass = slot.state.inverse_mass;
-            b.filter = slot.state.filter;
-            b.active = true;
+            if (!slot.alive) {
+                s_.bodies[i] = SweepBody{};
+                continue;
+            }
+            const DiskState& d = slot.state;
+            s_.bodies[i] = {d.position, d.velocity,           0.0, d.radius, d.filter, 0, true,
+                            false,      d.inverse_mass == 0.0};
             s_.swept[i] = swept_bounds(i);
         }
 
@@ -249,7 +248,7 @@ class Sweep {
         const SweepBody& ba = s_.bodies[a];
         const SweepBody& bb = s_.bodies[b];
         if (!collides(ba.filter, bb.filter)) return;
-        if (ba.inverse_mass == 0.0 && bb.inverse_mass == 0.0) return;
+        if (ba.immovable && bb.immovable) return;
         if (ba.parked && bb.parked) return;
         const double t0 = std::max(ba.t, bb.t);
         const Vec2 pa = position_at(a, t0);
@@ -342,12 +341,11 @@ class Sweep {
         return e.kind == EventKind::disk_disk && s_.bodies[e.b].version != e.version_b;
     }
 
-    // A disk's path changed: bump its version and count the impact; past its
-    // budget it is parked for the rest of the tick.
+    // A disk's path changed: bump its version, which counts its impacts;
+    // past its budget it is parked for the rest of the tick.
     void note_impact(std::uint32_t i) {
         SweepBody& b = s_.bodies[i];
-        ++b.version;
-        if (++b.impacts >= w_.def.max_impacts_per_disk && !b.parked) {
+        if (++b.version >= w_.def.max_impacts_per_disk && !b.parked) {
             b.parked = true;
             b.velocity = Vec2{};
             ++w_.stats.parked_disks;

@@ -26,18 +26,18 @@ struct StaticSlot {
     std::uint8_t seam_corners = 0;  // derived from the statics; see smooth_corners.hpp
 };
 
-// Per-disk bookkeeping of one sweep: each disk has its own clock `t`.
-struct SweepBody {
+// Per-disk bookkeeping of one sweep: each disk has its own clock `t`. One
+// cache line, since the pair tests read two of them at random.
+struct alignas(64) SweepBody {
     Vec2 position;  // at time t
     Vec2 velocity;  // the velocity it moves with (zero once parked)
     double t = 0.0;
     double radius = 0.0;  // copied from the disk, so pair tests stay in this array
-    double inverse_mass = 0.0;
     Filter filter;
-    std::uint32_t version = 0;  // bumped whenever its path changes; stales old events
-    std::uint32_t impacts = 0;
+    std::uint32_t version = 0;  // its impacts this tick: bumped whenever its path changes
     bool active = false;
     bool parked = false;
+    bool immovable = false;  // infinite mass
 };
 
 struct OverlapContact {
