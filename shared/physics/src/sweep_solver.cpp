@@ -74,14 +74,19 @@ class Sweep {
         s_.events.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
-            if (!slot.alive) {
-                s_.bodies[i] = SweepBody{};
-                continue;
-            }
-            const DiskState& d = slot.state;
-            s_.bodies[i] = {d.position, d.velocity,           0.0, d.radius, d.filter, 0, true,
-                            false,      d.inverse_mass == 0.0};
-            s_.swept[i] = swept_bounds(i);
+            // Field by field: a whole-struct assignment went through a stack
+            // temporary whose mixed-size stores stall the copy.
+            SweepBody& b = s_.bodies[i];
+            b.position = slot.state.position;
+            b.velocity = slot.state.velocity;
+            b.t = 0.0;
+            b.radius = slot.state.radius;
+            b.filter = slot.state.filter;
+            b.version = 0;
+            b.active = slot.alive;
+            b.parked = false;
+            b.immovable = slot.state.inverse_mass == 0.0;
+            if (slot.alive) s_.swept[i] = swept_bounds(i);
         }
 
         s_.escaped.assign(n, 0u);
