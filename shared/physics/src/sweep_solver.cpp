@@ -125,10 +125,8 @@ class Sweep {
                 continue;
             }
             // Each escapee pairs with the escapees before it, then joins them.
-            s_.cells.query(s_.swept[i], [&](std::uint32_t j) {
-                if (!s_.escaped[j] && overlaps(s_.swept[i], s_.swept[j])) schedule_pair(i, j);
-            });
-            s_.escapee_grid.query(s_.swept[i], [&](std::uint32_t j) { schedule_pair(i, j); });
+            schedule_near_reaches(i, s_.swept[i], UINT32_MAX);
+            schedule_near_escapees(i, s_.swept[i], UINT32_MAX);
             s_.escapee_grid.insert(i, s_.swept[i]);
             w_.for_each_static_near(s_.swept[i], [&](std::uint32_t s) { schedule_static(i, s); });
         }
@@ -177,9 +175,6 @@ class Sweep {
             ++s_.neighbour_start[i + 1];
             ++s_.neighbour_start[j + 1];
         }
-        const std::uint32_t most =
-            *std::max_element(s_.neighbour_start.begin(), s_.neighbour_start.end());
-        if (s_.kept_neighbours.size() < most) s_.kept_neighbours.resize(most);
         for (std::size_t i = 0; i < n; ++i)
             s_.neighbour_start[i + 1] += s_.neighbour_start[i];
         s_.neighbours.resize(s_.neighbour_start[n]);
@@ -305,19 +300,9 @@ class Sweep {
         const Aabb box = swept_bounds(i);
         s_.swept[i] = box;
         if (!s_.escaped[i] && contains(s_.reach[i], box)) {
-            // Branch-free first, as in start(): which neighbours pass is a coin flip.
-            const SweepBody& body = s_.bodies[i];
-            std::uint32_t* kept = s_.kept_neighbours.data();
-            std::size_t count = 0;
-            for (std::uint32_t k = s_.neighbour_start[i]; k < s_.neighbour_start[i + 1]; ++k) {
-                const std::uint32_t j = s_.neighbours[k];
-                kept[count] = j;
-                const bool keep = (s_.escaped[j] == 0) & (j != skip) & overlaps(box, s_.swept[j]) &
-                                  may_meet(body, s_.bodies[j]);
-                count += keep ? 1 : 0;
-            }
-            for (std::size_t k = 0; k < count; ++k)
-                schedule_pair(i, kept[k]);
+            s_.nearby.assign(s_.neighbours.begin() + s_.neighbour_start[i],
+                             s_.neighbours.begin() + s_.neighbour_start[i + 1]);
+            schedule_nearby(i, box, 0, skip);
             for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
                 schedule_static(i, s_.static_neighbours[k]);
             }
@@ -328,17 +313,45 @@ class Sweep {
                 s_.escaped[i] = 1;
                 ++escapees_;
             }
-            s_.cells.query(box, [&](std::uint32_t j) {
-                if (!s_.escaped[j] && j != skip && overlaps(box, s_.swept[j])) schedule_pair(i, j);
-            });
+            schedule_near_reaches(i, box, skip);
             w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
         }
-        if (escapees_ > 0) {
-            s_.escapee_grid.query(box, [&](std::uint32_t j) {
-                if (j != skip) schedule_pair(i, j);
-            });
-        }
+        if (escapees_ > 0) schedule_near_escapees(i, box, skip);
         if (s_.escaped[i]) s_.escapee_grid.insert(i, box);
+    }
+
+    // Schedules disk i, with swept bounds `box`, against the disks in
+    // s_.nearby whose paths may meet its own: not `skip`, escaped or not as
+    // `escaped` says (each side of the neighbourhood is asked separately),
+    // swept bounds overlapping. Which pass is a coin flip, so a branch-free
+    // pass keeps them (in place) before any is scheduled.
+    void schedule_nearby(std::uint32_t i, const Aabb& box, std::uint8_t escaped,
+                         std::uint32_t skip) {
+        const SweepBody& body = s_.bodies[i];
+        std::size_t count = 0;
+        for (std::size_t k = 0; k < s_.nearby.size(); ++k) {
+            const std::uint32_t j = s_.nearby[k];
+            s_.nearby[count] = j;
+            const bool keep = (s_.escaped[j] == escaped) & (j != skip) &
+                              overlaps(box, s_.swept[j]) & may_meet(body, s_.bodies[j]);
+            count += keep ? 1 : 0;
+        }
+        for (std::size_t k = 0; k < count; ++k)
+            schedule_pair(i, s_.nearby[k]);
+    }
+
+    // Disk i against the disks that have not escaped their reaches, found by
+    // the reach grid (a path outside i's own reach may meet any of them).
+    void schedule_near_reaches(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
+        s_.nearby.clear();
+        s_.cells.query(box, [&](std::uint32_t j) { s_.nearby.push_back(j); });
+        schedule_nearby(i, box, 0, skip);
+    }
+
+    void schedule_near_escapees(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
+        s_.nearby.clear();
+        s_.escapee_grid.query(box, [&](std::uint32_t j) { s_.nearby.push_back(j); });
+        schedule_nearby(i, box, 1, skip);
     }
 
     bool is_stale(const SweepEvent& e) const {

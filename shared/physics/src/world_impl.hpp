@@ -58,9 +58,9 @@ struct Scratch {
     std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
     std::vector<AnchorGrid::Pair> pairs;
     std::vector<AnchorGrid::Pair> candidates;    // pairs that passed a filter, for a second look
+    std::vector<std::uint32_t> nearby;           // disks near one disk, for a second look
     std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
     std::vector<std::uint32_t> neighbours;
-    std::vector<std::uint32_t> kept_neighbours;  // room for the most neighbours of a disk
     std::vector<std::uint32_t> fill;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> static_pairs;  // (disk, static)
     std::vector<std::uint32_t> static_start;
