@@ -134,7 +134,7 @@ class Sweep {
 
     // Reaches sized for about kReachTicks ticks of travel at the current speed.
     void rebuild_neighbourhood() {
-        constexpr double kReachTicks = 2.0;
+        constexpr double kReachTicks = 2.5;
         const std::size_t n = s_.bodies.size();
         s_.reach.resize(n);
         s_.present.assign(n, 0u);
