@@ -71,6 +71,7 @@ class Sweep {
         const std::size_t n = w_.disks.size();
         s_.bodies.resize(n);
         s_.swept.resize(n);
+        s_.nearby.reserve(n);  // any list of disks near one disk fits: no allocation later
         s_.events.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];

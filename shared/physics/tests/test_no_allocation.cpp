@@ -30,6 +30,20 @@ void operator delete(void* p) noexcept {
 void operator delete(void* p, std::size_t) noexcept {
     std::free(p);
 }
+// Over-aligned types (the sweep's per-disk cache lines) come through these.
+void* operator new(std::size_t size, std::align_val_t align) {
+    ++g_allocations;
+    const auto alignment = static_cast<std::size_t>(align);
+    const std::size_t rounded = (size + alignment - 1) / alignment * alignment;
+    if (void* p = std::aligned_alloc(alignment, rounded == 0 ? alignment : rounded)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p, std::align_val_t) noexcept {
+    std::free(p);
+}
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept {
+    std::free(p);
+}
 
 namespace carom::physics {
 namespace {
