@@ -101,6 +101,7 @@ class Sweep {
         }
         if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
         s_.escapee_grid.reset(w_.scratch.cell_size, n);
+        s_.near_escapee.assign(n, 0u);
 
         // Most neighbour pairs come to nothing, and which ones do is a coin
         // flip to a branch predictor: a branch-free pass keeps those whose
@@ -317,7 +318,10 @@ class Sweep {
             schedule_near_reaches(i, box, skip);
             w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
         }
-        if (escapees_ > 0) schedule_near_escapees(i, box, skip);
+        // An escapee near a path inside its reach is near the reach, so was
+        // seen by the reach grid (and marked) when it entered its own grid.
+        if (escapees_ > 0 && (s_.escaped[i] || s_.near_escapee[i]))
+            schedule_near_escapees(i, box, skip);
         if (s_.escaped[i]) s_.escapee_grid.insert(i, box);
     }
 
@@ -343,9 +347,14 @@ class Sweep {
 
     // Disk i against the disks that have not escaped their reaches, found by
     // the reach grid (a path outside i's own reach may meet any of them).
+    // Every disk found is marked as near an escapee: only escaped disks come
+    // here, each before it (re)enters the escapee grid.
     void schedule_near_reaches(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
         s_.nearby.clear();
-        s_.cells.query(box, [&](std::uint32_t j) { s_.nearby.push_back(j); });
+        s_.cells.query(box, [&](std::uint32_t j) {
+            s_.nearby.push_back(j);
+            s_.near_escapee[j] = 1;
+        });
         schedule_nearby(i, box, 0, skip);
     }
 

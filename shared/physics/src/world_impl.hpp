@@ -56,6 +56,7 @@ struct Scratch {
     std::vector<Aabb> swept;            // per disk: swept bounds as of its last path change
     std::vector<std::uint8_t> present;  // per disk: alive when the reaches were built
     std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
+    std::vector<std::uint8_t> near_escapee;  // per disk: an escapee's path came near its reach
     std::vector<AnchorGrid::Pair> pairs;
     std::vector<AnchorGrid::Pair> candidates;    // pairs that passed a filter, for a second look
     std::vector<std::uint32_t> nearby;           // disks near one disk, for a second look
