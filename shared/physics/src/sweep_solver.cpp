@@ -9,6 +9,7 @@
 // path are recognised by version numbers and skipped.
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "carom/physics/proximity.hpp"
 #include "carom/physics/toi.hpp"
@@ -71,7 +72,7 @@ class Sweep {
         const std::size_t n = w_.disks.size();
         s_.bodies.resize(n);
         s_.swept.resize(n);
-        s_.nearby.reserve(n);  // any list of disks near one disk fits: no allocation later
+        s_.nearby.resize(n);  // the grids report each disk once at most: any query fits
         s_.events.clear();
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
@@ -302,9 +303,11 @@ class Sweep {
         const Aabb box = swept_bounds(i);
         s_.swept[i] = box;
         if (!s_.escaped[i] && contains(s_.reach[i], box)) {
-            s_.nearby.assign(s_.neighbours.begin() + s_.neighbour_start[i],
-                             s_.neighbours.begin() + s_.neighbour_start[i + 1]);
-            schedule_nearby(i, box, 0, skip);
+            const std::span<const std::uint32_t> neighbours(s_.neighbours);
+            schedule_nearby(i, box,
+                            neighbours.subspan(s_.neighbour_start[i],
+                                               s_.neighbour_start[i + 1] - s_.neighbour_start[i]),
+                            0, skip);
             for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
                 schedule_static(i, s_.static_neighbours[k]);
             }
@@ -325,24 +328,24 @@ class Sweep {
         if (s_.escaped[i]) s_.escapee_grid.insert(i, box);
     }
 
-    // Schedules disk i, with swept bounds `box`, against the disks in
-    // s_.nearby whose paths may meet its own: not `skip`, escaped or not as
-    // `escaped` says (each side of the neighbourhood is asked separately),
-    // swept bounds overlapping. Which pass is a coin flip, so a branch-free
-    // pass keeps them (in place) before any is scheduled.
-    void schedule_nearby(std::uint32_t i, const Aabb& box, std::uint8_t escaped,
-                         std::uint32_t skip) {
+    // Schedules disk i, with swept bounds `box`, against those of `others`
+    // whose paths may meet its own: not `skip`, escaped or not as `escaped`
+    // says (each side of the neighbourhood is asked separately), swept bounds
+    // overlapping. Which pass is a coin flip, so a branch-free pass keeps them
+    // in s_.nearby (which `others` may be) before any is scheduled.
+    void schedule_nearby(std::uint32_t i, const Aabb& box, std::span<const std::uint32_t> others,
+                         std::uint8_t escaped, std::uint32_t skip) {
         const SweepBody& body = s_.bodies[i];
+        std::uint32_t* kept = s_.nearby.data();
         std::size_t count = 0;
-        for (std::size_t k = 0; k < s_.nearby.size(); ++k) {
-            const std::uint32_t j = s_.nearby[k];
-            s_.nearby[count] = j;
+        for (const std::uint32_t j : others) {
+            kept[count] = j;
             const bool keep = (s_.escaped[j] == escaped) & (j != skip) &
                               overlaps(box, s_.swept[j]) & may_meet(body, s_.bodies[j]);
             count += keep ? 1 : 0;
         }
         for (std::size_t k = 0; k < count; ++k)
-            schedule_pair(i, s_.nearby[k]);
+            schedule_pair(i, kept[k]);
     }
 
     // Disk i against the disks that have not escaped their reaches, found by
@@ -350,18 +353,18 @@ class Sweep {
     // Every disk found is marked as near an escapee: only escaped disks come
     // here, each before it (re)enters the escapee grid.
     void schedule_near_reaches(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
-        s_.nearby.clear();
+        std::size_t found = 0;
         s_.cells.query(box, [&](std::uint32_t j) {
-            s_.nearby.push_back(j);
+            s_.nearby[found++] = j;
             s_.near_escapee[j] = 1;
         });
-        schedule_nearby(i, box, 0, skip);
+        schedule_nearby(i, box, {s_.nearby.data(), found}, 0, skip);
     }
 
     void schedule_near_escapees(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
-        s_.nearby.clear();
-        s_.escapee_grid.query(box, [&](std::uint32_t j) { s_.nearby.push_back(j); });
-        schedule_nearby(i, box, 1, skip);
+        std::size_t found = 0;
+        s_.escapee_grid.query(box, [&](std::uint32_t j) { s_.nearby[found++] = j; });
+        schedule_nearby(i, box, {s_.nearby.data(), found}, 1, skip);
     }
 
     bool is_stale(const SweepEvent& e) const {
