@@ -123,12 +123,25 @@ void AnchorGrid::for_each_candidate(const Entry& probe, Visit&& visit) const {
     const std::int32_t cx1 = column_of(probe.max_x);
     const std::int32_t cy0 = std::max(row_of(probe.min_y) - 1, 0);
     const std::int32_t cy1 = std::min(row_of(probe.max_y), static_cast<std::int32_t>(height_) - 1);
+    // The tests only note their hits, without a branch each (which entries
+    // overlap is a coin flip, see find_small_pairs); the visits come after.
+    constexpr std::uint32_t kBatch = 64;
+    std::uint32_t hits[kBatch];
+    std::uint32_t count = 0;
     for (std::int32_t cy = cy0; cy <= cy1; ++cy) {
         const Run run = row_run(cx0, cx1, cy);
         for (std::uint32_t k = run.begin; k < run.end; ++k) {
-            if (entries_[k].overlaps(probe)) visit(entries_[k]);
+            hits[count] = k;
+            count += entries_[k].overlaps(probe) ? 1u : 0u;
+            if (count == kBatch) {
+                for (const std::uint32_t h : hits)
+                    visit(entries_[h]);
+                count = 0;
+            }
         }
     }
+    for (std::uint32_t h = 0; h < count; ++h)
+        visit(entries_[hits[h]]);
 }
 
 template <class Visit>
