@@ -27,6 +27,7 @@ struct SweepEvent {
 class EventQueue {
   public:
     bool empty() const { return heap_.empty(); }
+    const SweepEvent& top() const { return heap_.front(); }
     void clear() { heap_.clear(); }
 
     void push(const SweepEvent& e) {
