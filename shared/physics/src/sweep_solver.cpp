@@ -153,21 +153,29 @@ class Sweep {
         const std::size_t n = s_.bodies.size();
         s_.reach.resize(n);
         s_.present.assign(n, 0u);
-        double extent_sum = 0.0;
+        double speed_sum = 0.0;
         std::size_t active = 0;
+        for (const SweepBody& b : s_.bodies) {
+            if (!b.active) continue;
+            speed_sum += std::abs(b.velocity.x) + std::abs(b.velocity.y);
+            ++active;
+        }
+        // A slow disk hit by a faster one speeds up: no margin is smaller
+        // than the one for the mean speed, or such disks escape at once.
+        const double mean_speed = active == 0 ? 0.0 : speed_sum / static_cast<double>(active);
+        double extent_sum = 0.0;
         for (std::uint32_t i = 0; i < n; ++i) {
             const SweepBody& b = s_.bodies[i];
             if (!b.active) continue;
             s_.present[i] = 1;
             const Aabb& swept = s_.swept[i];
-            const double margin =
-                (kReachTicks - 1.0) * (std::abs(b.velocity.x) + std::abs(b.velocity.y)) * dt_ +
-                0.05 * b.radius;
+            const double speed =
+                std::max(std::abs(b.velocity.x) + std::abs(b.velocity.y), mean_speed);
+            const double margin = (kReachTicks - 1.0) * speed * dt_ + 0.05 * b.radius;
             s_.reach[i] = {{swept.min.x - margin, swept.min.y - margin},
                            {swept.max.x + margin, swept.max.y + margin}};
             extent_sum += std::max(s_.reach[i].max.x - s_.reach[i].min.x,
                                    s_.reach[i].max.y - s_.reach[i].min.y);
-            ++active;
         }
         // Escapee cells about twice a typical reach: most reaches touch one to four cells.
         w_.scratch.cell_size =
