@@ -112,6 +112,26 @@ TEST_CASE("anchor grid copes with no boxes, one box and boxes that are points") 
     CHECK(found == std::vector<Pair>{{0, 1}});
 }
 
+TEST_CASE("anchor grid finds every pair in crowded cells") {
+    // Clusters of 1 to 40 equal boxes on a lattice: cells and their
+    // neighbours hold from one box to far more than a gathered block.
+    std::vector<Aabb> boxes;
+    for (int cluster = 0; cluster < 40; ++cluster) {
+        const double x = 3.0 * (cluster % 8);
+        const double y = 3.0 * (cluster / 8);
+        for (int k = 0; k <= cluster; ++k)
+            boxes.push_back({{x, y}, {x + 2.0, y + 2.0}});
+    }
+    const std::vector<std::uint8_t> present(boxes.size(), 1u);
+    AnchorGrid grid;
+    grid.build(boxes, present);
+    std::vector<Pair> found;
+    grid.find_pairs(found);
+    std::sort(found.begin(), found.end());
+    CHECK(std::adjacent_find(found.begin(), found.end()) == found.end());
+    CHECK(found == brute_force_pairs(boxes, present));
+}
+
 TEST_CASE("hash grid finds what was inserted and forgets what was removed") {
     const std::vector<Aabb> boxes = random_boxes(3, 600, 9);
     HashGrid grid;
