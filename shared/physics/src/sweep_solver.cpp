@@ -107,7 +107,8 @@ class Sweep {
         escapees_ = 0;
         if (w_.scratch.neighbourhood_valid) {
             for (std::uint32_t i = 0; i < n; ++i) {
-                const bool left = s_.bodies[i].active & !contains(s_.reach[i], s_.swept[i]);
+                const bool inside = contains(s_.reach[i], s_.swept[i]);
+                const bool left = s_.bodies[i].active & !inside;
                 s_.escaped[i] = left ? 1u : 0u;
                 escapees_ += left ? 1u : 0u;
             }
@@ -123,9 +124,11 @@ class Sweep {
         std::size_t candidates = 0;
         for (const auto& [i, j] : s_.pairs) {
             s_.candidates[candidates] = {i, j};
-            const bool keep = (s_.escaped[i] == 0) & (s_.escaped[j] == 0) &
-                              overlaps(s_.swept[i], s_.swept[j]) &
-                              may_meet(s_.bodies[i], s_.bodies[j]);
+            // Bitwise on named results: the tests all run, with no branch between.
+            const bool paths_overlap = overlaps(s_.swept[i], s_.swept[j]);
+            const bool meet = may_meet(s_.bodies[i], s_.bodies[j]);
+            const bool neither_escaped = (s_.escaped[i] | s_.escaped[j]) == 0;
+            const bool keep = neither_escaped & paths_overlap & meet;
             candidates += keep ? 1 : 0;
         }
         for (std::size_t k = 0; k < candidates; ++k)
@@ -263,7 +266,9 @@ class Sweep {
             (x.position + x.velocity * (t0 - x.t)) - (y.position + y.velocity * (t0 - y.t));
         const Vec2 v = x.velocity - y.velocity;
         const double reach = x.radius + y.radius;
-        return (dot(d, d) <= reach * reach) | (dot(d, v) < 0.0);
+        const bool touching = dot(d, d) <= reach * reach;
+        const bool closing = dot(d, v) < 0.0;
+        return touching | closing;
     }
 
     void schedule_pair(std::uint32_t i, std::uint32_t j) {
@@ -360,8 +365,10 @@ class Sweep {
         std::size_t count = 0;
         for (const std::uint32_t j : others) {
             kept[count] = j;
-            const bool keep = (s_.escaped[j] == escaped) & (j != skip) &
-                              overlaps(box, s_.swept[j]) & may_meet(body, s_.bodies[j]);
+            const bool paths_overlap = overlaps(box, s_.swept[j]);
+            const bool meet = may_meet(body, s_.bodies[j]);
+            const bool side = s_.escaped[j] == escaped;
+            const bool keep = side & (j != skip) & paths_overlap & meet;
             count += keep ? 1 : 0;
         }
         for (std::size_t k = 0; k < count; ++k)
