@@ -8,6 +8,14 @@ using namespace carom::server::test;
 
 namespace {
 
+// A rink whose silent players time out after timeout_s and keep their slot grace_s.
+ServerConfig rink_with_timeouts(double timeout_s, double grace_s) {
+    ServerConfig config = config_for("rink.json");
+    config.timeout_s = timeout_s;
+    config.grace_s = grace_s;
+    return config;
+}
+
 void run(Server& server, int ticks) {
     for (int t = 0; t < ticks; ++t)
         server.tick();
@@ -17,10 +25,7 @@ void run(Server& server, int ticks) {
 
 TEST_CASE("a silent player times out, keeps its slot for the grace window, then loses it") {
     Link link;
-    ServerConfig config = config_for("rink.json");
-    config.timeout_s = 1.0;
-    config.grace_s = 2.0;
-    Server server(config, link, fixed_cookies(), "t");
+    Server server(rink_with_timeouts(1.0, 2.0), link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000), 7);
     const net::Packet* p = c.connect("ana");
     REQUIRE(p->body_type() == net::Body::Accepted);
@@ -46,10 +51,7 @@ TEST_CASE("a silent player times out, keeps its slot for the grace window, then 
 
 TEST_CASE("a player who comes back within the grace window with its token gets the same slot") {
     Link link;
-    ServerConfig config = config_for("rink.json");
-    config.timeout_s = 1.0;
-    config.grace_s = 5.0;
-    Server server(config, link, fixed_cookies(), "t");
+    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000), 1234);
     const net::Packet* p = c.connect("ana");
     const auto slot = p->body_as_Accepted()->slot();
@@ -71,10 +73,7 @@ TEST_CASE("a player who comes back within the grace window with its token gets t
 
 TEST_CASE("a player back from a new address leaves alone a client now at its old one") {
     Link link;
-    ServerConfig config = config_for("rink.json");
-    config.timeout_s = 1.0;
-    config.grace_s = 5.0;
-    Server server(config, link, fixed_cookies(), "t");
+    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000), 1234);
     REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
     run(server, 90);  // ana times out; her slot is kept

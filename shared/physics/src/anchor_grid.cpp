@@ -142,7 +142,7 @@ void AnchorGrid::build(std::span<const Aabb> boxes, std::span<const std::uint8_t
     for (Pair& pair : large_pairs_) {
         const std::uint32_t i = large_[pair.first].item;
         const std::uint32_t j = large_[pair.second].item;
-        pair = {std::min(i, j), std::max(i, j)};
+        pair = ordered_pair(i, j);
     }
     use_coarse_ = true;
 }
@@ -153,9 +153,8 @@ void AnchorGrid::find_pairs(std::vector<Pair>& out) {
     out.resize(used);
     // Large boxes against the small ones, then against each other.
     for (const Entry& big : large_) {
-        for_each_candidate(big, [&](const Entry& e) {
-            out.emplace_back(std::min(big.item, e.item), std::max(big.item, e.item));
-        });
+        for_each_candidate(big,
+                           [&](const Entry& e) { out.push_back(ordered_pair(big.item, e.item)); });
     }
     out.insert(out.end(), large_pairs_.begin(), large_pairs_.end());
 }
