@@ -41,14 +41,13 @@ int run_physics(const PhysicsOptions& options) {
         for (const std::size_t disk_count : options.disk_counts) {
             const Scene scene = make_arena_scene(parse_layout(layout_name), disk_count);
             if (!options.json) print_table_scene(scene);
-            std::vector<Measurement> rows;
-            for (const EngineEntry& engine : engines) {
-                rows.push_back(measure(engine, scene, options.run));
-                all_fingerprints_match = all_fingerprints_match && rows.back().engine_fp_matches;
+            const std::vector<Measurement> rows = measure(engines, scene, options.run);
+            for (const Measurement& row : rows) {
+                all_fingerprints_match = all_fingerprints_match && row.engine_fp_matches;
                 if (options.json) {
-                    print_json_line(rows.back(), scene, options.run);
+                    print_json_line(row, scene, options.run);
                 } else {
-                    print_table_row(rows.back());
+                    print_table_row(row);
                 }
             }
             if (!options.json) print_table_ratios(rows);
@@ -82,6 +81,11 @@ void add_physics_command(CLI::App& app) {
         ->check(CLI::IsMember(engine_names));
     command->add_option("--steps", options->run.timed_steps, "Timed steps")->capture_default_str();
     command->add_option("--warmup", options->run.warmup_steps, "Untimed steps before timing")
+        ->capture_default_str();
+    command
+        ->add_option("--block", options->run.block_steps,
+                     "Timed steps each engine runs before the next takes its turn")
+        ->check(CLI::PositiveNumber)
         ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
 

@@ -49,6 +49,10 @@ void print_table_preamble(std::span<const EngineEntry> engines, const RunSetting
             "NDEBUG), which slows them down somewhat\n");
     }
     fmt::print(
+        "  turns: the engines of a scene take turns of {} timed steps each, so that a slow "
+        "stretch of the machine falls on all of them\n",
+        settings.block_steps);
+    fmt::print(
         "  us/step: mean over the timed steps; ke_ratio: kinetic energy at the end / at the "
         "start; escaped: centres outside the arena at the end\n\n");
     fmt::print("{:<16} {:>6} {:>6} {:>10} {:>10} {:>7} {:>9}  {:<16}  {}\n", "engine", "layout",
@@ -105,12 +109,13 @@ void print_table_ratios(std::span<const Measurement> scene_rows) {
 void print_json_line(const Measurement& m, const Scene& scene, const RunSettings& settings) {
     fmt::print(
         "{{\"engine\":{},\"scene\":\"arena\",\"layout\":\"{}\",\"n\":{},\"pitch\":{},"
-        "\"warmup\":{},\"steps\":{},\"us_per_step\":{},\"ke_ratio\":{},\"escaped\":{},"
+        "\"warmup\":{},\"steps\":{},\"block\":{},\"us_per_step\":{},\"ke_ratio\":{},\"escaped\":{},"
         "\"max_speed\":{},\"scene_fp\":\"{:016x}\",\"engine_fp_matches\":{},\"notes\":{}}}\n",
         json_string(m.engine), to_string(m.layout), m.disk_count,
         json_number(scene.pitch, "{:.17g}"), settings.warmup_steps, settings.timed_steps,
-        json_number(m.us_per_step, "{:.3f}"), json_number(m.ke_ratio, "{:.17g}"), m.escaped,
-        json_number(m.max_speed, "{:.17g}"), m.scene_fp, m.engine_fp_matches, json_string(m.notes));
+        settings.block_steps, json_number(m.us_per_step, "{:.3f}"),
+        json_number(m.ke_ratio, "{:.17g}"), m.escaped, json_number(m.max_speed, "{:.17g}"),
+        m.scene_fp, m.engine_fp_matches, json_string(m.notes));
     flush();
 }
 

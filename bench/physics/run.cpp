@@ -1,5 +1,6 @@
 #include "physics/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <vector>
@@ -33,46 +34,74 @@ std::uint64_t engine_fingerprint(const Scene& scene, std::span<const DiskMotion>
     return scene_fingerprint(disks);
 }
 
-}  // namespace
+// One engine's world and what is known of it while the turns go round.
+struct Contestant {
+    const EngineEntry* entry;
+    std::unique_ptr<Engine> world;
+    double initial_energy = 0.0;
+    bool fp_matches = false;
+    std::chrono::steady_clock::duration timed{};
+};
 
-Measurement measure(const EngineEntry& engine, const Scene& scene, const RunSettings& settings) {
-    const std::unique_ptr<Engine> world = engine.make(scene);
+Measurement conclude(Contestant& c, const Scene& scene, const RunSettings& settings) {
     std::vector<DiskMotion> motion(scene.disks.size());
-
-    world->read_motion(motion);
-    const double initial_energy = kinetic_energy(scene, motion);
-    const std::uint64_t scene_fp = scene_fingerprint(scene.disks);
-    const bool engine_fp_matches = engine_fingerprint(scene, motion) == scene_fp;
-
-    for (std::size_t i = 0; i < settings.warmup_steps; ++i)
-        world->step();
-    const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < settings.timed_steps; ++i)
-        world->step();
-    const auto elapsed = std::chrono::steady_clock::now() - start;
-
-    world->read_motion(motion);
+    c.world->read_motion(motion);
     std::size_t escaped = 0;
     double max_speed = 0.0;
     for (const DiskMotion& disk : motion) {
         if (!inside_arena(disk)) ++escaped;
         max_speed = std::fmax(max_speed, std::hypot(disk.vx, disk.vy));
     }
-
-    const double elapsed_us = std::chrono::duration<double, std::micro>(elapsed).count();
+    const double elapsed_us = std::chrono::duration<double, std::micro>(c.timed).count();
     return {
-        .engine = engine.name,
+        .engine = c.entry->name,
         .layout = scene.layout,
         .disk_count = scene.disks.size(),
         .us_per_step =
             settings.timed_steps > 0 ? elapsed_us / static_cast<double>(settings.timed_steps) : 0.0,
-        .ke_ratio = kinetic_energy(scene, motion) / initial_energy,
+        .ke_ratio = kinetic_energy(scene, motion) / c.initial_energy,
         .escaped = escaped,
         .max_speed = max_speed,
-        .scene_fp = scene_fp,
-        .engine_fp_matches = engine_fp_matches,
-        .notes = world->notes(),
+        .scene_fp = scene_fingerprint(scene.disks),
+        .engine_fp_matches = c.fp_matches,
+        .notes = c.world->notes(),
     };
+}
+
+}  // namespace
+
+std::vector<Measurement> measure(std::span<const EngineEntry> engines, const Scene& scene,
+                                 const RunSettings& settings) {
+    const std::uint64_t scene_fp = scene_fingerprint(scene.disks);
+    std::vector<Contestant> contestants;
+    std::vector<DiskMotion> motion(scene.disks.size());
+    for (const EngineEntry& engine : engines) {
+        Contestant& c = contestants.emplace_back(Contestant{&engine, engine.make(scene)});
+        c.world->read_motion(motion);
+        c.initial_energy = kinetic_energy(scene, motion);
+        c.fp_matches = engine_fingerprint(scene, motion) == scene_fp;
+        for (std::size_t i = 0; i < settings.warmup_steps; ++i)
+            c.world->step();
+    }
+
+    const std::size_t block = std::max<std::size_t>(settings.block_steps, 1);
+    std::size_t first = 0;
+    for (std::size_t done = 0; done < settings.timed_steps; done += block) {
+        const std::size_t steps = std::min(block, settings.timed_steps - done);
+        for (std::size_t k = 0; k < contestants.size(); ++k) {
+            Contestant& c = contestants[(first + k) % contestants.size()];
+            const auto start = std::chrono::steady_clock::now();
+            for (std::size_t i = 0; i < steps; ++i)
+                c.world->step();
+            c.timed += std::chrono::steady_clock::now() - start;
+        }
+        ++first;
+    }
+
+    std::vector<Measurement> rows;
+    for (Contestant& c : contestants)
+        rows.push_back(conclude(c, scene, settings));
+    return rows;
 }
 
 }  // namespace carom::bench

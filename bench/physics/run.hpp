@@ -1,9 +1,12 @@
 #pragma once
-// Runs one engine on one scene and measures it.
+// Runs engines on one scene and measures them, taking turns so that a slow
+// stretch of a noisy machine falls on every engine alike.
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "physics/engine.hpp"
 #include "physics/scene.hpp"
@@ -13,6 +16,8 @@ namespace carom::bench {
 struct RunSettings {
     std::size_t warmup_steps = 60;
     std::size_t timed_steps = 600;
+    // The engines take turns: each runs this many timed steps, then the next.
+    std::size_t block_steps = 50;
 };
 
 struct Measurement {
@@ -28,6 +33,10 @@ struct Measurement {
     std::string notes;
 };
 
-Measurement measure(const EngineEntry& engine, const Scene& scene, const RunSettings& settings);
+// One measurement per engine, in the order given. Every engine builds the
+// scene and warms up, then the timed steps run in turns of
+// settings.block_steps, the first engine of each turn rotating.
+std::vector<Measurement> measure(std::span<const EngineEntry> engines, const Scene& scene,
+                                 const RunSettings& settings);
 
 }  // namespace carom::bench
