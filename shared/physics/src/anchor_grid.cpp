@@ -151,6 +151,9 @@ void AnchorGrid::find_pairs(std::vector<Pair>& out) {
     std::size_t used = 0;
     find_small_pairs(out, used);
     out.resize(used);
+    // In one pass over the hits rather than at every test.
+    for (Pair& pair : out)
+        pair = ordered_pair(pair.first, pair.second);
     // Large boxes against the small ones, then against each other.
     for (const Entry& big : large_) {
         for_each_candidate(big,
@@ -203,10 +206,11 @@ void AnchorGrid::find_small_pairs(std::vector<Pair>& out, std::size_t& used) {
             if (out.size() < used + tests) out.resize(std::max(used + tests, out.capacity()));
             Pair* next = out.data() + used;
             for (std::size_t k = 0; k < own; ++k) {
-                const Entry& e = neighbourhood_[k];
+                const Probe e(neighbourhood_[k]);
+                const std::uint32_t item = neighbourhood_[k].item;
                 for (std::size_t l = k + 1; l < total; ++l) {
                     const Entry& f = neighbourhood_[l];
-                    *next = ordered_pair(e.item, f.item);
+                    *next = {item, f.item};
                     next += e.overlaps(f) ? 1 : 0;
                 }
             }

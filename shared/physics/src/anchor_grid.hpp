@@ -20,6 +20,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include "cell_math.hpp"
 
 namespace carom::physics::detail {
@@ -70,6 +74,37 @@ class AnchorGrid {
             return (min_x <= o.max_x) & (o.min_x <= max_x) & (min_y <= o.max_y) &
                    (o.min_y <= max_y);
         }
+    };
+
+    // One entry tested against many. With SSE the four comparisons are one:
+    // (f.min, -f.max) <= (e.max, -e.min) lane by lane, which is exactly
+    // Entry::overlaps (negating a float is exact; NaN compares false in both).
+    class Probe {
+      public:
+        explicit Probe(const Entry& e)
+#if defined(__SSE2__)
+            : bound_(_mm_setr_ps(e.max_x, e.max_y, -e.min_x, -e.min_y)),
+              flip_(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)){}
+#else
+            : e_(e) {
+        }
+#endif
+              bool overlaps(const Entry& f) const {
+#if defined(__SSE2__)
+            const __m128 lower = _mm_xor_ps(_mm_loadu_ps(&f.min_x), flip_);
+            return _mm_movemask_ps(_mm_cmple_ps(lower, bound_)) == 0xF;
+#else
+            return e_.overlaps(f);
+#endif
+        }
+
+      private:
+#if defined(__SSE2__)
+        __m128 bound_;
+        __m128 flip_;
+#else
+        Entry e_;
+#endif
     };
     static Entry to_entry(const Aabb& box, std::uint32_t item);
 
@@ -126,13 +161,14 @@ void AnchorGrid::for_each_candidate(const Entry& probe, Visit&& visit) const {
     // The tests only note their hits, without a branch each (which entries
     // overlap is a coin flip, see find_small_pairs); the visits come after.
     constexpr std::uint32_t kBatch = 64;
+    const Probe tester(probe);
     std::uint32_t hits[kBatch];
     std::uint32_t count = 0;
     for (std::int32_t cy = cy0; cy <= cy1; ++cy) {
         const Run run = row_run(cx0, cx1, cy);
         for (std::uint32_t k = run.begin; k < run.end; ++k) {
             hits[count] = k;
-            count += entries_[k].overlaps(probe) ? 1u : 0u;
+            count += tester.overlaps(entries_[k]) ? 1u : 0u;
             if (count == kBatch) {
                 for (const std::uint32_t h : hits)
                     visit(entries_[h]);

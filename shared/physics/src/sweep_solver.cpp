@@ -126,7 +126,7 @@ class Sweep {
             s_.candidates[candidates] = {i, j};
             // Bitwise on named results: the tests all run, with no branch between.
             const bool paths_overlap = overlaps(s_.swept[i], s_.swept[j]);
-            const bool meet = may_meet(s_.bodies[i], s_.bodies[j]);
+            const bool meet = may_meet_at_start(s_.bodies[i], s_.bodies[j]);
             const bool neither_escaped = (s_.escaped[i] | s_.escaped[j]) == 0;
             const bool keep = neither_escaped & paths_overlap & meet;
             candidates += keep ? 1 : 0;
@@ -264,6 +264,17 @@ class Sweep {
         const double t0 = std::max(x.t, y.t);
         const Vec2 d =
             (x.position + x.velocity * (t0 - x.t)) - (y.position + y.velocity * (t0 - y.t));
+        const Vec2 v = x.velocity - y.velocity;
+        const double reach = x.radius + y.radius;
+        const bool touching = dot(d, d) <= reach * reach;
+        const bool closing = dot(d, v) < 0.0;
+        return touching | closing;
+    }
+
+    // may_meet before any disk has moved, when every clock reads 0: the
+    // advance to the later clock adds velocity * 0, which changes nothing.
+    static bool may_meet_at_start(const SweepBody& x, const SweepBody& y) {
+        const Vec2 d = x.position - y.position;
         const Vec2 v = x.velocity - y.velocity;
         const double reach = x.radius + y.radius;
         const bool touching = dot(d, d) <= reach * reach;
