@@ -85,7 +85,7 @@ class Sweep {
         s_.bodies.resize(n);
         s_.swept.resize(n);
         s_.nearby.resize(n);  // the grids report each disk once at most: any query fits
-        s_.events.clear();
+        s_.events.reset(dt_);
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
             // Field by field: a whole-struct assignment went through a stack
