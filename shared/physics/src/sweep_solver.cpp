@@ -256,30 +256,35 @@ class Sweep {
         b.t = t;
     }
 
-    // Whether two disks, from the later of their clocks, touch or close in:
-    // if not, toi_disk_disk finds nothing (and nor can an overlap be seen).
-    // Without branches, so that it can filter many pairs cheaply; from the
-    // very values schedule_pair works with.
+    // Whether two disks, from the later of their clocks, may meet before the
+    // tick ends: if not, toi_disk_disk finds nothing (and nor can an overlap
+    // be seen). Without branches, so that it can filter many pairs cheaply;
+    // from the very values schedule_pair works with.
     bool may_meet(const SweepBody& x, const SweepBody& y) const {
         const double t0 = std::max(x.t, y.t);
         const Vec2 d =
             (x.position + x.velocity * (t0 - x.t)) - (y.position + y.velocity * (t0 - y.t));
-        const Vec2 v = x.velocity - y.velocity;
-        const double reach = x.radius + y.radius;
-        const bool touching = dot(d, d) <= reach * reach;
-        const bool closing = dot(d, v) < 0.0;
-        return touching | closing;
+        return may_meet(d, x.velocity - y.velocity, x.radius + y.radius, dt_ - t0);
     }
 
     // may_meet before any disk has moved, when every clock reads 0: the
     // advance to the later clock adds velocity * 0, which changes nothing.
-    static bool may_meet_at_start(const SweepBody& x, const SweepBody& y) {
-        const Vec2 d = x.position - y.position;
-        const Vec2 v = x.velocity - y.velocity;
-        const double reach = x.radius + y.radius;
-        const bool touching = dot(d, d) <= reach * reach;
+    bool may_meet_at_start(const SweepBody& x, const SweepBody& y) const {
+        return may_meet(x.position - y.position, x.velocity - y.velocity, x.radius + y.radius, dt_);
+    }
+
+    // Centres d apart, relative velocity v, touching at distance `reach`:
+    // they may meet if they touch, or close in from near enough that
+    // |vx| + |vy| >= |v| covers the gap in the time left. The range allows
+    // a relative 1e-6 over the exact bound, far beyond what rounding moves a
+    // time of impact.
+    static bool may_meet(Vec2 d, Vec2 v, double reach, double time_left) {
+        const double distance_squared = dot(d, d);
+        const double farthest = reach + (std::abs(v.x) + std::abs(v.y)) * time_left;
+        const bool touching = distance_squared <= reach * reach;
         const bool closing = dot(d, v) < 0.0;
-        return touching | closing;
+        const bool in_range = distance_squared <= farthest * farthest * (1.0 + 1e-6);
+        return touching | (closing & in_range);
     }
 
     void schedule_pair(std::uint32_t i, std::uint32_t j) {
@@ -297,10 +302,11 @@ class Sweep {
         const double distance_squared = dot(d, d);
         const double inner = ba.radius + bb.radius - overlap_alarm_;
         if (inner > 0.0 && distance_squared < inner * inner) overlap_seen_ = true;
-        // Apart and not closing in: toi_disk_disk would find nothing, from
-        // these very values. Most candidate pairs end here.
-        const double reach = ba.radius + bb.radius;
-        if (distance_squared > reach * reach && dot(d, v) >= 0.0) return;
+        // Not closing in, from apart or touching: toi_disk_disk would find
+        // nothing, from these very values (touching, it needs an approach
+        // speed far above rounding). Concentric disks have no direction to
+        // close in along, so they are left to it.
+        if (distance_squared > 0.0 && dot(d, v) >= 0.0) return;
         const auto hit = toi_disk_disk(pa, ba.radius, v, pb, bb.radius, dt_ - t0);
         if (!hit) return;
         s_.events.push(
