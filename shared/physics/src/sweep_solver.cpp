@@ -13,6 +13,7 @@
 
 #include "carom/physics/proximity.hpp"
 #include "carom/physics/toi.hpp"
+#include "lanes.hpp"
 #include "response.hpp"
 #include "world_impl.hpp"
 
@@ -125,7 +126,7 @@ class Sweep {
         for (const auto& [i, j] : s_.pairs) {
             s_.candidates[candidates] = {i, j};
             // Bitwise on named results: the tests all run, with no branch between.
-            const bool paths_overlap = overlaps(s_.swept[i], s_.swept[j]);
+            const bool paths_overlap = overlaps_by_lanes(s_.swept[i], s_.swept[j]);
             const bool meet = may_meet_at_start(s_.bodies[i], s_.bodies[j]);
             const bool neither_escaped = (s_.escaped[i] | s_.escaped[j]) == 0;
             const bool keep = neither_escaped & paths_overlap & meet;
@@ -262,15 +263,19 @@ class Sweep {
     // from the very values schedule_pair works with.
     bool may_meet(const SweepBody& x, const SweepBody& y) const {
         const double t0 = std::max(x.t, y.t);
-        const Vec2 d =
-            (x.position + x.velocity * (t0 - x.t)) - (y.position + y.velocity * (t0 - y.t));
-        return may_meet(d, x.velocity - y.velocity, x.radius + y.radius, dt_ - t0);
+        const Lanes vx = Lanes::load(x.velocity);
+        const Lanes vy = Lanes::load(y.velocity);
+        const Lanes d = (Lanes::load(x.position) + vx * Lanes::splat(t0 - x.t)) -
+                        (Lanes::load(y.position) + vy * Lanes::splat(t0 - y.t));
+        return may_meet(d, vx - vy, x.radius + y.radius, dt_ - t0);
     }
 
     // may_meet before any disk has moved, when every clock reads 0: the
     // advance to the later clock adds velocity * 0, which changes nothing.
     bool may_meet_at_start(const SweepBody& x, const SweepBody& y) const {
-        return may_meet(x.position - y.position, x.velocity - y.velocity, x.radius + y.radius, dt_);
+        return may_meet(Lanes::load(x.position) - Lanes::load(y.position),
+                        Lanes::load(x.velocity) - Lanes::load(y.velocity), x.radius + y.radius,
+                        dt_);
     }
 
     // Centres d apart, relative velocity v, touching at distance `reach`:
@@ -278,9 +283,9 @@ class Sweep {
     // |vx| + |vy| >= |v| covers the gap in the time left. The range allows
     // a relative 1e-6 over the exact bound, far beyond what rounding moves a
     // time of impact.
-    static bool may_meet(Vec2 d, Vec2 v, double reach, double time_left) {
+    static bool may_meet(Lanes d, Lanes v, double reach, double time_left) {
         const double distance_squared = dot(d, d);
-        const double farthest = reach + (std::abs(v.x) + std::abs(v.y)) * time_left;
+        const double farthest = reach + v.abs().sum() * time_left;
         const bool touching = distance_squared <= reach * reach;
         const bool closing = dot(d, v) < 0.0;
         const bool in_range = distance_squared <= farthest * farthest * (1.0 + 1e-6);
@@ -382,7 +387,7 @@ class Sweep {
         std::size_t count = 0;
         for (const std::uint32_t j : others) {
             kept[count] = j;
-            const bool paths_overlap = overlaps(box, s_.swept[j]);
+            const bool paths_overlap = overlaps_by_lanes(box, s_.swept[j]);
             const bool meet = may_meet(body, s_.bodies[j]);
             const bool side = s_.escaped[j] == escaped;
             const bool keep = side & (j != skip) & paths_overlap & meet;
