@@ -79,33 +79,32 @@ class AnchorGrid {
     // One entry tested against many. With SSE the four comparisons are one:
     // (f.min, -f.max) <= (e.max, -e.min) lane by lane, which is exactly
     // Entry::overlaps (negating a float is exact; NaN compares false in both).
+#if defined(__SSE2__)
     class Probe {
       public:
         explicit Probe(const Entry& e)
-#if defined(__SSE2__)
             : bound_(_mm_setr_ps(e.max_x, e.max_y, -e.min_x, -e.min_y)),
-              flip_(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)){}
-#else
-            : e_(e) {
-        }
-#endif
-              bool overlaps(const Entry& f) const {
-#if defined(__SSE2__)
+              flip_(_mm_setr_ps(0.0f, 0.0f, -0.0f, -0.0f)) {}
+        bool overlaps(const Entry& f) const {
             const __m128 lower = _mm_xor_ps(_mm_loadu_ps(&f.min_x), flip_);
             return _mm_movemask_ps(_mm_cmple_ps(lower, bound_)) == 0xF;
-#else
-            return e_.overlaps(f);
-#endif
         }
 
       private:
-#if defined(__SSE2__)
         __m128 bound_;
         __m128 flip_;
-#else
-        Entry e_;
-#endif
     };
+#else
+    class Probe {
+      public:
+        explicit Probe(const Entry& e) : e_(e) {}
+        bool overlaps(const Entry& f) const { return e_.overlaps(f); }
+
+      private:
+        Entry e_;
+    };
+#endif
+
     static Entry to_entry(const Aabb& box, std::uint32_t item);
 
     std::int32_t column_of(double x) const;

@@ -263,11 +263,11 @@ class Sweep {
     // from the very values schedule_pair works with.
     bool may_meet(const SweepBody& x, const SweepBody& y) const {
         const double t0 = std::max(x.t, y.t);
-        const Lanes vx = Lanes::load(x.velocity);
-        const Lanes vy = Lanes::load(y.velocity);
-        const Lanes d = (Lanes::load(x.position) + vx * Lanes::splat(t0 - x.t)) -
-                        (Lanes::load(y.position) + vy * Lanes::splat(t0 - y.t));
-        return may_meet(d, vx - vy, x.radius + y.radius, dt_ - t0);
+        const Lanes x_velocity = Lanes::load(x.velocity);
+        const Lanes y_velocity = Lanes::load(y.velocity);
+        const Lanes d = (Lanes::load(x.position) + x_velocity * Lanes::splat(t0 - x.t)) -
+                        (Lanes::load(y.position) + y_velocity * Lanes::splat(t0 - y.t));
+        return may_meet(d, x_velocity - y_velocity, x.radius + y.radius, dt_ - t0);
     }
 
     // may_meet before any disk has moved, when every clock reads 0: the
