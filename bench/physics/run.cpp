@@ -43,7 +43,8 @@ struct Contestant {
     std::chrono::steady_clock::duration timed{};
 };
 
-Measurement conclude(Contestant& c, const Scene& scene, const RunSettings& settings) {
+Measurement conclude(Contestant& c, const Scene& scene, std::uint64_t scene_fp,
+                     const RunSettings& settings) {
     std::vector<DiskMotion> motion(scene.disks.size());
     c.world->read_motion(motion);
     std::size_t escaped = 0;
@@ -62,7 +63,7 @@ Measurement conclude(Contestant& c, const Scene& scene, const RunSettings& setti
         .ke_ratio = kinetic_energy(scene, motion) / c.initial_energy,
         .escaped = escaped,
         .max_speed = max_speed,
-        .scene_fp = scene_fingerprint(scene.disks),
+        .scene_fp = scene_fp,
         .engine_fp_matches = c.fp_matches,
         .notes = c.world->notes(),
     };
@@ -100,7 +101,7 @@ std::vector<Measurement> measure(std::span<const EngineEntry> engines, const Sce
 
     std::vector<Measurement> rows;
     for (Contestant& c : contestants)
-        rows.push_back(conclude(c, scene, settings));
+        rows.push_back(conclude(c, scene, scene_fp, settings));
     return rows;
 }
 

@@ -16,6 +16,17 @@ auto key(const SweepEvent& e) {
     return std::make_tuple(e.t, e.a, e.kind, e.b);
 }
 
+// xorshift32 (shifts 13, 17, 5): next(bound) is a draw in [0, bound).
+struct Xorshift {
+    std::uint32_t state;
+    std::uint32_t operator()(std::uint32_t bound) {
+        state ^= state << 13;
+        state ^= state >> 17;
+        state ^= state << 5;
+        return state % bound;
+    }
+};
+
 // Checks that the queue hands out what `pending` holds, earliest first, and
 // forgets it; equal keys may come out in either order.
 void check_pop(EventQueue& queue, std::vector<SweepEvent>& pending) {
@@ -30,13 +41,7 @@ void check_pop(EventQueue& queue, std::vector<SweepEvent>& pending) {
 }
 
 TEST_CASE("event queue pops events in (time, disk, kind, other) order") {
-    std::uint32_t state = 12345;
-    const auto next = [&state](std::uint32_t bound) {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        return state % bound;
-    };
+    Xorshift next{12345u};
     EventQueue queue;
     // Each use sizes the next one's calendar: from one bucket to hundreds.
     // Times are coarse (ties are common) or fine, some past the horizon;
@@ -69,13 +74,7 @@ TEST_CASE("event queue pops events in (time, disk, kind, other) order") {
 TEST_CASE("event queue hands out a sweep's events in order, whichever bucket they wait in") {
     // As the sweep uses it: a burst of events across the tick, then pops,
     // each followed by a few events no earlier than the one popped.
-    std::uint32_t state = 777;
-    const auto next = [&state](std::uint32_t bound) {
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        return state % bound;
-    };
+    Xorshift next{777u};
     constexpr double kTick = 1.0 / 60.0;
     EventQueue queue;
     for (int tick = 0; tick < 3; ++tick) {
