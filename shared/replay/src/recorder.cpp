@@ -28,6 +28,7 @@ MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map,
 
 void MatchRecorder::join(game::Slot slot, std::string name, bool bot) {
     if (finished_) throw std::logic_error("recorder: the match is finished");
+    settle();
     const std::uint64_t tick = match_.tick() + 1;
     match_.join(slot, name);
     writer_.add_roster({tick, slot, true, std::move(name), bot});
@@ -35,6 +36,7 @@ void MatchRecorder::join(game::Slot slot, std::string name, bool bot) {
 
 void MatchRecorder::leave(game::Slot slot) {
     if (finished_) throw std::logic_error("recorder: the match is finished");
+    settle();
     match_.leave(slot);
     writer_.add_roster({match_.tick() + 1, slot, false, {}, false});
 }
@@ -46,6 +48,7 @@ std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Inpu
     // Record exactly what the match applies: sanitised, and idle for empty slots.
     for (game::Slot s = 0; s < applied_.size(); ++s)
         applied_[s] = match_.active(s) ? game::Input::from_bits(inputs[s].bits()) : game::Input{};
+    settled_.reset();
     const auto events = match_.step(applied_);
     const std::uint64_t hash = match_.state_hash();
     writer_.add_tick(match_.tick(), applied_, hash, events);
@@ -57,14 +60,21 @@ void MatchRecorder::keyframe() {
     writer_.add_keyframe({match_.state_hash(), match_.save()});
 }
 
+void MatchRecorder::settle() {
+    if (!settled_) settled_ = Keyframe{match_.state_hash(), match_.save()};
+}
+
 Footer MatchRecorder::finish() {
     if (finished_) throw std::logic_error("recorder: already finished");
-    if (match_.tick() % kKeyframeTicks != 0) keyframe();
+    // The state after the last step: roster changes made since belong to a
+    // tick that never ran, so neither the final keyframe nor the footer sees them.
+    const Keyframe last = settled_ ? *settled_ : Keyframe{match_.state_hash(), match_.save()};
+    if (last.state.tick % kKeyframeTicks != 0) writer_.add_keyframe(last);
     Footer f;
-    f.final_tick = match_.tick();
-    f.final_hash = match_.state_hash();
-    f.score = {match_.score(game::Team::left), match_.score(game::Team::right)};
-    if (match_.phase() != game::Phase::finished) {
+    f.final_tick = last.state.tick;
+    f.final_hash = last.hash;
+    f.score = last.state.score;
+    if (last.state.phase != game::Phase::finished) {
         f.result = Result::unfinished;
     } else if (f.score[0] == f.score[1]) {
         f.result = Result::draw;

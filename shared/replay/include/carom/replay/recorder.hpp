@@ -3,6 +3,7 @@
 // the replay as it happens, with a keyframe every few seconds and a final one
 // before the footer. Used by `carom-replay record` and by the server.
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,10 +36,15 @@ class MatchRecorder {
 
   private:
     void keyframe();
+    // Keeps the state of the last step before the first roster change after it.
+    void settle();
 
     game::Match match_;
     ReplayWriter writer_;
     std::vector<game::Input> applied_;
+    // The state after the last step, once a join or leave has changed the
+    // match since (the final keyframe and the footer describe this state).
+    std::optional<Keyframe> settled_;
     bool finished_ = false;
 };
 
