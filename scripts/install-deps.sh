@@ -9,7 +9,8 @@ packages=(
   cmake ninja-build g++ clang make
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
-  libasio-dev libsodium-dev
+  libasio-dev libsodium-dev libfmt-dev
+  libncurses-dev tmux
 )
 case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;

@@ -1,0 +1,226 @@
+// The renderer against golden grids (client/tests/golden/), and the exact
+// cells and dots a disk lands on. CAROM_UPDATE_GOLDENS=1 rewrites the goldens
+// instead of comparing (then read the diff before committing it).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "carom/client/map_lookup.hpp"
+#include "carom/render/render.hpp"
+
+namespace carom::render {
+namespace {
+
+const std::filesystem::path kMaps = CAROM_MAPS_DIR;
+const std::filesystem::path kGoldens = CAROM_GOLDEN_DIR;
+
+game::Map arena() {
+    const std::filesystem::path dirs[] = {kMaps};
+    auto found = client::find_map("arena", dirs);
+    REQUIRE(std::holds_alternative<game::Map>(found));
+    return std::get<game::Map>(std::move(found));
+}
+
+// A fixed mid-match scene: two pucks, two players a side, one of them you.
+std::vector<DiskView> mid_match_disks() {
+    return {
+        {{60.0, 22.0}, 1.25, Ink::puck},      {{71.3, 40.6}, 1.25, Ink::puck},
+        {{35.0, 30.0}, 2.0, Ink::own},        {{22.4, 15.2}, 2.0, Ink::team_left},
+        {{85.0, 30.0}, 2.0, Ink::team_right}, {{98.7, 44.1}, 2.0, Ink::team_right},
+    };
+}
+
+Hud mid_match_hud() {
+    Hud hud;
+    hud.score = {2, 1};
+    hud.ticks_left = 83 * 60 + 5;
+    hud.phase = Phase::goal;
+    hud.ping_ms = 42.0;
+    hud.loss = 0.012;
+    hud.kb_in_per_s = 4.1;
+    hud.kb_out_per_s = 1.3;
+    hud.server_tick = 12345;
+    hud.note = "you: left";
+    return hud;
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void check_golden(const std::string& name, const Grid& grid) {
+    const std::string actual = grid.text() + "--- inks\n" + grid.ink_map();
+    const std::filesystem::path path = kGoldens / (name + ".txt");
+    if (const char* update = std::getenv("CAROM_UPDATE_GOLDENS"); update && *update == '1') {
+        std::ofstream(path, std::ios::binary) << actual;
+        MESSAGE("rewrote " << path);
+        return;
+    }
+    REQUIRE_MESSAGE(std::filesystem::exists(path), "missing golden " << path);
+    const std::string expected = read_file(path);
+    CHECK_MESSAGE(actual == expected, "grid differs from " << path << ":\n" << actual);
+}
+
+struct Size {
+    int width;
+    int height;
+};
+
+}  // namespace
+
+TEST_CASE("render_matches_golden_grids_for_each_size_in_utf8_and_ascii") {
+    const game::Map map = arena();
+    const std::vector<DiskView> disks = mid_match_disks();
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    scene.hud = mid_match_hud();
+    scene.help = "WASD/arrows move  space kick  Tab roster  q quit";
+    for (const Size size : {Size{80, 24}, Size{120, 40}, Size{40, 12}}) {
+        for (const Glyphs glyphs : {Glyphs::braille, Glyphs::ascii}) {
+            const std::string name = std::to_string(size.width) + "x" +
+                                     std::to_string(size.height) +
+                                     (glyphs == Glyphs::braille ? "-utf8" : "-ascii");
+            CAPTURE(name);
+            const Grid grid = render(scene, size.width, size.height, glyphs);
+            REQUIRE(grid.width() == size.width);
+            REQUIRE(grid.height() == size.height);
+            check_golden(name, grid);
+        }
+    }
+}
+
+TEST_CASE("render_roster_overlay_matches_golden") {
+    const game::Map map = arena();
+    const std::vector<DiskView> disks = mid_match_disks();
+    const std::vector<RosterLine> roster = {
+        {"alice", game::Team::left, 2, false, true},
+        {"bot1", game::Team::left, 0, true, false},
+        {"bot4", game::Team::right, 1, true, false},
+    };
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    scene.hud = mid_match_hud();
+    scene.roster = roster;
+    check_golden("80x24-roster", render(scene, 80, 24, Glyphs::braille));
+}
+
+TEST_CASE("render_is_a_pure_function_of_its_scene") {
+    const game::Map map = arena();
+    const std::vector<DiskView> disks = mid_match_disks();
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    scene.hud = mid_match_hud();
+    CHECK(render(scene, 97, 31, Glyphs::braille) == render(scene, 97, 31, Glyphs::braille));
+}
+
+TEST_CASE("render_handles_any_window_size_without_a_map_or_with_a_tiny_one") {
+    const game::Map map = arena();
+    const std::vector<DiskView> disks = mid_match_disks();
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    scene.hud = mid_match_hud();
+    scene.help = "help";
+    for (int w = 0; w <= 12; ++w) {
+        for (int h = 0; h <= 6; ++h) {
+            const Grid grid = render(scene, w, h, Glyphs::braille);
+            CHECK(grid.width() == w);
+            CHECK(grid.height() == h);
+        }
+    }
+    const Grid wide = render(scene, 500, 3, Glyphs::ascii);  // one arena row
+    CHECK(wide.row_utf8(0).rfind("left 2 : 1 right", 0) == 0);
+    scene.map = nullptr;
+    CHECK(render(scene, 30, 5, Glyphs::braille).row_utf8(2) == std::string(30, ' '));
+}
+
+// A 20 × 20 field with no walls in 20 × 10 arena cells: 40 × 40 dots, two
+// dots a unit, no centring offset. A disk smaller than a dot marks exactly
+// the dot under its centre.
+TEST_CASE("render_puts_a_disk_at_sub_cell_offsets_in_the_expected_cell_and_dot") {
+    game::Map map;
+    map.size = {20.0, 20.0};
+    struct Case {
+        double x, y;
+        int cell_x, cell_y;  // cell_y counts from the grid top (row 0 is the HUD)
+        char32_t braille;
+    };
+    const Case cases[] = {
+        {0.3, 19.9, 0, 1, 0x2801},   // dot (0, 0): top left
+        {0.6, 19.9, 0, 1, 0x2808},   // dot (1, 0): one dot right, same cell
+        {1.1, 19.9, 1, 1, 0x2801},   // the next cell
+        {0.3, 19.2, 0, 1, 0x2802},   // dot (0, 1)
+        {0.3, 18.6, 0, 1, 0x2804},   // dot (0, 2)
+        {0.8, 18.1, 0, 1, 0x2880},   // dot (1, 3): bottom right
+        {0.3, 17.9, 0, 2, 0x2801},   // the cell below
+        {10.2, 10.2, 10, 5, 0x2840}, // the middle of the field: dot (0, 3)
+        {19.9, 0.1, 19, 10, 0x2880}, // bottom right corner
+    };
+    for (const Case& c : cases) {
+        CAPTURE(c.x);
+        CAPTURE(c.y);
+        const DiskView disk{{c.x, c.y}, 0.1, Ink::own};
+        Scene scene;
+        scene.map = &map;
+        scene.disks = {&disk, 1};
+        scene.help = "h";
+        const Grid grid = render(scene, 20, 12, Glyphs::braille);
+        int marked = 0;
+        for (int y = 1; y < 11; ++y)
+            for (int x = 0; x < 20; ++x) marked += grid.at(x, y).ch != U' ' ? 1 : 0;
+        CHECK(marked == 1);
+        CHECK(grid.at(c.cell_x, c.cell_y).ch == c.braille);
+        CHECK(grid.at(c.cell_x, c.cell_y).ink == Ink::own);
+        const Grid ascii = render(scene, 20, 12, Glyphs::ascii);
+        CHECK(ascii.at(c.cell_x, c.cell_y).ch == U'@');
+    }
+}
+
+TEST_CASE("render_draws_a_disk_round_with_square_dots") {
+    // Radius 2 at the centre of the 20 × 20 field: 4 × 4 units = 8 × 8 dots
+    // across, so as many dots wide as tall.
+    game::Map map;
+    map.size = {20.0, 20.0};
+    const DiskView disk{{10.0, 10.0}, 2.0, Ink::team_right};
+    Scene scene;
+    scene.map = &map;
+    scene.disks = {&disk, 1};
+    scene.help = "h";
+    const Grid grid = render(scene, 20, 12, Glyphs::braille);
+    int min_x = 99, max_x = -1, min_y = 99, max_y = -1;
+    for (int y = 1; y < 11; ++y) {
+        for (int x = 0; x < 20; ++x) {
+            if (grid.at(x, y).ch == U' ') continue;
+            min_x = std::min(min_x, x);
+            max_x = std::max(max_x, x);
+            min_y = std::min(min_y, y);
+            max_y = std::max(max_y, y);
+        }
+    }
+    // 8 dots = 4 cells across and 2 cells down: a cell is 2 dots wide, 4 tall.
+    CHECK(max_x - min_x + 1 == 4);
+    CHECK(max_y - min_y + 1 == 2);
+}
+
+TEST_CASE("hud_line_drops_the_least_important_figures_first") {
+    const Hud hud = mid_match_hud();
+    CHECK(hud_line(hud, 200) ==
+          "left 2 : 1 right  1:24  GOAL!  ping 42 ms  loss 1.2%  4.1/1.3 kB/s  tick 12345  you: left");
+    CHECK(hud_line(hud, 30) == "left 2 : 1 right  1:24  GOAL!");
+    CHECK(hud_line(hud, 10).empty());
+    Hud final_whistle;
+    final_whistle.phase = Phase::final;
+    CHECK(hud_line(final_whistle, 80) == "left 0 : 0 right  0:00  final");
+}
+
+}  // namespace carom::render
