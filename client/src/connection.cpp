@@ -66,6 +66,7 @@ void Connection::connect(std::uint64_t now_ms) {
     frames_ = {};
     newest_tick_.reset();
     roster_.clear();
+    events_.clear();
     last_input_sequence_ = 0;
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;
@@ -218,6 +219,13 @@ void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uin
         roster_.clear();
         for (const net::PlayerInfo* p : *s.players())
             roster_.push_back({p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals()});
+    }
+    if (s.events() != nullptr) {
+        for (const net::MatchEventNet* e : *s.events()) {
+            if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
+            events_.push_back({static_cast<std::uint8_t>(e->kind()), e->tick(),
+                               static_cast<std::uint8_t>(e->team()), e->scorer()});
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <flatbuffers/flatbuffers.h>
@@ -48,6 +49,14 @@ struct Session {
     std::uint64_t map_hash = 0;
     std::uint64_t seed = 0;
     std::uint32_t input_redundancy = 8;
+};
+
+// A match event as a snapshot carried it (net::MatchEventNet).
+struct ReceivedEvent {
+    std::uint8_t kind = 0;  // game::MatchEvent::Kind
+    std::uint64_t tick = 0;
+    std::uint8_t team = 0;
+    std::int32_t scorer = -1;
 };
 
 enum class State : std::uint8_t { idle, connecting, connected, closed };
@@ -101,6 +110,8 @@ class Connection {
     const protocol::Frame* frame_at(std::uint64_t tick) const;
     // The last roster a snapshot carried (empty before any).
     const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
+    // The events of the snapshots applied since the last call, oldest first.
+    std::vector<ReceivedEvent> take_events() { return std::exchange(events_, {}); }
     // The newest input sequence the server applied for us (0: none yet).
     std::uint32_t last_input_sequence() const { return last_input_sequence_; }
     // The sequence number the next send_input() will use (starts at 1).
@@ -119,6 +130,7 @@ class Connection {
         std::uint64_t sent_ms = 0;
     };
     static constexpr std::size_t kPingRing = 256;
+    static constexpr std::size_t kMaxEventsHeld = 64;
 
     void send_connect_request(std::uint64_t now_ms);
     void send_connect_response(std::uint64_t now_ms);
@@ -162,6 +174,7 @@ class Connection {
     std::array<HeldFrame, kFrameRing> frames_{};
     std::optional<std::uint64_t> newest_tick_;
     std::vector<protocol::RosterEntry> roster_;
+    std::vector<ReceivedEvent> events_;  // at most kMaxEventsHeld, the newest
     std::uint32_t last_input_sequence_ = 0;
     float server_tick_ms_ = 0.0F;
     std::string decode_error_;

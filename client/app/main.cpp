@@ -1,0 +1,294 @@
+// carom-client: join a carom match and play it in the terminal (or, with
+// --bot, let the chase bot play without one). One loop, three clocks: the
+// socket is drained whenever it has data, the simulation ticks at the
+// server's rate, frames are drawn at --fps; the loop sleeps in poll() until
+// the earliest of them, so nothing waits on anything else.
+#include <poll.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <random>
+
+#include "carom/client/host_port.hpp"
+#include "carom/play/session.hpp"
+#include "carom/render/render.hpp"
+#include "terminal.hpp"
+#include "udp_link.hpp"
+
+namespace {
+
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+constexpr std::uint16_t kDefaultPort = 27960;
+// A loop that fell this far behind (a suspended process) skips ahead rather
+// than running every missed tick back to back.
+constexpr std::int64_t kMaxCatchUpUs = 250'000;
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_signal(int signal) {
+    g_signal = signal;
+}
+
+void install_signal_handlers() {
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+}
+
+struct Options {
+    std::string server;
+    std::string name;
+    std::int32_t room = -1;
+    bool spectate = false;
+    bool bot = false;
+    bool ascii = false;
+    double fps = 30.0;
+    std::uint64_t hold_ms = 520;
+    std::uint64_t repeat_ms = 120;
+    std::uint64_t connect_timeout_ms = 5000;
+    double duration_s = 0.0;
+    std::vector<std::string> map_dirs;
+    std::string log_level = "info";
+};
+
+class Clock {
+  public:
+    std::int64_t now_us() const {
+        return std::chrono::duration_cast<std::chrono::microseconds>(
+                   std::chrono::steady_clock::now() - start_)
+            .count();
+    }
+    std::uint64_t now_ms() const { return static_cast<std::uint64_t>(now_us() / 1000); }
+
+  private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+std::optional<carom::play::Key> key_of(carom::app::Press p) {
+    using carom::app::Press;
+    using carom::play::Key;
+    switch (p) {
+        case Press::up: return Key::up;
+        case Press::down: return Key::down;
+        case Press::left: return Key::left;
+        case Press::right: return Key::right;
+        case Press::kick: return Key::kick;
+        default: return std::nullopt;
+    }
+}
+
+std::vector<std::filesystem::path> map_dirs(const Options& o, const char* argv0) {
+    std::vector<std::filesystem::path> dirs(o.map_dirs.begin(), o.map_dirs.end());
+    std::error_code ec;
+    const auto exe = std::filesystem::canonical("/proc/self/exe", ec);
+    const auto from = ec ? std::filesystem::path(argv0) : exe;
+    dirs.push_back(from.parent_path().parent_path() / "share" / "carom" / "maps");
+    dirs.emplace_back(CAROM_MAPS_DIR);
+    return dirs;
+}
+
+// The loop both modes share; `frame` draws (terminal mode) and `keys` reads input.
+struct Loop {
+    carom::play::Session& session;
+    carom::app::UdpLink& link;
+    const Clock& clock;
+    std::int64_t tick_us;
+    std::int64_t frame_us;  // 0: no frames
+    std::function<void(std::uint64_t)> frame;
+    std::function<bool(std::uint64_t)> keys;  // false: quit
+    std::function<bool(std::uint64_t)> done;  // true: leave (bot duration)
+
+    // Returns the signal that stopped it, or 0.
+    int run() {
+        std::int64_t next_tick = clock.now_us();
+        std::int64_t next_frame = next_tick;
+        pollfd fds[2] = {{link.native_handle(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
+        const nfds_t nfds = keys ? 2 : 1;
+        for (;;) {
+            link.drain([this](std::span<const std::uint8_t> d) {
+                session.on_datagram(d, clock.now_ms());
+            });
+            std::int64_t now = clock.now_us();
+            if (now - next_tick > kMaxCatchUpUs) next_tick = now;
+            while (now >= next_tick) {
+                session.tick(clock.now_ms());
+                next_tick += tick_us;
+            }
+            if (keys && !keys(clock.now_ms())) {
+                session.quit(clock.now_ms());
+                return 0;
+            }
+            if (g_signal != 0) {
+                session.quit(clock.now_ms());
+                return g_signal;
+            }
+            if (done && done(clock.now_ms())) {
+                session.quit(clock.now_ms());
+                return 0;
+            }
+            if (session.ending()) return 0;
+            now = clock.now_us();
+            if (frame_us > 0 && now >= next_frame) {
+                frame(clock.now_ms());
+                next_frame = std::max(next_frame + frame_us, now);
+            }
+            now = clock.now_us();
+            std::int64_t wake = next_tick;
+            if (frame_us > 0) wake = std::min(wake, next_frame);
+            const int timeout_ms = static_cast<int>(std::max<std::int64_t>(wake - now, 0) / 1000);
+            poll(fds, nfds, timeout_ms);  // EINTR (a signal) just loops
+        }
+    }
+};
+
+int play_in_terminal(const Options& o, carom::play::Session& session, carom::app::UdpLink& link,
+                     const Clock& clock) {
+    std::optional<carom::play::Ending> ending;
+    int signal = 0;
+    {
+        carom::app::Terminal terminal(o.ascii);
+        const auto glyphs = terminal.utf8() ? carom::render::Glyphs::braille
+                                            : carom::render::Glyphs::ascii;
+        bool roster = false;
+        Loop loop{session, link, clock, 1'000'000 / 60,
+                  static_cast<std::int64_t>(1'000'000.0 / o.fps), {}, {}, {}};
+        loop.frame = [&](std::uint64_t now_ms) {
+            const carom::render::Scene scene = session.scene(now_ms, roster);
+            terminal.draw(carom::render::render(scene, terminal.width(), terminal.height(), glyphs));
+        };
+        loop.keys = [&](std::uint64_t now_ms) {
+            while (const auto k = terminal.key()) {
+                if (*k == carom::app::Press::quit) return false;
+                if (*k == carom::app::Press::roster) roster = !roster;
+                if (const auto key = key_of(*k)) session.press(*key, now_ms);
+            }
+            return true;
+        };
+        signal = loop.run();
+        ending = session.ending();
+    }  // the terminal is restored here, before anything is printed
+    const carom::play::Ending e = ending.value_or(carom::play::Ending{});
+    if (signal != 0) {
+        std::cerr << "carom-client: stopped by signal " << signal << "\n";
+        return 128 + signal;
+    }
+    std::cerr << "carom-client: " << e.message << "\n";
+    return e.exit_code;
+}
+
+int play_as_bot(const Options& o, carom::play::Session& session, carom::app::UdpLink& link,
+                const Clock& clock) {
+    bool joined = false;
+    std::uint64_t joined_ms = 0;
+    Loop loop{session, link, clock, 1'000'000 / 60, 0, {}, {}, {}};
+    loop.done = [&](std::uint64_t now_ms) {
+        if (!joined && session.connection().state() == carom::client::State::connected &&
+            session.map() != nullptr) {
+            joined = true;
+            joined_ms = now_ms;
+            const auto& s = session.connection().session();
+            spdlog::info("joined room {} slot {} on {} as client {}", s.room, s.slot, s.map_name,
+                         s.client_id);
+        }
+        return joined && o.duration_s > 0.0 &&
+               static_cast<double>(now_ms - joined_ms) >= o.duration_s * 1000.0;
+    };
+    const int signal = loop.run();
+    const auto& st = session.connection().stats();
+    const carom::protocol::Frame* f = session.connection().latest_frame();
+    if (joined)
+        spdlog::info("left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}",
+                     static_cast<double>(clock.now_ms() - joined_ms) / 1000.0,
+                     st.snapshots_received, st.snapshots_undecodable, st.loss_estimate() * 100.0,
+                     f ? f->score[0] : 0, f ? f->score[1] : 0);
+    if (signal != 0) return 128 + signal;
+    const carom::play::Ending e = session.ending().value_or(carom::play::Ending{});
+    if (e.exit_code != 0) spdlog::error("{}", e.message);
+    return e.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (const char* user = std::getenv("USER"); user != nullptr) o.name = user;
+    CLI::App app{"carom-client: play carom in the terminal"};
+    app.footer(
+        "Keys: WASD or arrows move (two at once for a diagonal), space kicks, Tab shows the\n"
+        "roster, q quits. A key holds its direction for --hold-ms after a press and key\n"
+        "repeat keeps it held (each repeat for --repeat-ms).\n"
+        "Exit codes: 0 quit or left, 1 error (no terminal...), 2 bad arguments, 3 server\n"
+        "unreachable, 4 refused (full, version mismatch, bad name...), 5 kicked or timed out,\n"
+        "6 map not found or different, 128+N stopped by signal N.");
+    app.add_option("server", o.server, "HOST[:PORT] of the carom-server (port 27960 by default)")
+        ->required();
+    app.add_option("--name", o.name, "Your name (printable ASCII, 15 characters)");
+    app.add_option("--room", o.room, "Room to join (-1: the first with space)")->capture_default_str();
+    app.add_flag("--spectate", o.spectate, "Watch without taking a slot");
+    app.add_flag("--bot", o.bot, "No terminal: the chase bot plays (for scripts and CI)");
+    app.add_option("--duration", o.duration_s, "--bot: leave after this many seconds (0: never)")
+        ->capture_default_str();
+    app.add_option("--fps", o.fps, "Frames drawn per second")
+        ->check(CLI::Range(1.0, 240.0))
+        ->capture_default_str();
+    app.add_option("--hold-ms", o.hold_ms, "How long a key press holds its direction")
+        ->check(CLI::Range(10, 5000))
+        ->capture_default_str();
+    app.add_option("--repeat-ms", o.repeat_ms, "How long a repeated key (held down) holds it")
+        ->check(CLI::Range(10, 5000))
+        ->capture_default_str();
+    app.add_flag("--ascii", o.ascii, "ASCII only, even on a UTF-8 terminal");
+    app.add_option("--connect-timeout-ms", o.connect_timeout_ms,
+                   "Give up when the server has not answered by then")
+        ->check(CLI::Range(100, 600'000))
+        ->capture_default_str();
+    app.add_option("--map-dir", o.map_dirs, "Where to look for map files (before the defaults)");
+    app.add_option("--log-level", o.log_level, "--bot: trace, debug, info, warn, error, off")
+        ->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    spdlog::set_default_logger(spdlog::stderr_logger_st("carom-client"));
+    spdlog::set_level(spdlog::level::from_str(o.log_level));
+
+    std::string text = o.server;
+    if (text.find(':') == std::string::npos || (text.starts_with('[') && text.ends_with(']')))
+        text += ":" + std::to_string(kDefaultPort);
+    const auto parsed = carom::client::parse_host_port(text);
+    if (const auto* error = std::get_if<std::string>(&parsed)) {
+        std::cerr << "carom-client: " << *error << "\n";
+        return kExitUsage;
+    }
+
+    install_signal_handlers();
+    try {
+        asio::io_context io;
+        carom::app::UdpLink link(io, std::get<carom::client::HostPort>(parsed));
+        carom::play::SessionConfig config;
+        config.connection.name = o.name;
+        config.connection.room = o.room;
+        config.connection.spectator = o.spectate;
+        config.connection.token = std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
+        config.connection.connect_timeout_ms = o.connect_timeout_ms;
+        config.map_dirs = map_dirs(o, argv[0]);
+        config.bot = o.bot;
+        config.keys.hold_ms = o.hold_ms;
+        config.keys.repeat_ms = o.repeat_ms;
+        carom::play::Session session(config, [&link](std::span<const std::uint8_t> b) { link.send(b); });
+        const Clock clock;
+        session.start(clock.now_ms());
+        return o.bot ? play_as_bot(o, session, link, clock) : play_in_terminal(o, session, link, clock);
+    } catch (const std::exception& e) {
+        std::cerr << "carom-client: " << e.what() << "\n";
+        return kExitError;
+    }
+}

@@ -1,0 +1,120 @@
+#include "terminal.hpp"
+
+#include <langinfo.h>
+#include <ncursesw/curses.h>
+#include <unistd.h>
+
+#include <clocale>
+#include <cstring>
+#include <stdexcept>
+
+namespace carom::app {
+namespace {
+
+// Colour pair numbers are the ink values; pair 0 is the terminal's default.
+struct InkStyle {
+    short colour;
+    attr_t attributes;
+};
+
+InkStyle style_of(render::Ink ink) {
+    switch (ink) {
+        case render::Ink::wall:
+            return {COLOR_WHITE, A_DIM};
+        case render::Ink::goal_left:
+        case render::Ink::team_left:
+            return {COLOR_CYAN, A_BOLD};
+        case render::Ink::goal_right:
+        case render::Ink::team_right:
+            return {COLOR_RED, A_BOLD};
+        case render::Ink::puck:
+            return {COLOR_YELLOW, A_BOLD};
+        case render::Ink::own:
+            return {COLOR_GREEN, A_BOLD};
+        case render::Ink::alert:
+            return {COLOR_YELLOW, A_BOLD | A_REVERSE};
+        default:
+            return {-1, A_NORMAL};
+    }
+}
+
+}  // namespace
+
+Terminal::Terminal(bool force_ascii) {
+    if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)
+        throw std::runtime_error("not a terminal (use --bot to play without one)");
+    std::setlocale(LC_ALL, "");
+    utf8_ = !force_ascii && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    if (initscr() == nullptr) throw std::runtime_error("cannot initialise the terminal");
+    cbreak();  // keys at once; Ctrl-C still raises SIGINT
+    noecho();
+    nodelay(stdscr, TRUE);
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    if (has_colors()) {
+        colour_ = true;
+        start_color();
+        use_default_colors();
+        for (int i = 1; i < static_cast<int>(render::Ink::count_); ++i) {
+            const InkStyle s = style_of(static_cast<render::Ink>(i));
+            init_pair(static_cast<short>(i), s.colour, -1);
+        }
+    }
+}
+
+Terminal::~Terminal() {
+    endwin();
+}
+
+int Terminal::width() const {
+    return getmaxx(stdscr);
+}
+
+int Terminal::height() const {
+    return getmaxy(stdscr);
+}
+
+void Terminal::draw(const render::Grid& grid) {
+    for (int y = 0; y < grid.height(); ++y) {
+        for (int x = 0; x < grid.width(); ++x) {
+            const render::Cell c = grid.at(x, y);
+            const InkStyle s = style_of(c.ink);
+            wchar_t text[2] = {static_cast<wchar_t>(c.ch), L'\0'};
+            cchar_t cc;
+            const short pair = colour_ ? static_cast<short>(c.ink) : 0;
+            attr_t attributes = colour_ ? s.attributes : A_NORMAL;
+            if (!colour_ && c.ink == render::Ink::own) attributes = A_BOLD;
+            setcchar(&cc, text, attributes, pair, nullptr);
+            // The bottom-right cell cannot be written without scrolling: ncurses
+            // reports an error there and draws it anyway.
+            mvwadd_wch(stdscr, y, x, &cc);
+        }
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+std::optional<Press> Terminal::key() {
+    switch (const int k = wgetch(stdscr); k) {
+        case ERR:
+            return std::nullopt;
+        case 'w': case 'W': case KEY_UP:
+            return Press::up;
+        case 's': case 'S': case KEY_DOWN:
+            return Press::down;
+        case 'a': case 'A': case KEY_LEFT:
+            return Press::left;
+        case 'd': case 'D': case KEY_RIGHT:
+            return Press::right;
+        case ' ':
+            return Press::kick;
+        case '\t':
+            return Press::roster;
+        case 'q': case 'Q':
+            return Press::quit;
+        default:
+            return Press::other;  // KEY_RESIZE among them: the next frame takes the new size
+    }
+}
+
+}  // namespace carom::app
