@@ -16,10 +16,54 @@ function(carom_strict_warnings target)
   endif()
 endfunction()
 
+# carom_refuse_untransportable_test_names(SOURCES...): fails the configure on a
+# TEST_CASE name CTest cannot carry. doctest_discover_tests hands each name to
+# CMake, which splits a list at ';' and reads '[', ']' and '\' as brackets and
+# escapes: such a case would be registered as entries that run nothing. It reads
+# the given sources and every C++ file beside them (sources added to the target
+# later included); they are configure dependencies, so an edit that adds such a
+# name is seen by the next build.
+function(carom_refuse_untransportable_test_names)
+  file(GLOB _beside CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp"
+                                      "${CMAKE_CURRENT_SOURCE_DIR}/*.hpp")
+  set(_sources ${ARGN} ${_beside})
+  foreach(_source IN LISTS _sources)
+    get_filename_component(_path "${_source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT _path MATCHES "\\.(cpp|hpp|h)$" OR NOT EXISTS "${_path}" OR _path IN_LIST _seen)
+      continue()
+    endif()
+    list(APPEND _seen "${_path}")
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_path}")
+    file(READ "${_path}" _text)
+    # Stand-ins first, so that CMake's own list syntax cannot cut or join the matches.
+    string(REPLACE ";" "<semicolon>" _text "${_text}")
+    string(REPLACE "[" "<open-bracket>" _text "${_text}")
+    string(REPLACE "]" "<close-bracket>" _text "${_text}")
+    # The name may be split over adjacent string literals.
+    string(REGEX MATCHALL "TEST_CASE[A-Z_]*\\([^\")]*\"[^\"]*\"([ \t\r\n]*\"[^\"]*\")*"
+           _cases "${_text}")
+    foreach(_case IN LISTS _cases)
+      string(REGEX REPLACE "\"[ \t\r\n]*\"" "" _name "${_case}")
+      string(REGEX REPLACE "^[^\"]*\"([^\"]*)\"$" "\\1" _name "${_name}")
+      if(_name MATCHES "<semicolon>|<open-bracket>|<close-bracket>|\\\\")
+        string(REPLACE "<semicolon>" ";" _name "${_name}")
+        string(REPLACE "<open-bracket>" "[" _name "${_name}")
+        string(REPLACE "<close-bracket>" "]" _name "${_name}")
+        message(FATAL_ERROR "${_path}: test case \"${_name}\": CTest cannot carry "
+                            "';', '[', ']' or '\\' in a test name; rename it")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
 # carom_add_test(name SOURCES...): a doctest binary whose cases CTest sees one by one.
+# A test that ran no case fails (a name CTest mangled, or a filter that matches
+# nothing), instead of passing on doctest's "test cases: 0" summary.
 function(carom_add_test name)
+  carom_refuse_untransportable_test_names(${ARGN})
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE doctest::doctest)
   carom_strict_warnings(${name})
-  doctest_discover_tests(${name} TEST_PREFIX "${name}: ")
+  doctest_discover_tests(${name} TEST_PREFIX "${name}: "
+    PROPERTIES FAIL_REGULAR_EXPRESSION "test cases: +0 [|]")
 endfunction()

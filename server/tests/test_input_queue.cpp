@@ -9,7 +9,7 @@
 using carom::game::Input;
 using carom::server::InputQueue;
 
-TEST_CASE("inputs apply one per tick in sequence order; duplicates and old ones are dropped") {
+TEST_CASE("inputs apply one per tick in sequence order, and duplicates and old ones are dropped") {
     InputQueue q;
     CHECK(q.offer(2, Input::move(2).bits()) == InputQueue::Offer::queued);
     CHECK(q.offer(1, Input::move(1).bits()) == InputQueue::Offer::queued);

@@ -33,7 +33,7 @@ replay::Replay read(const std::filesystem::path& file) {
 }  // namespace
 
 TEST_CASE(
-    "every match is recorded; on shutdown the replay verifies to the hash the server reports") {
+    "every match is recorded, and on shutdown the replay verifies to the hash the server reports") {
     const auto dir = fresh_dir("record");
     Link link;
     ServerConfig config = config_for("rink.json");

@@ -32,7 +32,7 @@ TEST_CASE("Direction table: 16 unit vectors, 22.5 degrees apart, exact axes") {
     }
 }
 
-TEST_CASE("toward picks the nearest direction; zero wish is idle") {
+TEST_CASE("toward picks the nearest direction, and a zero wish is idle") {
     CHECK(Input::toward({1.0, 0.05}).direction() == 0);
     CHECK(Input::toward({0.0, -3.0}).direction() == 12);
     CHECK(Input::toward({-1.0, 1.0}).direction() == 6);

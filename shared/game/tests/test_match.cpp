@@ -156,7 +156,7 @@ TEST_CASE("The match ends on time, and a finished match no longer steps") {
     CHECK(m.state_hash() == hash);
 }
 
-TEST_CASE("The same inputs give the same match; save and restore continue exactly") {
+TEST_CASE("The same inputs give the same match, and save and restore continue exactly") {
     auto run = [](Match& m, int from, int to) {
         std::vector<Input> in(m.slot_count());
         for (int t = from; t < to; ++t) {

@@ -58,7 +58,7 @@ Overlap deepest_overlap(const World& w, const std::vector<BodyId>& ids) {
 }  // namespace
 
 TEST_CASE(
-    "[long] 1000 elastic disks in a walled arena for 10000 ticks: nothing escapes, "
+    "1000 elastic disks in a walled arena for 10000 ticks: nothing escapes, "
     "overlaps or gains energy" *
     doctest::test_suite("long")) {
     const std::uint32_t seed = 20240607u;

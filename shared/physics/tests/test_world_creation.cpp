@@ -234,7 +234,7 @@ TEST_CASE("disk creation rejects zero, negative and NaN mass but accepts kInfini
     CHECK_NOTHROW((void)w.create_disk(d));
 }
 
-TEST_CASE("disk creation rejects restitution outside [0,1] and negative or NaN friction") {
+TEST_CASE("disk creation rejects restitution outside 0..1 and negative or NaN friction") {
     World w;
     for (double bad : {-0.1, 1.1, kNaN}) {
         CAPTURE(bad);
