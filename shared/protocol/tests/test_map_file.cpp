@@ -70,7 +70,10 @@ TEST_CASE("Bad map files are refused with the file, the place and the reason") {
     CHECK(contains(e, "widht"));  // an unknown field is an error, not ignored
 
     e = error_of(R"({"name": "x", "width": "wide"})");
-    CHECK(contains(e, "bad.json: "));
+    CAPTURE(e);
+    // The place (line 1, column 30: just after the value) and what is wrong with it.
+    CHECK(contains(e, "bad.json: 1: 30: "));
+    CHECK(contains(e, "invalid number: \"wide\""));
 
     std::string json = kMinimal;
     replace(json, R"("x": 0, "y": 13)", R"("x": 0, "y": 7)");
@@ -84,4 +87,46 @@ TEST_CASE("Bad map files are refused with the file, the place and the reason") {
 
     e = error_of(R"({"width": 10})");
     CHECK(contains(e, "name"));  // a required field
+}
+
+TEST_CASE("Map files with unknown team names, non-finite numbers or too much are refused") {
+    struct Case {
+        const char* from;
+        const char* to;
+        const char* expected;
+    };
+    const Case cases[] = {
+        // An enum name the schema does not have: the parser names it.
+        {R"("defender": "right")", R"("defender": "middle")", "middle"},
+        {R"("team": "left")", R"("team": "blue")", "blue"},
+        // A number outside the enum gets past the parser: the map reader refuses it.
+        {R"("defender": "right")", R"("defender": 7)", "bad.json: goals[1].defender: unknown team"},
+        {R"("team": "right")", R"("team": 9)", "bad.json: spawns[1].team: unknown team"},
+        {R"("position": {"x": 10, "y": 10})", R"("position": {"x": inf, "y": 10})",
+         "bad.json: spawns[0].position: must be finite"},
+        {R"("puck_spawns": [{"x": 20, "y": 10}])",
+         R"("puck_spawns": [{"x": 20, "y": 10}],
+             "segments": [{"a": {"x": 1, "y": 1}, "b": {"x": nan, "y": 2}}])",
+         "bad.json: segments[0].a/b: must be finite"},
+        {R"("name": "tiny")", R"("name": "tiny", "team_size": 17)",
+         "bad.json: team_size: must be in [1, 16]"},
+        {R"("puck_spawns": [{"x": 20, "y": 10}])",
+         R"("puck_spawns": [{"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10},
+             {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10},
+             {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10},
+             {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10}, {"x": 20, "y": 10},
+             {"x": 20, "y": 10}, {"x": 20, "y": 10}])",
+         "bad.json: puck_spawns: need between 1 and 16 pucks"},
+        // Posts at (0, 7) and (40, 13): the goal line runs through the centre (20, 10).
+        {R"("post_b": {"x": 0, "y": 13})", R"("post_b": {"x": 40, "y": 13})",
+         "bad.json: goals[0].posts: the goal line passes through the field centre"},
+    };
+    for (const Case& c : cases) {
+        std::string json = kMinimal;
+        replace(json, c.from, c.to);
+        const std::string e = error_of(json);
+        CAPTURE(c.to);
+        CAPTURE(e);
+        CHECK(contains(e, c.expected));
+    }
 }
