@@ -104,9 +104,9 @@ class ScriptedClient {
         send_raw(protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union()));
     }
 
-    void keep_alive() {
+    void keep_alive(std::uint32_t ping_id = 0) {
         flatbuffers::FlatBufferBuilder b;
-        const auto body = net::CreateKeepAlive(b, 0);
+        const auto body = net::CreateKeepAlive(b, ping_id);
         send_raw(protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union()));
     }
 

@@ -174,3 +174,54 @@ TEST_CASE(
     CHECK(server.room(0).match().active(slot));
     CHECK(server.room(0).match().name(slot) != "ana");
 }
+
+TEST_CASE("a cookie from the previous time bucket is accepted, one from two buckets back is not") {
+    // Buckets are 5 s: 300 ticks at 60 Hz. Both cookies are issued in bucket 0.
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient ana(server, link, endpoint(1, 5000));
+    ScriptedClient bob(server, link, endpoint(2, 5000));
+    ana.request("ana");
+    bob.request("bob");
+    const std::uint64_t ana_cookie = ana.next()->body_as_Challenge()->cookie();
+    const std::uint64_t bob_cookie = bob.next()->body_as_Challenge()->cookie();
+    for (int t = 0; t < 2 * 300 - 1; ++t)
+        server.tick();
+    ana.clear();
+    ana.respond("ana", ana_cookie);  // tick 599: bucket 1
+    const net::Packet* p = ana.next();
+    REQUIRE(p != nullptr);
+    CHECK(p->body_type() == net::Body::Accepted);
+
+    server.tick();
+    bob.clear();
+    bob.respond("bob", bob_cookie);  // tick 600: bucket 2
+    p = bob.next();
+    REQUIRE(p != nullptr);
+    REQUIRE(p->body_type() == net::Body::Denied);
+    CHECK(p->body_as_Denied()->reason() == net::DenyReason::bad_cookie);
+    CHECK(server.session_count() == 1);
+}
+
+TEST_CASE("a server shutting down denies requests and responses: shutting down") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient ana(server, link, endpoint(1, 5000));
+    ana.request("ana");
+    const std::uint64_t cookie = ana.next()->body_as_Challenge()->cookie();
+    server.shutdown();
+
+    ana.respond("ana", cookie);  // a good cookie, too late
+    const net::Packet* p = ana.next();
+    REQUIRE(p != nullptr);
+    REQUIRE(p->body_type() == net::Body::Denied);
+    CHECK(p->body_as_Denied()->reason() == net::DenyReason::shutting_down);
+
+    ScriptedClient bob(server, link, endpoint(2, 5000));
+    bob.request("bob");
+    p = bob.next();
+    REQUIRE(p != nullptr);
+    REQUIRE(p->body_type() == net::Body::Denied);
+    CHECK(p->body_as_Denied()->reason() == net::DenyReason::shutting_down);
+    CHECK(server.session_count() == 0);
+}

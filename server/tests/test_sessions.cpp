@@ -85,15 +85,20 @@ TEST_CASE("a player back from a new address leaves alone a client now at its old
     ana.move_to(endpoint(3, 6000));
     REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
 
-    // Both are heard: bob's packets still find bob's session.
+    // Both are heard: bob's packets still find bob's session, ana's hers.
+    run(server, 10);
+    const std::uint64_t joined_tick = server.current_tick() - 10;
+    REQUIRE(server.session(bob.client_id())->last_heard_tick == joined_tick);
+    REQUIRE(server.session(ana.client_id())->last_heard_tick == joined_tick);
     bob.keep_alive();
     ana.keep_alive();
     CHECK(server.stats().dropped[static_cast<std::size_t>(Drop::unknown_sender)] == 0);
     CHECK(server.stats().dropped[static_cast<std::size_t>(Drop::wrong_client_id)] == 0);
     CHECK(server.session(bob.client_id())->last_heard_tick == server.current_tick());
+    CHECK(server.session(ana.client_id())->last_heard_tick == server.current_tick());
 }
 
-TEST_CASE("spectators get no slot but receive snapshots; a room caps its spectators") {
+TEST_CASE("spectators get no slot but receive snapshots, and a room caps its spectators") {
     Link link;
     ServerConfig config = config_for("rink.json");
     config.max_spectators_per_room = 1;
@@ -121,11 +126,21 @@ TEST_CASE("an explicit disconnect frees the slot at once") {
 }
 
 TEST_CASE("garbage is counted by reason and never reaches the game") {
+    // Two servers, the same player, the same inputs; garbage goes only to the first.
     Link link;
     Server server(config_for("rink.json"), link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
+    Link twin_link;
+    Server twin(config_for("rink.json"), twin_link, fixed_cookies(), "t");
+    ScriptedClient twin_c(twin, twin_link, endpoint(1, 5000));
+    REQUIRE(twin_c.connect("ana")->body_type() == net::Body::Accepted);
     const std::uint64_t hash_before = server.room(0).match().state_hash();
+    REQUIRE(twin.room(0).match().state_hash() == hash_before);
+    const std::vector<std::pair<std::uint32_t, std::uint8_t>> moves{
+        {1, game::Input::move(2).bits()}, {2, game::Input::move(3, true).bits()}};
+    c.input(moves);
+    twin_c.input(moves);
 
     const std::vector<std::uint8_t> tiny{1, 2, 3};
     c.send_raw(tiny);
@@ -154,5 +169,201 @@ TEST_CASE("garbage is counted by reason and never reaches the game") {
     CHECK(s.invalid[static_cast<std::size_t>(protocol::PacketError::bad_identifier)] >= 1);
     CHECK(s.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)] >= 1);
     CHECK(server.session_count() == 1);
-    CHECK(server.room(0).match().state_hash() == hash_before);
+
+    // The match plays on as if nothing had come: the same state as the twin's, tick by tick.
+    for (int t = 0; t < 30; ++t) {
+        server.tick();
+        twin.tick();
+        CAPTURE(t);
+        REQUIRE(server.room(0).match().state_hash() == twin.room(0).match().state_hash());
+    }
+    CHECK(server.room(0).match().state_hash() != hash_before);  // the ticks did move the world
+}
+
+namespace {
+
+// Datagrams of this type waiting for the client, without taking them.
+std::size_t waiting(Link& link, const ScriptedClient& c, net::Body type) {
+    std::size_t n = 0;
+    for (const Datagram& d : link.inbox[c.at()])
+        n += d.packet() != nullptr && d.packet()->body_type() == type ? 1U : 0U;
+    return n;
+}
+
+std::uint64_t dropped(const Server& server, Drop why) {
+    return server.stats().dropped[static_cast<std::size_t>(why)];
+}
+
+}  // namespace
+
+TEST_CASE("keep-alives keep a quiet player's session, and each ping comes back as the pong") {
+    Link link;
+    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
+    const std::uint32_t id = c.client_id();
+
+    // Three timeouts long, a keep-alive every half second and no input.
+    for (std::uint32_t ping = 1; ping <= 6; ++ping) {
+        CAPTURE(ping);
+        run(server, 28);
+        c.keep_alive(ping);
+        CHECK(server.session(id)->last_heard_tick == server.current_tick());
+        run(server, 2);
+        CHECK(waiting(link, c, net::Body::Disconnect) == 0);
+        const net::Packet* snap = c.newest(net::Body::Snapshot);
+        REQUIRE(snap != nullptr);
+        CHECK(snap->body_as_Snapshot()->pong_id() == ping);
+    }
+    CHECK(server.session(id)->connected);
+
+    // Without them the same session times out.
+    run(server, 62);
+    CHECK(waiting(link, c, net::Body::Disconnect) == 1);
+    CHECK_FALSE(server.session(id)->connected);
+}
+
+TEST_CASE("a packet carrying another client's id is dropped and acts on neither session") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient ana(server, link, endpoint(1, 5000));
+    ScriptedClient bob(server, link, endpoint(2, 5000));
+    const auto ana_slot = static_cast<game::Slot>(ana.connect("ana")->body_as_Accepted()->slot());
+    const auto bob_slot = static_cast<game::Slot>(bob.connect("bob")->body_as_Accepted()->slot());
+    run(server, 5);
+
+    // From ana's address with bob's id: an input, a keep-alive and a disconnect.
+    const std::uint32_t ana_id = ana.client_id();
+    ana.set_client_id(bob.client_id());
+    const std::vector<std::pair<std::uint32_t, std::uint8_t>> kick{
+        {1, game::Input::move(4, true).bits()}};
+    ana.input(kick);
+    ana.keep_alive(9);
+    ana.disconnect();
+    CHECK(dropped(server, Drop::wrong_client_id) == 3);
+    CHECK(server.session_count() == 2);
+    CHECK(server.session(ana_id)->last_heard_tick == 0);
+    CHECK(server.session(bob.client_id())->last_heard_tick == 0);
+    server.tick();
+    CHECK(server.room(0).match().last_input(ana_slot) == game::Input{});
+    CHECK(server.room(0).match().last_input(bob_slot) == game::Input{});
+}
+
+TEST_CASE("server-to-client packet kinds sent to the server are dropped as unexpected") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
+    ScriptedClient stranger(server, link, endpoint(2, 5000));
+    run(server, 5);
+    c.clear();
+
+    std::vector<std::vector<std::uint8_t>> packets;
+    const auto keep = [&](std::span<const std::uint8_t> bytes) {
+        packets.emplace_back(bytes.begin(), bytes.end());
+    };
+    {
+        flatbuffers::FlatBufferBuilder b;
+        const auto body = net::CreateChallenge(b, 1234);
+        keep(protocol::finish_packet(b, c.client_id(), net::Body::Challenge, body.Union()));
+    }
+    {
+        flatbuffers::FlatBufferBuilder b;
+        net::AcceptedBuilder a(b);
+        a.add_client_id(c.client_id());
+        const auto body = a.Finish();
+        keep(protocol::finish_packet(b, c.client_id(), net::Body::Accepted, body.Union()));
+    }
+    {
+        flatbuffers::FlatBufferBuilder b;
+        const auto body = net::CreateDenied(b, net::DenyReason::server_full, b.CreateString("x"));
+        keep(protocol::finish_packet(b, c.client_id(), net::Body::Denied, body.Union()));
+    }
+    {
+        flatbuffers::FlatBufferBuilder b;
+        net::SnapshotBuilder s(b);
+        s.add_tick(3);
+        const auto body = s.Finish();
+        keep(protocol::finish_packet(b, c.client_id(), net::Body::Snapshot, body.Union()));
+    }
+    for (const auto& p : packets) {
+        c.send_raw(p);
+        stranger.send_raw(p);
+    }
+    CHECK(server.stats().invalid_total() == 2 * packets.size());
+    CHECK(dropped(server, Drop::unexpected_type) == 2 * packets.size());
+    CHECK(server.session(c.client_id())->last_heard_tick == 0);  // not heard by any of them
+    CHECK(server.session_count() == 1);
+    CHECK(c.pending() == 0);
+    CHECK(stranger.pending() == 0);
+}
+
+TEST_CASE("a spectator's inputs are ignored") {
+    // The same room with and without the spectator's inputs stays the same.
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    Link twin_link;
+    Server twin(config_for("rink.json"), twin_link, fixed_cookies(), "t");
+    ScriptedClient player(server, link, endpoint(1, 5000));
+    ScriptedClient eye(server, link, endpoint(2, 5000));
+    ScriptedClient twin_player(twin, twin_link, endpoint(1, 5000));
+    ScriptedClient twin_eye(twin, twin_link, endpoint(2, 5000));
+    REQUIRE(player.connect("ana")->body_type() == net::Body::Accepted);
+    REQUIRE(twin_player.connect("ana")->body_type() == net::Body::Accepted);
+    REQUIRE(eye.connect("eye", 0, true)->body_as_Accepted()->slot() == -1);
+    REQUIRE(twin_eye.connect("eye", 0, true)->body_as_Accepted()->slot() == -1);
+
+    std::uint32_t seq = 0;
+    for (int t = 0; t < 60; ++t) {
+        // Each input twice (a duplicate), and a kick towards wherever.
+        const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmds{
+            {seq + 1, game::Input::move(static_cast<std::uint8_t>(t % 16), true).bits()},
+            {seq + 1, game::Input::move(static_cast<std::uint8_t>(t % 16), true).bits()}};
+        ++seq;
+        eye.input(cmds);
+        server.tick();
+        twin.tick();
+        CAPTURE(t);
+        REQUIRE(server.room(0).match().state_hash() == twin.room(0).match().state_hash());
+    }
+    CHECK(server.session(eye.client_id())->last_heard_tick == server.current_tick() - 1);
+    CHECK(server.stats().inputs_duplicate == 0);  // not even queued
+    CHECK(server.stats().inputs_stale == 0);
+}
+
+TEST_CASE("at shutdown every connected client is told, and the server takes no more ticks") {
+    Link link;
+    Server server(rink_with_timeouts(1.0, 10.0), link, fixed_cookies(), "t");
+    ScriptedClient away(server, link, endpoint(4, 5000), 77);
+    REQUIRE(away.connect("zed")->body_type() == net::Body::Accepted);
+    ScriptedClient ana(server, link, endpoint(1, 5000));
+    ScriptedClient bob(server, link, endpoint(2, 5000));
+    ScriptedClient eye(server, link, endpoint(3, 5000));
+    REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
+    REQUIRE(bob.connect("bob")->body_type() == net::Body::Accepted);
+    REQUIRE(eye.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    // zed falls silent and times out (its slot kept); the others keep talking.
+    for (int t = 0; t < 4; ++t) {
+        run(server, 20);
+        for (ScriptedClient* c : {&ana, &bob, &eye})
+            c->keep_alive();
+    }
+    REQUIRE_FALSE(server.session(away.client_id())->connected);
+    for (ScriptedClient* c : {&away, &ana, &bob, &eye})
+        c->clear();
+
+    server.shutdown();
+    for (ScriptedClient* c : {&ana, &bob, &eye}) {
+        CAPTURE(c->client_id());
+        REQUIRE(c->pending() == 1);
+        const net::Packet* bye = c->next();
+        REQUIRE(bye->body_type() == net::Body::Disconnect);
+        CHECK(bye->body_as_Disconnect()->reason() == net::DisconnectReason::server_shutdown);
+    }
+    CHECK(away.pending() == 0);  // its old address is no longer its own
+
+    const std::uint64_t tick = server.current_tick();
+    run(server, 5);
+    CHECK(server.current_tick() == tick);
+    CHECK(ana.pending() == 0);  // no snapshots either
 }
