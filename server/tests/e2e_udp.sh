@@ -3,11 +3,13 @@
 # four headless bot clients (carom-loadgen) for 11 s of play with garbage
 # datagrams mixed in, then SIGTERM. The replay the server wrote must verify,
 # end on the hash the server logged, and the garbage must have been counted.
-# The same joins and inputs replayed through the server logic over the
-# in-process link must then write the same replay, byte for byte.
-#   e2e_udp.sh CAROM_SERVER CAROM_LOADGEN CAROM_REPLAY MAPS_DIR CAROM_SERVER_REENACT
+# The stats file must be JSON with every counter, and say healthy: false once
+# the server has stopped. The same joins and inputs replayed through the server
+# logic over the in-process link must then write the same replay, byte for byte.
+# Waits poll for their condition (with generous bounds), never sleep a guess.
+#   e2e_udp.sh CAROM_SERVER CAROM_LOADGEN CAROM_REPLAY MAPS_DIR CAROM_SERVER_REENACT JSON_FIELD
 set -euo pipefail
-server_bin="$1" loadgen_bin="$2" replay_bin="$3" maps="$4" reenact_bin="$5"
+server_bin="$1" loadgen_bin="$2" replay_bin="$3" maps="$4" reenact_bin="$5" json_field="$6"
 
 work=$(mktemp -d)
 server_pid=""
@@ -33,11 +35,34 @@ timeout 40 "$loadgen_bin" --server "127.0.0.1:$port" --clients 4 --rooms 1 --sec
   { cat "$work/loadgen.log" "$work/loadgen.json"; fail "loadgen failed"; }
 cat "$work/loadgen.json"
 
-sleep 1.2  # one more stats file after the garbage
-invalid=$(sed -E 's/.*"invalid_total":([0-9]+).*/\1/' "$work/stats.json")
-[[ "$invalid" -ge 50 ]] || fail "server counted $invalid invalid datagrams, expected >= 50"
-grep -qE '"send_errors":[0-9]+' "$work/stats.json" || fail "stats file lacks send_errors"
+# The stats file is rewritten every second: wait for one that counts the garbage.
+invalid=0
+for _ in $(seq 300); do
+  invalid=$("$json_field" "$work/stats.json" /invalid_total 2>/dev/null || echo 0)
+  [[ "$invalid" -ge 50 ]] && break
+  sleep 0.1
+done
+[[ "$invalid" -ge 50 ]] || fail "server counted $invalid invalid datagrams within 30 s, expected >= 50"
 grep -qE 'stats: .*send errors [0-9]+' "$work/server.log" || fail "stats line lacks send errors"
+
+# Every counter of the stats file, as a number ("invalid" by reason).
+counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /ticks_dropped /clients /players
+  /rooms /matches_finished /packets_in /bytes_in /packets_out /bytes_out /send_errors
+  /invalid_total /inputs_stale /inputs_duplicate /inputs_repeated /snapshots_full
+  /snapshots_delta "/invalid/too short" "/invalid/too long" "/invalid/bad identifier"
+  "/invalid/malformed" "/invalid/no body" "/invalid/unpadded request" "/invalid/unknown sender"
+  "/invalid/wrong client id" "/invalid/unexpected type")
+check_stats() {  # check_stats HEALTHY: the stats file parses, says HEALTHY, has every counter
+  local values healthy
+  values=$("$json_field" "$work/stats.json" /healthy "${counters[@]}" 2>&1) ||
+    fail "stats file: $values"
+  healthy=$(head -n1 <<<"$values")
+  [[ "$healthy" == "$1" ]] || fail "stats file says healthy: $healthy, expected $1"
+  tail -n +2 <<<"$values" | grep -vqE '^[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$' &&
+    fail "stats file has a counter that is not a number: $(paste -sd' ' <<<"$values")"
+  return 0
+}
+check_stats true
 
 kill -TERM "$server_pid"
 rc=0
@@ -46,6 +71,7 @@ kill -0 "$server_pid" 2>/dev/null && fail "server still running 10 s after SIGTE
 wait "$server_pid" || rc=$?
 server_pid=""
 [[ $rc -eq 0 ]] || fail "server exited with $rc after SIGTERM"
+check_stats false  # the last word of a stopped server
 
 shopt -s nullglob
 files=("$work"/replays/*.crpl)
