@@ -2,7 +2,10 @@
 # The determinism matrix: builds carom-replay with different compilers,
 # optimisation levels, sanitizers and a second architecture, re-simulates the
 # replay corpus in each (verify --synctest) and checks that every configuration
-# passes and reports the same final hash for every file.
+# passes and reports the same final hash for every file. Each configuration
+# also re-runs the bot AI (carom-replay bots, a bot-only match on a corpus
+# file's map and seed, which needs no map file) and must end on the golden
+# hash in replays/tests/bot_match.golden.
 #   scripts/determinism.sh              every configuration
 #   scripts/determinism.sh gcc-O2 ...   only these (names as in the table)
 # Builds go to build/determinism/<configuration>; JOBS sets the parallelism.
@@ -45,6 +48,12 @@ done
 shopt -s nullglob
 corpus=(replays/corpus/*.crpl)
 [[ ${#corpus[@]} -gt 0 ]] || { echo "determinism: no replays in replays/corpus" >&2; exit 2; }
+
+# The bot-only match: REPLAY TICKS HASH.
+read -r bot_replay bot_ticks bot_golden < replays/tests/bot_match.golden
+[[ -f "replays/corpus/$bot_replay" ]] ||
+  { echo "determinism: bot_match.golden names replays/corpus/$bot_replay, which is missing" >&2; exit 2; }
+declare -A bots=()    # [config] OK or the hash it ended on
 
 declare -A hash=()    # [config|file] final hash printed by verify
 declare -A status=()  # [config|file] OK, FAIL or (after comparison) DIFF
@@ -99,6 +108,18 @@ for c in "${configs[@]}"; do
   if [[ $rc -ne 0 ]] && ! printf '%s\n' "${problems[@]}" | grep -q "^$c: "; then
     problems+=("$c: verify exited with $rc (see $dir/verify.log)")
   fi
+
+  echo "=== $c: bot-only match on $bot_replay, $bot_ticks ticks"
+  out=$(${runner[$c]:-} "$dir/replays/carom-replay" bots "replays/corpus/$bot_replay" \
+        --ticks "$bot_ticks" 2>&1) || true
+  echo "$out"
+  got=$(grep -oE 'final hash [0-9a-f]{16}' <<<"$out" | awk '{print $3}' || true)
+  if [[ "$got" == "$bot_golden" ]]; then
+    bots[$c]=OK
+  else
+    bots[$c]=${got:-FAIL}
+    problems+=("$c: bot-only match ended on '${got:-no hash}', golden $bot_golden")
+  fi
 done
 
 # Every configuration that verified a file must report the same final hash.
@@ -128,10 +149,14 @@ for f in "${corpus[@]}"; do
   echo
 done
 
+printf '%-28s %-17s' "bots: $bot_replay" "$bot_golden"
+for c in "${configs[@]}"; do printf ' %-9s' "${bots[$c]:--}"; done
+echo
+
 if [[ ${#problems[@]} -gt 0 ]]; then
   echo
   echo "DETERMINISM FAILED:"
   printf '  %s\n' "${problems[@]}"
   exit 1
 fi
-echo "all ${#configs[@]} configurations verified ${#corpus[@]} replays with identical final hashes"
+echo "all ${#configs[@]} configurations verified ${#corpus[@]} replays with identical final hashes and ran the bot-only match to its golden hash"

@@ -23,5 +23,6 @@ Command add_info(CLI::App& app);
 Command add_verify(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_export(CLI::App& app);
+Command add_bots(CLI::App& app);
 
 }  // namespace carom::tool

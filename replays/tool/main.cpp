@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     const std::vector<carom::tool::Command> commands{
         carom::tool::add_record(app), carom::tool::add_info(app), carom::tool::add_verify(app),
-        carom::tool::add_diff(app), carom::tool::add_export(app)};
+        carom::tool::add_diff(app), carom::tool::add_export(app), carom::tool::add_bots(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
