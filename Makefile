@@ -2,7 +2,7 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench deps-determinism build test bench determinism corpus clean
+.PHONY: deps deps-bench deps-determinism build test play bench determinism corpus clean
 
 deps:
 	@scripts/install-deps.sh
@@ -19,6 +19,11 @@ build: deps
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+# A match against bots on a local server, in this terminal (scripts/play.sh;
+# REPLAYS=dir picks where its replay goes).
+play:
+	@PRESET=$(PRESET) $(if $(REPLAYS),REPLAYS=$(REPLAYS)) scripts/play.sh
 
 bench: deps-bench
 	cmake --preset bench

@@ -73,7 +73,10 @@ game::MatchState Predictor::state_of(const protocol::Frame& frame, const Pending
     for (game::Slot slot = 0; slot < match_.slot_count(); ++slot) {
         const net::DiskQ& q = frame.disks[pucks + slot];
         game::PlayerSnapshot p;
-        p.active = ((frame.active_mask >> slot) & 1U) != 0;
+        // Other players are ghosts here: their inputs are unknown, and a
+        // disk guessed forward would knock ours where the server's never
+        // went. A real knock arrives with the next frame.
+        p.active = slot == slot_ && ((frame.active_mask >> slot) & 1U) != 0;
         p.disk = {protocol::position_of(q), protocol::velocity_of(q)};
         if (slot == slot_ && agreed != nullptr && agreed->after) {
             p = *agreed->after;  // full precision: what the server has too

@@ -130,6 +130,15 @@ void Session::tick(std::uint64_t now_ms) {
     note_traffic(now_ms);
     if (connection_.state() != client::State::connected || !map_) return;
     const game::Input input = next_input(now_ms);
+    if (!cushioned_) {
+        // One idle input ahead: the server then holds one in its queue, and a
+        // lost packet (its input comes again in the next) does not leave it
+        // without one, which would repeat an input and spoil the prediction.
+        cushioned_ = true;
+        const std::uint32_t first = connection_.next_sequence();
+        connection_.send_input(game::Input::idle(), now_ms);
+        if (predictor_) predictor_->apply_input(first, game::Input::idle());
+    }
     const std::uint32_t sequence = connection_.next_sequence();
     connection_.send_input(input, now_ms);
     if (predictor_) predictor_->apply_input(sequence, input);

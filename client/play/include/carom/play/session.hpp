@@ -69,6 +69,7 @@ class Session {
     client::Connection connection_;
     HeldKeys keys_;
     bool accepted_ = false;
+    bool cushioned_ = false;
     std::optional<game::Map> map_;
     std::unique_ptr<game::Match> rules_;  // team_of() for the roster
     std::string map_problem_;
