@@ -35,6 +35,7 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     j["team_size"] = h.map.team_size;
     j["tick_rate"] = h.tick_rate;
     j["seed"] = h.seed;
+    j["final_pause_ticks"] = h.final_pause_ticks;
     j["ticks"] = r.last_tick();
     j["seconds"] = static_cast<double>(r.last_tick()) / h.tick_rate;
     j["keyframes"] = r.keyframes.size();
@@ -60,6 +61,7 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
             o["team"] = team_name(e.team);
             o["puck"] = e.puck;
             o["scorer"] = e.scorer ? nlohmann::json(*e.scorer) : nlohmann::json(nullptr);
+            if (e.own_goal_by) o["own_goal_by"] = *e.own_goal_by;
         }
         if (e.kind == game::MatchEvent::Kind::end) o["winner"] = e.draw ? "draw" : team_name(e.team);
         events.push_back(o);
@@ -94,8 +96,9 @@ void print_text(const nlohmann::json& j) {
     std::printf("\n  joins/leaves: %zu; events:", j["roster"].size());
     for (const auto& e : j["events"]) {
         if (e["kind"] == "goal") {
-            std::printf(" goal %s @%llu;", e["team"].get<std::string>().c_str(),
-                        e["tick"].get<unsigned long long>());
+            std::printf(" goal %s @%llu%s;", e["team"].get<std::string>().c_str(),
+                        e["tick"].get<unsigned long long>(),
+                        e.contains("own_goal_by") ? " (own goal)" : "");
         }
     }
     if (j["score"].is_null()) {

@@ -17,6 +17,10 @@ void print_divergence(const std::string& file, const replay::Divergence& d) {
                 file.c_str(), static_cast<unsigned long long>(d.tick), d.what.c_str(),
                 static_cast<unsigned long long>(d.recorded_hash),
                 static_cast<unsigned long long>(d.simulated_hash));
+    if (d.recorded_hash == d.simulated_hash) {
+        std::printf("  the state agrees there: what the file claims is wrong, not the simulation\n");
+        return;
+    }
     if (!d.keyframe_tick) {
         std::printf("  no keyframe at or after that tick to compare fields with\n");
         return;

@@ -23,6 +23,9 @@ struct ServerConfig {
     std::vector<std::string> banned_names;
     std::uint32_t snapshot_history = 64;  // frames kept per room as delta baselines
     bool delta_snapshots = true;
+    // The final whistle: a finished match stays on the wire this long
+    // (phase finished, final score) before the room starts the next.
+    double final_pause_s = 5.0;
 };
 
 }  // namespace carom::server

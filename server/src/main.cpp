@@ -77,6 +77,10 @@ int main(int argc, char** argv) {
     app.add_option("--grace", config.grace_s, "Seconds a timed-out player's slot is kept")
         ->envname("CAROM_GRACE")
         ->capture_default_str();
+    app.add_option("--final-pause", config.final_pause_s,
+                   "Seconds a finished match stays on screen (phase finished) before the next")
+        ->envname("CAROM_FINAL_PAUSE")
+        ->capture_default_str();
     app.add_option("--replay-dir", config.replay_dir, "Record every match here (empty: no replays)")
         ->envname("CAROM_REPLAY_DIR");
     app.add_option("--seed", config.seed, "Seed of the first matches")

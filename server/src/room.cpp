@@ -55,8 +55,11 @@ void Room::start_match() {
         replay_path_ = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl", options_.index,
                                                          options_.run_id, match_number_);
         recorder_ = std::make_unique<replay::MatchRecorder>(replay_path_, options_.map, seed_,
-                                                            "carom-server", players);
+                                                            "carom-server", players,
+                                                            options_.final_pause_ticks);
     }
+    final_pause_done_ = 0;
+    match_start_tick_ = server_tick_;
     frames_.clear();
     push_frame(server_tick_);
     rebuild_roster();
@@ -119,6 +122,13 @@ void Room::unseat_client(game::Slot slot) {
 std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client_inputs,
                                              std::uint64_t server_tick) {
     const game::Match& m = match();
+    server_tick_ = server_tick;
+    events_.clear();
+    if (m.phase() == game::Phase::finished) {
+        ++final_pause_done_;
+        push_frame(server_tick);
+        return events_;
+    }
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const Occupant& o = occupants_[s];
         if (o.bot) {
@@ -129,12 +139,14 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
             inputs_[s] = game::Input{};
         }
     }
-    server_tick_ = server_tick;
     const auto events = recorder_ ? recorder_->step(inputs_) : bare_->step(inputs_);
-    for (const game::MatchEvent& e : events)
+    for (game::MatchEvent e : events) {
         if (e.kind == game::MatchEvent::Kind::goal) rebuild_roster();  // goals per player
+        e.tick = server_tick;
+        events_.push_back(e);
+    }
     push_frame(server_tick);
-    return events;
+    return events_;
 }
 
 void Room::push_frame(std::uint64_t server_tick) {
@@ -159,8 +171,8 @@ void Room::rebuild_roster() {
     roster_.clear();
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const auto& p = state.players[s];
-        roster_.push_back(
-            {static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot, p.goals});
+        roster_.push_back({static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot,
+                           p.goals, match().team_of(s)});
     }
     ++roster_version_;
 }
@@ -183,7 +195,9 @@ MatchSummary Room::close_match() {
 }
 
 std::optional<MatchSummary> Room::restart_if_finished() {
-    if (match().phase() != game::Phase::finished) return std::nullopt;
+    if (match().phase() != game::Phase::finished ||
+        final_pause_done_ < options_.final_pause_ticks)
+        return std::nullopt;
     MatchSummary summary = close_match();
     start_match();
     return summary;

@@ -26,6 +26,9 @@ struct RoomOptions {
     std::string run_id;                // names replay files: room<i>-<run_id>-<match>.crpl
     std::uint64_t seed = 1;
     std::uint32_t frame_history = 64;
+    // The final whistle: server ticks a finished match stays on the wire
+    // (frozen, phase finished) before the next one starts.
+    std::uint32_t final_pause_ticks = 0;
 };
 
 // How a finished (or shut down) match ended, for the log and the tests.
@@ -49,6 +52,8 @@ class Room {
     const game::Match& match() const;
     std::uint64_t seed() const { return seed_; }
     std::uint32_t match_number() const { return match_number_; }
+    // The server tick of the current match's tick 0.
+    std::uint64_t match_start_tick() const { return match_start_tick_; }
 
     // A slot a client can take now (a free one, or one a bot gives up);
     // nullopt when every slot holds a client.
@@ -61,10 +66,13 @@ class Room {
     std::uint32_t client_in(game::Slot slot) const { return occupants_.at(slot).client_id; }
 
     // One tick. `client_inputs[slot]` for slots that hold clients; bots
-    // decide their own. Returns the events of the tick.
+    // decide their own. Returns the events of the tick, stamped with
+    // `server_tick` (the wire speaks server ticks). A finished match is not
+    // stepped: it is shown, frozen, for the final pause.
     std::span<const game::MatchEvent> step(std::span<const game::Input> client_inputs,
                                            std::uint64_t server_tick);
-    // The match ended this tick: finish its replay, start the next. The summary of the old one.
+    // The match ended and its final pause is over: finish its replay, start
+    // the next. The summary of the old one.
     std::optional<MatchSummary> restart_if_finished();
     // Footer and close (server shutdown).
     std::optional<MatchSummary> finish();
@@ -99,10 +107,13 @@ class Room {
     std::unique_ptr<game::Match> bare_;
     std::filesystem::path replay_path_;
     std::vector<game::Input> inputs_;
+    std::vector<game::MatchEvent> events_;  // of the last step, in server ticks
+    std::uint32_t final_pause_done_ = 0;    // ticks the finished match has been shown
     std::deque<protocol::Frame> frames_;
     std::vector<protocol::RosterEntry> roster_;
     std::uint64_t roster_version_ = 0;
     std::uint64_t server_tick_ = 0;  // of the last step: frames are stamped with it
+    std::uint64_t match_start_tick_ = 0;
 };
 
 }  // namespace carom::server

@@ -34,6 +34,8 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         config_.tick_rate_hz % config_.snapshot_rate_hz != 0)
         throw std::invalid_argument(
             fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", config_.tick_rate_hz));
+    if (!(config_.final_pause_s >= 0.0 && config_.final_pause_s <= 600.0))
+        throw std::invalid_argument("--final-pause must be 0..600 seconds");
     if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
         throw std::invalid_argument("--input-redundancy must be 1..64");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
@@ -50,6 +52,7 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.run_id = run_id;
         o.seed = config_.seed;
         o.frame_history = config_.snapshot_history;
+        o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * config_.tick_rate_hz);
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
     delta_streams_.resize(rooms_.size());
@@ -365,6 +368,8 @@ void Server::send_snapshots() {
         extras.last_input_sequence = s.inputs.last_applied_sequence();
         extras.pong_id = s.last_ping_id;
         extras.server_tick_ms = last_tick_ms_;
+        extras.match_seed = room.seed();
+        extras.match_start_tick = room.match_start_tick();
         if (s.roster_acked_version < room.roster_version()) {
             extras.roster = &room.roster();
             s.roster_sent_version = room.roster_version();

@@ -51,6 +51,8 @@ class Server {
     void set_last_tick_ms(float ms) { last_tick_ms_ = ms; }
     // Ticks the host skipped because it fell too far behind.
     void note_dropped_ticks(std::uint64_t n) { stats_.ticks_dropped += n; }
+    // A tick that ran right after another to catch up with the schedule.
+    void note_catch_up_tick() { ++stats_.ticks_catch_up; }
 
   private:
     void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);

@@ -27,11 +27,13 @@ struct Stats {
     std::uint64_t inputs_stale = 0, inputs_duplicate = 0, inputs_repeated = 0;
     std::uint64_t snapshots_full = 0, snapshots_delta = 0;
     std::uint64_t ticks = 0, ticks_dropped = 0;
+    // Ticks run back to back, right after another in the same wake-up, to catch up.
+    std::uint64_t ticks_catch_up = 0;
 
     std::uint64_t invalid_total() const;
 };
 
-// Tick durations since the last report, for p50/p99.
+// Tick durations (or lateness) since the last report, for p50/p99.
 class TickTimes {
   public:
     void add(double ms) { samples_.push_back(ms); }
@@ -43,6 +45,18 @@ class TickTimes {
 
   private:
     std::vector<double> samples_;
+};
+
+// What the host measures of its ticks between two reports: the work inside a
+// tick, and how late each tick started against its schedule (a stall shows
+// here, not in the work).
+struct TickFigures {
+    TickTimes work_ms;
+    TickTimes late_ms;
+    void clear() {
+        work_ms.clear();
+        late_ms.clear();
+    }
 };
 
 }  // namespace carom::server

@@ -46,7 +46,7 @@ asio::ip::udp::endpoint to_asio(const Endpoint& e, bool v4_socket) {
 }
 
 nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
-                          const TickTimes& times, std::uint64_t uptime_s) {
+                          const TickFigures& ticks, std::uint64_t uptime_s) {
     const Stats& s = server.stats();
     nlohmann::json invalid = nlohmann::json::object();
     for (std::size_t i = 0; i < s.invalid.size(); ++i)
@@ -61,9 +61,13 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"healthy", true},
         {"uptime_s", uptime_s},
         {"tick", server.current_tick()},
-        {"tick_ms_p50", times.percentile(0.5)},
-        {"tick_ms_p99", times.percentile(0.99)},
-        {"tick_ms_max", times.max()},
+        {"tick_ms_p50", ticks.work_ms.percentile(0.5)},
+        {"tick_ms_p99", ticks.work_ms.percentile(0.99)},
+        {"tick_ms_max", ticks.work_ms.max()},
+        {"tick_late_ms_p50", ticks.late_ms.percentile(0.5)},
+        {"tick_late_ms_p99", ticks.late_ms.percentile(0.99)},
+        {"tick_late_ms_max", ticks.late_ms.max()},
+        {"ticks_catch_up", s.ticks_catch_up},
         {"ticks_dropped", s.ticks_dropped},
         {"clients", server.session_count()},
         {"players", players},
@@ -226,8 +230,8 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
     const auto started = Clock::now();
     auto next = started + period;
     asio::steady_timer timer(io);
-    TickTimes report_times;  // since the last stats line
-    TickTimes file_times;    // since the last stats file
+    TickFigures report_ticks;  // since the last stats line
+    TickFigures file_ticks;    // since the last stats file
     auto next_report = started + std::chrono::duration_cast<Clock::duration>(
                                      std::chrono::duration<double>(options.stats_interval_s));
     auto next_file = started + std::chrono::seconds(1);
@@ -250,12 +254,16 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
         std::uint32_t ran = 0;
         while (Clock::now() >= next && ran < options.max_catch_up_ticks) {
             const auto t0 = Clock::now();
+            const double late = std::chrono::duration<double, std::milli>(t0 - next).count();
+            if (ran > 0) server.note_catch_up_tick();
             server.tick();
             transport.flush();
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             server.set_last_tick_ms(static_cast<float>(ms));
-            report_times.add(ms);
-            file_times.add(ms);
+            for (TickFigures* f : {&report_ticks, &file_ticks}) {
+                f->work_ms.add(ms);
+                f->late_ms.add(late);
+            }
             next += period;
             ++ran;
         }
@@ -267,24 +275,27 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
         }
         const auto now = Clock::now();
         if (options.stats_interval_s > 0 && now >= next_report) {
-            const nlohmann::json j = stats_json(server, transport, report_times, uptime());
+            const nlohmann::json j = stats_json(server, transport, report_ticks, uptime());
             spdlog::info(
-                "stats: tick p50 {:.3f} ms p99 {:.3f} ms, {} clients, {} rooms, in {} pkt/{} B, "
+                "stats: tick p50 {:.3f} ms p99 {:.3f} ms, late p99 {:.3f} max {:.3f} ms, "
+                "{} catch-up, {} clients, {} rooms, in {} pkt/{} B, "
                 "out {} pkt/{} B, send errors {}, invalid {} {}",
                 j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
+                j["tick_late_ms_p99"].get<double>(), j["tick_late_ms_max"].get<double>(),
+                j["ticks_catch_up"].get<std::uint64_t>(),
                 j["clients"].get<std::size_t>(), j["rooms"].get<std::uint32_t>(),
                 j["packets_in"].get<std::uint64_t>(), j["bytes_in"].get<std::uint64_t>(),
                 j["packets_out"].get<std::uint64_t>(), j["bytes_out"].get<std::uint64_t>(),
                 j["send_errors"].get<std::uint64_t>(), j["invalid_total"].get<std::uint64_t>(),
                 j["invalid"].dump());
-            report_times.clear();
+            report_ticks.clear();
             next_report += std::chrono::duration_cast<Clock::duration>(
                 std::chrono::duration<double>(options.stats_interval_s));
         }
         if (!options.stats_file.empty() && now >= next_file) {
             write_atomically(options.stats_file,
-                             stats_json(server, transport, file_times, uptime()).dump());
-            file_times.clear();
+                             stats_json(server, transport, file_ticks, uptime()).dump());
+            file_ticks.clear();
             next_file += std::chrono::seconds(1);
         }
         arm();
@@ -318,7 +329,7 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
                          nlohmann::json{{"port", local.port()}, {"pid", ::getpid()}}.dump());
     io.run();
     if (!options.stats_file.empty()) {
-        nlohmann::json j = stats_json(server, transport, file_times, uptime());
+        nlohmann::json j = stats_json(server, transport, file_ticks, uptime());
         j["healthy"] = false;  // stopped
         write_atomically(options.stats_file, j.dump());
     }

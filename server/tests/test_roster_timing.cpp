@@ -22,14 +22,15 @@ using namespace carom::server::test;
 namespace {
 
 struct RecordedServer {
-    explicit RecordedServer(const char* name, bool bots = true, const char* map = "rink.json")
+    explicit RecordedServer(const char* name, bool bots = true, double final_pause_s = 5.0)
         : dir(std::filesystem::temp_directory_path() /
               fmt::format("carom-roster-{}-{}", name, ::getpid())) {
         std::filesystem::remove_all(dir);
-        ServerConfig config = config_for(map);
+        ServerConfig config = config_for("rink.json");
         config.bots = bots;
         config.replay_dir = dir;
         config.timeout_s = 600;
+        config.final_pause_s = final_pause_s;
         server = std::make_unique<Server>(config, link, fixed_cookies(), "t");
     }
     ~RecordedServer() { std::filesystem::remove_all(dir); }
@@ -161,26 +162,34 @@ TEST_CASE("a join or leave in the tick of a goal") {
     }));
 }
 
-TEST_CASE("a join or leave in the tick the match ends, and right after it") {
+TEST_CASE("a join or leave in the tick the match ends, and during its final whistle") {
     // Without bots nobody scores: the match ends by time, at a tick known in advance.
-    RecordedServer rs("end", /*bots=*/false);
+    RecordedServer rs("end", /*bots=*/false, /*final_pause_s=*/2.0);
+    const std::uint32_t pause = rs.server->config().tick_rate_hz * 2;
     const std::uint64_t end_tick = rs.server->room(0).match().ticks_left();
     ScriptedClient a = rs.client(6000);
     ScriptedClient b = rs.client(6001);
     REQUIRE(a.connect("a")->body_type() == net::Body::Accepted);
     rs.ticks(end_tick - 1);
-    REQUIRE(rs.server->finished_matches().empty());
+    REQUIRE(rs.server->room(0).match().phase() != game::Phase::finished);
     a.disconnect();  // applied before the match's last step
     rs.ticks(1);
+    REQUIRE(rs.server->room(0).match().phase() == game::Phase::finished);
+    REQUIRE(b.connect("b")->body_type() == net::Body::Accepted);  // during the final whistle
+    rs.ticks(pause - 1);
+    CHECK(rs.server->finished_matches().empty());  // the whistle lasts the whole pause
+    rs.ticks(1);
     REQUIRE(rs.server->finished_matches().size() == 1);
-    REQUIRE(b.connect("b")->body_type() == net::Body::Accepted);  // the next match's tick 1
     rs.ticks(10);
     const auto replays = shutdown_and_verify(rs);
     REQUIRE(replays.size() == 2);
     CHECK(replays[0].footer->final_tick == end_tick);
+    CHECK(replays[0].header.final_pause_ticks == pause);
     CHECK(replays[0].footer->result == replay::Result::draw);
     CHECK(roster_at(replays[0], end_tick) == std::vector<std::string>{"-0"});
-    CHECK(roster_at(replays[1], 1) == std::vector<std::string>{"+0"});
+    CHECK(roster_at(replays[0], end_tick + 1) == std::vector<std::string>{"+0"});
+    REQUIRE(replays[1].header.players.size() == 1);
+    CHECK(replays[1].header.players[0].name == "b");
 }
 
 TEST_CASE("a join and a leave in the very first tick") {

@@ -274,10 +274,13 @@ void Match::detect_goals(std::span<const Vec2> before) {
             if (!scored) continue;
             const Team scorer_team = other(goal.defender);
             ++score_[index_of(scorer_team)];
-            std::optional<Slot> scorer = pucks_[i].last_kicker;
-            if (scorer && team_of(*scorer) == scorer_team) ++players_[*scorer].goals;
+            const std::optional<Slot> kicker = pucks_[i].last_kicker;
+            const bool own_goal = kicker && team_of(*kicker) != scorer_team;
+            const std::optional<Slot> scorer = own_goal ? std::nullopt : kicker;
+            if (scorer) ++players_[*scorer].goals;
             events_.push_back({MatchEvent::Kind::goal, tick_, scorer_team,
-                               static_cast<std::uint32_t>(i), scorer, false});
+                               static_cast<std::uint32_t>(i), scorer, false,
+                               own_goal ? kicker : std::nullopt});
             phase_ = Phase::goal_pause;
             phase_ticks_ = kGoalPauseTicks;
         }

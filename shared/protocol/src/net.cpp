@@ -167,18 +167,23 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
     if (extras.roster != nullptr) {
         std::vector<flatbuffers::Offset<net::PlayerInfo>> players;
         for (const RosterEntry& r : *extras.roster)
-            players.push_back(
-                net::CreatePlayerInfo(b, r.slot, r.active, b.CreateString(r.name), r.bot, r.goals));
+            players.push_back(net::CreatePlayerInfo(b, r.slot, r.active, b.CreateString(r.name),
+                                                    r.bot, r.goals,
+                                                    static_cast<schema::Team>(r.team)));
         roster_offset = b.CreateVector(players);
     }
 
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::MatchEventNet>>> events_offset;
     if (!extras.events.empty()) {
         std::vector<flatbuffers::Offset<net::MatchEventNet>> events;
+        const auto slot_or_none = [](const std::optional<game::Slot>& s) {
+            return s ? static_cast<std::int32_t>(*s) : -1;
+        };
         for (const game::MatchEvent& e : extras.events)
             events.push_back(net::CreateMatchEventNet(
-                b, static_cast<std::uint8_t>(e.kind), e.tick, game::index_of(e.team),
-                e.scorer ? static_cast<std::int32_t>(*e.scorer) : -1));
+                b, static_cast<schema::EventKind>(e.kind), e.tick,
+                static_cast<schema::Team>(e.team), slot_or_none(e.scorer), e.puck,
+                slot_or_none(e.own_goal_by), e.draw));
         events_offset = b.CreateVector(events);
     }
 
@@ -188,6 +193,8 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
     if (baseline == nullptr) {
         s.add_ticks_left(frame.ticks_left);
         s.add_active_mask(frame.active_mask);
+        s.add_match_seed(extras.match_seed);
+        s.add_match_start_tick(extras.match_start_tick);
     } else {
         s.add_baseline_tick(baseline->tick);
     }
@@ -205,7 +212,7 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
     if (!extras.events.empty()) s.add_events(events_offset);
     if (baseline == nullptr) {
         s.add_entity_count(static_cast<std::uint16_t>(frame.disks.size()));
-        s.add_phase(static_cast<std::uint8_t>(frame.phase));
+        s.add_phase(static_cast<schema::Phase>(frame.phase));
     }
     return finish_packet(b, client_id, net::Body::Snapshot, s.Finish().Union());
 }
@@ -217,7 +224,7 @@ std::optional<Frame> decode_full(const net::Snapshot& s, std::string& error) {
         error = "full snapshot carries a delta stream";
         return std::nullopt;
     }
-    if (s.phase() > static_cast<std::uint8_t>(game::Phase::finished)) {
+    if (s.phase() > schema::Phase::MAX) {
         error = "unknown phase";
         return std::nullopt;
     }

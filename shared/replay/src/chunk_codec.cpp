@@ -25,7 +25,7 @@ flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, co
     for (const PlayerInfo& p : h.players)
         players.push_back(schema::CreatePlayerInfoDirect(b, p.slot, p.name.c_str(), p.bot));
     return schema::CreateHeaderDirect(b, h.format_version, h.core_version, h.producer.c_str(), map,
-                                      h.tick_rate, h.seed, &players);
+                                      h.tick_rate, h.seed, &players, h.final_pause_ticks);
 }
 
 flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b,
@@ -65,6 +65,7 @@ std::optional<std::string> decode(const schema::Header& t, Header& out) {
         return "header: tick rate " + std::to_string(out.tick_rate) + " Hz, this build runs " +
                std::to_string(game::kTickRate) + " Hz";
     out.seed = t.seed();
+    out.final_pause_ticks = t.final_pause_ticks();
     out.players.clear();
     if (t.players()) {
         for (const schema::PlayerInfo* p : *t.players()) {

@@ -95,10 +95,16 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
         for (const schema::GameEvent* e : *t.events()) {
             if (e->kind() > schema::EventKind::MAX || e->team() > schema::Team::MAX)
                 return "event: unknown kind or team";
-            std::optional<game::Slot> scorer;
-            if (e->scorer() >= 0) scorer = static_cast<game::Slot>(e->scorer());
+            const auto slot = [&](std::int32_t s) -> std::optional<game::Slot> {
+                if (s < 0) return std::nullopt;
+                return static_cast<game::Slot>(s);
+            };
+            if (e->scorer() >= static_cast<std::int32_t>(slots) ||
+                e->own_goal_by() >= static_cast<std::int32_t>(slots))
+                return "event: slot out of range";
             r.events.push_back({static_cast<game::MatchEvent::Kind>(e->kind()), e->tick(),
-                                static_cast<game::Team>(e->team()), e->puck(), scorer, e->draw()});
+                                static_cast<game::Team>(e->team()), e->puck(), slot(e->scorer()),
+                                e->draw(), slot(e->own_goal_by())});
         }
     }
     if (t.hashes()) r.hashes.insert(r.hashes.end(), t.hashes()->begin(), t.hashes()->end());

@@ -6,12 +6,13 @@ namespace carom::replay {
 namespace {
 
 Header header_for(const game::Map& map, std::uint64_t seed, std::string producer,
-                  const std::vector<PlayerInfo>& players) {
+                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks) {
     Header h;
     h.producer = std::move(producer);
     h.map = map;
     h.seed = seed;
     h.players = players;
+    h.final_pause_ticks = final_pause_ticks;
     return h;
 }
 
@@ -19,8 +20,10 @@ Header header_for(const game::Map& map, std::uint64_t seed, std::string producer
 
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map,
                              std::uint64_t seed, std::string producer,
-                             const std::vector<PlayerInfo>& players)
-    : match_(map, seed), writer_(path, header_for(map, seed, std::move(producer), players)) {
+                             const std::vector<PlayerInfo>& players,
+                             std::uint32_t final_pause_ticks)
+    : match_(map, seed),
+      writer_(path, header_for(map, seed, std::move(producer), players, final_pause_ticks)) {
     for (const PlayerInfo& p : players) match_.join(p.slot, p.name);
     applied_.assign(match_.slot_count(), game::Input{});
     keyframe();

@@ -1,7 +1,10 @@
 #include "carom/replay/verify.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
+#include <span>
+#include <utility>
 
 #include "carom/replay/resimulation.hpp"
 
@@ -51,6 +54,62 @@ std::optional<Divergence> compare_keyframe(const Keyframe& k, const game::Match&
     d.what = d.fields.empty() ? "keyframe hash differs though its fields agree"
                               : "keyframe state differs from the re-simulation";
     return d;
+}
+
+std::string describe(const game::MatchEvent& e) {
+    const auto slot = [](const std::optional<game::Slot>& s) {
+        return s ? std::to_string(*s) : std::string("none");
+    };
+    switch (e.kind) {
+        case game::MatchEvent::Kind::goal:
+            return "goal for " + std::string(e.team == game::Team::left ? "left" : "right") +
+                   " (puck " + std::to_string(e.puck) + ", scorer " + slot(e.scorer) +
+                   ", own goal by " + slot(e.own_goal_by) + ")";
+        case game::MatchEvent::Kind::kickoff:
+            return "kick-off";
+        case game::MatchEvent::Kind::end:
+            return e.draw ? "end, a draw"
+                          : "end, " + std::string(e.team == game::Team::left ? "left" : "right") +
+                                " won";
+    }
+    return "unknown event";
+}
+
+bool same_event(const game::MatchEvent& a, const game::MatchEvent& b) {
+    if (a.kind != b.kind || a.tick != b.tick) return false;
+    switch (a.kind) {
+        case game::MatchEvent::Kind::goal:
+            return a.team == b.team && a.puck == b.puck && a.scorer == b.scorer &&
+                   a.own_goal_by == b.own_goal_by;
+        case game::MatchEvent::Kind::kickoff:
+            return true;
+        case game::MatchEvent::Kind::end:
+            return a.draw == b.draw && (a.draw || a.team == b.team);
+    }
+    return false;
+}
+
+// A goal event as a core-1 recorder wrote it: the last kicker as the scorer, whatever his team.
+game::MatchEvent as_core_1(game::MatchEvent e) {
+    if (e.own_goal_by) e.scorer = std::exchange(e.own_goal_by, std::nullopt);
+    return e;
+}
+
+// The events the file claims for `tick` against those the re-simulation made.
+std::optional<std::string> compare_events(std::span<const game::MatchEvent> recorded,
+                                          std::span<const game::MatchEvent> simulated,
+                                          std::uint32_t core_version) {
+    const std::size_t n = std::max(recorded.size(), simulated.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        std::optional<game::MatchEvent> sim_event;
+        if (i < simulated.size())
+            sim_event = core_version < 2 ? as_core_1(simulated[i]) : simulated[i];
+        if (i < recorded.size() && sim_event && same_event(recorded[i], *sim_event)) continue;
+        const std::string file = i < recorded.size() ? describe(recorded[i]) : "nothing";
+        const std::string sim = sim_event ? describe(*sim_event) : "nothing";
+        return "event differs: the file says " + file + ", the re-simulation " + sim;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -119,6 +178,8 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
             return true;
         };
         if (!check_keyframes(sim.match().state_hash())) return report;
+        const auto& events = replay.events;
+        std::size_t next_event = 0;
         for (std::uint64_t tick = 1; tick <= last; ++tick) {
             const std::uint64_t hash = sim.step();
             if (hash != replay.hashes[tick - 1]) {
@@ -136,9 +197,24 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 report.divergence = std::move(d);
                 return report;
             }
+            const std::size_t first_event = next_event;
+            while (next_event < events.size() && events[next_event].tick == tick) ++next_event;
+            if (auto what = compare_events(
+                    std::span(events).subspan(first_event, next_event - first_event),
+                    sim.events(), replay.header.core_version)) {
+                report.divergence = Divergence{tick, hash, hash, std::nullopt, {}, std::move(*what)};
+                return report;
+            }
             if (!check_keyframes(hash)) return report;
             report.ticks = tick;
             if (options.progress && tick % 4096 == 0) options.progress(tick, total);
+        }
+        if (next_event < events.size()) {
+            report.divergence = Divergence{last, 0, 0, std::nullopt, {},
+                                           "the file claims an event at tick " +
+                                               std::to_string(events[next_event].tick) +
+                                               " that no step made"};
+            return report;
         }
         if (replay.footer && replay.footer->final_hash != (last ? replay.hashes[last - 1] : 0)) {
             report.divergence = Divergence{last, replay.footer->final_hash,

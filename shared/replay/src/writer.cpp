@@ -116,10 +116,13 @@ void ReplayWriter::flush() {
         }
         std::vector<flatbuffers::Offset<schema::GameEvent>> events;
         for (const game::MatchEvent& e : p.events) {
-            const std::int32_t scorer = e.scorer ? static_cast<std::int32_t>(*e.scorer) : -1;
+            const auto slot_or_none = [](const std::optional<game::Slot>& s) {
+                return s ? static_cast<std::int32_t>(*s) : -1;
+            };
             events.push_back(schema::CreateGameEvent(
                 b, e.tick, static_cast<schema::EventKind>(e.kind),
-                static_cast<schema::Team>(e.team), e.puck, scorer, e.draw));
+                static_cast<schema::Team>(e.team), e.puck, slot_or_none(e.scorer), e.draw,
+                slot_or_none(e.own_goal_by)));
         }
         const auto batch = schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes,
                                                          &roster, &events);

@@ -36,8 +36,12 @@ struct MatchEvent {
     std::uint64_t tick;  // the tick whose step produced it
     Team team;           // goal: the scoring team; end: the winner (unused on a draw)
     std::uint32_t puck;  // goal: the puck that scored
-    std::optional<Slot> scorer;  // goal: the last player to kick that puck, if any
-    bool draw;                   // end only
+    // goal: the puck's last kicker when on the scoring team (credited with
+    // the goal), else nothing.
+    std::optional<Slot> scorer;
+    bool draw;  // end only
+    // goal: the puck's last kicker when on the conceding team (an own goal).
+    std::optional<Slot> own_goal_by = std::nullopt;
 };
 
 struct DiskSnapshot {

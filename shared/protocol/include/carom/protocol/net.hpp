@@ -16,7 +16,9 @@
 namespace carom::protocol {
 
 // 2: delta snapshots as a bit stream against a prediction, velocities in 1/4 unit/s.
-inline constexpr std::uint32_t kProtocolVersion = 2;
+// 3: event ticks are server ticks; events name own goals, the puck and draws;
+//    the roster carries teams; a finished match stays on the wire a while.
+inline constexpr std::uint32_t kProtocolVersion = 3;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // ConnectRequest is padded to at least this, so no pre-cookie reply is larger.
 inline constexpr std::size_t kConnectRequestMinBytes = 256;
@@ -78,6 +80,7 @@ struct RosterEntry {
     std::string name;
     bool bot = false;
     std::uint32_t goals = 0;
+    game::Team team = game::Team::left;
 };
 
 // What a snapshot carries besides the frame.
@@ -86,7 +89,9 @@ struct SnapshotExtras {
     std::uint32_t pong_id = 0;
     float server_tick_ms = 0.0F;
     const std::vector<RosterEntry>* roster = nullptr;  // null: unchanged
-    std::span<const game::MatchEvent> events;
+    std::span<const game::MatchEvent> events;          // ticks already server ticks
+    std::uint64_t match_seed = 0;        // sent in full snapshots
+    std::uint64_t match_start_tick = 0;  // sent in full snapshots
 };
 
 // The delta streams of one room's newest frame, each encoded once per

@@ -16,9 +16,11 @@ inline constexpr std::uint32_t kKeyframeTicks = 5 * game::kTickRate;
 
 class MatchRecorder {
   public:
-    // The players join at tick 0. Throws like Match (bad map) and ReplayWriter (file).
+    // The players join at tick 0. Throws like Match (bad map) and ReplayWriter
+    // (file). `final_pause_ticks` goes to the header (Header::final_pause_ticks).
     MatchRecorder(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
-                  std::string producer, const std::vector<PlayerInfo>& players);
+                  std::string producer, const std::vector<PlayerInfo>& players,
+                  std::uint32_t final_pause_ticks = 0);
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
     ~MatchRecorder() = default;

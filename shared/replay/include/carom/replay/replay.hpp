@@ -15,8 +15,12 @@ namespace carom::replay {
 // The file format this build writes, and the newest it reads.
 inline constexpr std::uint32_t kFormatVersion = 1;
 // The generation of the rules and physics. Bumped when a change alters how
-// recorded matches play; the corpus is re-recorded in the same change.
-inline constexpr std::uint32_t kCoreVersion = 1;
+// recorded matches play, or what they say of it; the corpus is re-recorded in
+// the same change.
+// 2: a goal's scorer is the puck's last kicker only when on the scoring team;
+//    a defender who put it in is named as own_goal_by (core 1 named any last
+//    kicker as the scorer; the play itself is the same).
+inline constexpr std::uint32_t kCoreVersion = 2;
 
 struct PlayerInfo {
     game::Slot slot = 0;
@@ -32,6 +36,9 @@ struct Header {
     std::uint32_t tick_rate = game::kTickRate;
     std::uint64_t seed = 0;
     std::vector<PlayerInfo> players;  // in the match at tick 0
+    // The final whistle: ticks the finished match was shown before the
+    // room moved on (not part of the simulation; for viewers).
+    std::uint32_t final_pause_ticks = 0;
 };
 
 // The input a slot holds from `tick` on (until its next change, or a join or
