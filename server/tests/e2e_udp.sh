@@ -54,8 +54,8 @@ counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /ticks_dropped 
   "/invalid/wrong client id" "/invalid/unexpected type")
 check_stats() {  # check_stats HEALTHY: the stats file parses, says HEALTHY, has every counter
   local values healthy
-  values=$("$json_field" "$work/stats.json" /healthy "${counters[@]}" 2>&1) ||
-    fail "stats file: $values"
+  values=$("$json_field" "$work/stats.json" /healthy "${counters[@]}" 2>"$work/json.err") ||
+    fail "stats file: $(cat "$work/json.err")"
   healthy=$(head -n1 <<<"$values")
   [[ "$healthy" == "$1" ]] || fail "stats file says healthy: $healthy, expected $1"
   tail -n +2 <<<"$values" | grep -vqE '^[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$' &&
