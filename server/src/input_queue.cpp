@@ -2,13 +2,16 @@
 
 #include <algorithm>
 
+#include "carom/protocol/net.hpp"
+
 namespace carom::server {
 
 InputQueue::Offer InputQueue::offer(std::uint32_t sequence, std::uint8_t bits) {
-    if (sequence <= last_sequence_) return Offer::stale;
+    if (!protocol::sequence_after(sequence, last_sequence_)) return Offer::stale;
     // From the back: a new input is usually the newest.
+    const auto ahead = [this](std::uint32_t s) { return s - last_sequence_; };  // mod 2^32
     std::size_t at = count_;
-    while (at > 0 && pending_[at - 1].sequence > sequence)
+    while (at > 0 && ahead(pending_[at - 1].sequence) > ahead(sequence))
         --at;
     if (at > 0 && pending_[at - 1].sequence == sequence) return Offer::duplicate;
     std::move_backward(pending_.begin() + static_cast<std::ptrdiff_t>(at),

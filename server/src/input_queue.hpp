@@ -19,6 +19,9 @@ class InputQueue {
 
     enum class Offer : std::uint8_t { queued, duplicate, stale };
     // Bits are cleaned (game::Input::from_bits) before they are queued.
+    // Sequences wrap at 2^32 (protocol::sequence_after): one is new when it
+    // is ahead of the last applied by 1 .. kSequenceWindow, modulo 2^32;
+    // anything else is stale.
     Offer offer(std::uint32_t sequence, std::uint8_t bits);
 
     // The input for this tick, and the sequence it came from (unchanged when repeated).
@@ -38,6 +41,7 @@ class InputQueue {
     };
     // Ascending by sequence, in place: every client packet offers K inputs,
     // and a node allocation per new one showed in the server's profile.
+    // Ascending by distance from last_sequence_ (which wraps with them).
     std::array<Pending, kMaxBuffered + 1> pending_{};
     std::size_t count_ = 0;
     std::uint32_t last_sequence_ = 0;

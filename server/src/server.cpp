@@ -162,8 +162,12 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     // The same token within the grace window reclaims its session and slot.
     for (auto& [id, s] : sessions_) {
         if (s.token != r.token() || r.token() == 0) continue;
-        // An away session's old address is no longer its own (another client may hold it now).
-        if (s.connected) by_endpoint_.erase(s.endpoint);
+        // An away session's old address is no longer its own (another client
+        // may hold it now); a connected one is told it has been taken over.
+        if (s.connected) {
+            send_disconnect(s, net::DisconnectReason::kicked, "the session was taken over");
+            by_endpoint_.erase(s.endpoint);
+        }
         s.endpoint = from;
         by_endpoint_[from] = &s;
         s.connected = true;

@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <random>
 
+#include "carom/protocol/net.hpp"
 #include "input_queue.hpp"
 
 using carom::game::Input;
@@ -92,4 +94,38 @@ TEST_CASE("offers in any order, with repeats and gaps, match an ordered-map mode
         }
         REQUIRE(q.overflowed() == overflowed);
     }
+}
+
+TEST_CASE("input sequences wrap at 2^32: order, duplicates and staleness hold across the wrap") {
+    InputQueue q;
+    // Bring the queue to just before the wrap, one applied input at a time
+    // would take 2^32 ticks: jump there with one input inside the window at each step.
+    std::uint32_t s = 0;
+    while (s < 0xFFFFFFF0u) {
+        const std::uint32_t step =
+            std::min<std::uint32_t>(carom::protocol::kSequenceWindow, 0xFFFFFFF0u - s);
+        s += step;
+        REQUIRE(q.offer(s, 0) == InputQueue::Offer::queued);
+        q.next();
+        REQUIRE(q.last_applied_sequence() == s);
+    }
+    // 0xFFFFFFFE, 0xFFFFFFFF, 0, 1 arrive out of order, with a duplicate.
+    const std::uint8_t moving = Input::move(3).bits();
+    CHECK(q.offer(1, moving) == InputQueue::Offer::queued);
+    CHECK(q.offer(0xFFFFFFFFu, moving) == InputQueue::Offer::queued);
+    CHECK(q.offer(0, moving) == InputQueue::Offer::queued);
+    CHECK(q.offer(0xFFFFFFFEu, moving) == InputQueue::Offer::queued);
+    CHECK(q.offer(0, moving) == InputQueue::Offer::duplicate);
+    for (const std::uint32_t expected : {0xFFFFFFFEu, 0xFFFFFFFFu, 0u, 1u}) {
+        q.next();
+        CHECK(q.last_applied_sequence() == expected);
+    }
+    // Past the wrap, the sequences before it are old, not far ahead.
+    CHECK(q.offer(0xFFFFFFFFu, moving) == InputQueue::Offer::stale);
+    CHECK(q.offer(0xFFFFFFF0u, moving) == InputQueue::Offer::stale);
+    CHECK(q.offer(2, moving) == InputQueue::Offer::queued);
+    // Beyond the window ahead: refused, so a wild sequence cannot make every later input stale.
+    CHECK(q.offer(2 + carom::protocol::kSequenceWindow + 1, moving) == InputQueue::Offer::stale);
+    q.next();
+    CHECK(q.last_applied_sequence() == 2);
 }

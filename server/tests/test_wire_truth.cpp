@@ -158,3 +158,18 @@ TEST_CASE("goal events of a later match carry the server tick of their step") {
     CHECK(server.room(0).match_start_tick() > 0);
     CHECK(goal_ticks[0] > server.room(0).match_start_tick());
 }
+
+TEST_CASE("a session taken over from another address tells the old address why") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient first(server, link, endpoint(1, 5000), /*token=*/77);
+    REQUIRE(first.connect("ana")->body_type() == net::Body::Accepted);
+    server.tick();
+    first.clear();
+    ScriptedClient second(server, link, endpoint(2, 6000), /*token=*/77);
+    REQUIRE(second.connect("ana")->body_type() == net::Body::Accepted);
+    const net::Packet* bye = first.newest(net::Body::Disconnect);
+    REQUIRE(bye != nullptr);
+    CHECK(bye->body_as_Disconnect()->reason() == net::DisconnectReason::kicked);
+    CHECK(server.session_count() == 1);
+}

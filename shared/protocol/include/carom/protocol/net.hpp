@@ -29,6 +29,16 @@ inline constexpr std::size_t kMaxNameBytes = 15;
 inline constexpr double kPositionScale = 64.0;
 inline constexpr double kVelocityScale = 4.0;
 
+// Input sequence numbers count from 1 and wrap at 2^32 (after 2^32 - 1 comes
+// 0). `a` comes after `b` when it is 1 .. kSequenceWindow ahead of it, modulo
+// 2^32: about 4.8 hours of inputs at 60 Hz, far more than a client can send
+// ahead, far less than the half of the circle where "ahead" becomes ambiguous.
+inline constexpr std::uint32_t kSequenceWindow = 1u << 20;
+constexpr bool sequence_after(std::uint32_t a, std::uint32_t b) {
+    const std::uint32_t ahead = a - b;  // modulo 2^32
+    return ahead != 0 && ahead <= kSequenceWindow;
+}
+
 // Why a datagram was refused before any field was read.
 enum class PacketError : std::uint8_t {
     too_short = 0,
