@@ -213,18 +213,36 @@ void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uin
     ++stats_.snapshots_received;
     ++(s.baseline_tick() == 0 ? stats_.snapshots_full : stats_.snapshots_delta);
     stats_.snapshot_bytes += bytes;
+    if (s.baseline_tick() == 0) match_info_ = MatchInfo{s.match_seed(), s.match_start_tick()};
     last_input_sequence_ = s.last_input_sequence();
     server_tick_ms_ = s.server_tick_ms();
     if (s.players() != nullptr) {
         roster_.clear();
         for (const net::PlayerInfo* p : *s.players())
-            roster_.push_back({p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals()});
+            roster_.push_back({p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals(),
+                               p->team() == schema::Team::right ? game::Team::right
+                                                                : game::Team::left});
     }
     if (s.events() != nullptr) {
         for (const net::MatchEventNet* e : *s.events()) {
             if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
-            events_.push_back({static_cast<std::uint8_t>(e->kind()), e->tick(),
-                               static_cast<std::uint8_t>(e->team()), e->scorer()});
+            game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
+            switch (e->kind()) {
+                case schema::EventKind::goal:
+                    break;
+                case schema::EventKind::kickoff:
+                    kind = game::MatchEvent::Kind::kickoff;
+                    break;
+                case schema::EventKind::end:
+                    kind = game::MatchEvent::Kind::end;
+                    break;
+                default:
+                    ++stats_.events_unknown;  // a newer server's kind: not ours to read
+                    continue;
+            }
+            events_.push_back({kind, e->tick(),
+                               e->team() == schema::Team::right ? game::Team::right : game::Team::left,
+                               e->scorer(), e->own_goal_by(), e->puck(), e->draw()});
         }
     }
 }

@@ -59,6 +59,8 @@ struct LinkConfig {
     bool bots = true;
     const char* map = "arena.json";
     bool bot_client = false;  // the session steers with the chase bot
+    bool spectator = false;
+    double final_pause_s = 5.0;
 };
 
 class LossyWorld {
@@ -122,6 +124,7 @@ class LossyWorld {
         s.maps = {kMaps / c.map};
         s.bots = c.bots;
         s.seed = c.seed;
+        s.final_pause_s = c.final_pause_s;
         return s;
     }
     static SessionConfig session_config(const LinkConfig& c) {
@@ -130,6 +133,7 @@ class LossyWorld {
         s.connection.token = c.seed;
         s.map_dirs = {kMaps};
         s.bot = c.bot_client;
+        s.connection.spectator = c.spectator;
         return s;
     }
 

@@ -126,6 +126,50 @@ TEST_CASE("snapshots_keep_the_roster_and_the_last_applied_input") {
     CHECK(h.connection.last_input_sequence() == 20);
 }
 
+TEST_CASE("protocol_3_roster_teams_goal_credit_draw_and_the_match_of_full_snapshots") {
+    Harness h;
+    h.connect();
+    // Slot 0 on the right: the client takes the roster's word, not the slot rule.
+    const std::vector<protocol::RosterEntry> roster = {
+        {0, true, "ann", false, 1, game::Team::right}, {1, true, "bob", true, 0, game::Team::left}};
+    const std::vector<game::MatchEvent> events = {
+        {game::MatchEvent::Kind::goal, 401, game::Team::right, 0, 0, false, std::nullopt},
+        {game::MatchEvent::Kind::goal, 402, game::Team::left, 1, std::nullopt, false, 0},
+        {game::MatchEvent::Kind::end, 403, game::Team::left, 0, std::nullopt, true, std::nullopt}};
+    protocol::SnapshotExtras extras;
+    extras.roster = &roster;
+    extras.events = events;
+    extras.match_seed = 0xC0FFEE;
+    extras.match_start_tick = 300;
+    const protocol::Frame full = test::frame(405, 4);
+    h.receive(test::snapshot(full, nullptr, extras), 0);
+    REQUIRE(h.connection.roster().size() == 2);
+    CHECK(h.connection.roster()[0].team == game::Team::right);
+    CHECK(h.connection.roster()[1].team == game::Team::left);
+    const std::vector<client::ReceivedEvent> got = h.connection.take_events();
+    REQUIRE(got.size() == 3);
+    CHECK(got[0].kind == game::MatchEvent::Kind::goal);
+    CHECK(got[0].tick == 401);  // the server tick, as sent
+    CHECK(got[0].team == game::Team::right);
+    CHECK(got[0].scorer == 0);
+    CHECK(got[0].own_goal_by == -1);
+    CHECK(got[1].scorer == -1);
+    CHECK(got[1].own_goal_by == 0);
+    CHECK(got[1].puck == 1);
+    CHECK(got[2].kind == game::MatchEvent::Kind::end);
+    CHECK(got[2].draw);
+    REQUIRE(h.connection.match_info().has_value());
+    CHECK(h.connection.match_info()->seed == 0xC0FFEE);
+    CHECK(h.connection.match_info()->start_tick == 300);
+
+    // A delta carries no match: the one of the last full snapshot stays.
+    protocol::SnapshotExtras later;
+    h.receive(test::snapshot(test::frame(408, 4), &full, later), 1);
+    CHECK(h.connection.stats().snapshots_delta == 1);
+    REQUIRE(h.connection.match_info().has_value());
+    CHECK(h.connection.match_info()->start_tick == 300);
+}
+
 TEST_CASE("garbage_is_dropped_and_counted_by_reason") {
     Harness h;
     h.connect();

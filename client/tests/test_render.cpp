@@ -39,6 +39,7 @@ Hud mid_match_hud() {
     hud.score = {2, 1};
     hud.ticks_left = 83 * 60 + 5;
     hud.phase = Phase::goal;
+    hud.banner = "GOAL! ann";
     hud.ping_ms = 42.0;
     hud.loss = 0.012;
     hud.kb_in_per_s = 4.1;
@@ -215,12 +216,16 @@ TEST_CASE("render_draws_a_disk_round_with_square_dots") {
 TEST_CASE("hud_line_drops_the_least_important_figures_first") {
     const Hud hud = mid_match_hud();
     CHECK(hud_line(hud, 200) ==
-          "left 2 : 1 right  1:24  GOAL!  ping 42 ms  loss 1.2%  4.1/1.3 kB/s  tick 12345  you: left");
-    CHECK(hud_line(hud, 30) == "left 2 : 1 right  1:24  GOAL!");
+          "left 2 : 1 right  1:24  GOAL! ann  ping 42 ms  loss 1.2%  4.1/1.3 kB/s  tick 12345  you: left");
+    CHECK(hud_line(hud, 33) == "left 2 : 1 right  1:24  GOAL! ann");
+    CHECK(hud_line(hud, 32) == "left 2 : 1 right  1:24");
     CHECK(hud_line(hud, 10).empty());
     Hud final_whistle;
     final_whistle.phase = Phase::final;
     CHECK(hud_line(final_whistle, 80) == "left 0 : 0 right  0:00  final");
+    final_whistle.score = {2, 2};
+    final_whistle.banner = "FINAL 2-2 DRAW";
+    CHECK(hud_line(final_whistle, 80) == "left 2 : 2 right  0:00  FINAL 2-2 DRAW");
 }
 
 }  // namespace carom::render

@@ -22,10 +22,31 @@ bool same(const net::DiskQ& a, const net::DiskQ& b) {
 
 }  // namespace
 
-Predictor::Predictor(const game::Map& map, std::uint64_t seed, game::Slot slot,
-                     PredictorConfig config)
-    : config_(config), match_(map, seed), slot_(slot), inputs_(match_.slot_count()) {
+Predictor::Predictor(const game::Map& map, std::uint64_t match_seed,
+                     std::uint64_t match_start_tick, game::Slot slot, PredictorConfig config)
+    : config_(config),
+      match_(map, match_seed),
+      slot_(slot),
+      inputs_(match_.slot_count()),
+      start_tick_(match_start_tick),
+      rng_at_start_(match_.save().rng) {
     if (slot >= match_.slot_count()) throw std::invalid_argument("predictor: slot out of range");
+}
+
+std::uint32_t Predictor::pause_ticks_left(std::uint64_t frame_tick) const {
+    // The goal event's tick when it belongs to this pause (after the last
+    // frame in play, not after this frame); else the first frame showing the
+    // pause: at most a snapshot interval late, so the kick-off is predicted
+    // that late and the next frame corrects it.
+    std::uint64_t goal = frame_tick;
+    if (goal_tick_ && *goal_tick_ > last_playing_tick_ && *goal_tick_ <= frame_tick) {
+        goal = *goal_tick_;
+    } else if (pause_seen_) {
+        goal = *pause_seen_;
+    }
+    const std::uint64_t end = goal + game::kGoalPauseTicks;
+    return static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>(end > frame_tick ? end - frame_tick : 1, 1, game::kGoalPauseTicks));
 }
 
 const physics::DiskState& Predictor::disk() const {
@@ -59,16 +80,24 @@ game::MatchState Predictor::state_of(const protocol::Frame& frame, const Pending
     const game::Map& map = match_.map();
     const std::uint64_t total = std::uint64_t{map.match_seconds} * game::kTickRate;
     game::MatchState s;
-    s.tick = total - std::min(frame.ticks_left, total);
+    // The match tick: server tick - match_start_tick while the match runs;
+    // a finished match's clock is frozen (the frame's ticks left say where).
+    s.tick = frame.phase == game::Phase::finished || frame.tick < start_tick_
+                 ? total - std::min(frame.ticks_left, total)
+                 : frame.tick - start_tick_;
     s.phase = frame.phase;
-    if (s.phase == game::Phase::goal_pause) {
-        // The pause ends kGoalPauseTicks after the goal; without the goal's
-        // tick, a guess (the next frame corrects the kick-off).
-        const std::uint64_t end = goal_tick_ ? *goal_tick_ + game::kGoalPauseTicks : s.tick + 1;
-        s.phase_ticks = static_cast<std::uint32_t>(
-            std::clamp<std::uint64_t>(end > s.tick ? end - s.tick : 1, 1, game::kGoalPauseTicks));
-    }
+    if (s.phase == game::Phase::goal_pause) s.phase_ticks = pause_ticks_left(frame.tick);
     s.score = frame.score;
+    // The generator draws only at kick-offs (two numbers a puck), one after
+    // each goal pause: as many as the goals so far, less the pause under way.
+    // (Two pucks scoring on the same tick make one pause: then it is off.)
+    const std::uint64_t goals = std::uint64_t{frame.score[0]} + frame.score[1];
+    // A hostile frame's score is capped at what a match can hold (a pause a goal).
+    const std::uint64_t kickoffs = std::min(
+        goals - (s.phase == game::Phase::goal_pause && goals > 0 ? 1 : 0), total / game::kGoalPauseTicks + 1);
+    game::Rng rng(rng_at_start_);
+    for (std::uint64_t i = 0; i < kickoffs * 2 * match_.puck_count(); ++i) rng.next();
+    s.rng = rng.state();
     const std::uint32_t pucks = match_.puck_count();
     for (game::Slot slot = 0; slot < match_.slot_count(); ++slot) {
         const net::DiskQ& q = frame.disks[pucks + slot];
@@ -99,6 +128,11 @@ void Predictor::on_frame(const protocol::Frame& frame, std::uint32_t last_applie
     if (!fits) {
         ++stats_.rejected;
         return;
+    }
+    if (frame.phase == game::Phase::goal_pause) {
+        if (!pause_seen_ || *pause_seen_ <= last_playing_tick_) pause_seen_ = frame.tick;
+    } else if (frame.phase == game::Phase::playing) {
+        last_playing_tick_ = std::max(last_playing_tick_, frame.tick);
     }
     while (!pending_.empty() && pending_.front().sequence < last_applied) pending_.pop_front();
     const Pending* applied =

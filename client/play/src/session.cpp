@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "carom/client/chase_bot.hpp"
 #include "carom/client/map_lookup.hpp"
@@ -59,13 +61,18 @@ Session::Session(SessionConfig config, client::Connection::SendFn send)
 void Session::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
     connection_.on_datagram(bytes, now_ms);
     if (!accepted_ && connection_.state() == client::State::connected) on_accepted();
-    for (const client::ReceivedEvent& e : connection_.take_events()) {
-        if (e.kind == static_cast<std::uint8_t>(game::MatchEvent::Kind::goal) && predictor_)
-            predictor_->note_goal(e.tick);
-        if (e.kind == static_cast<std::uint8_t>(game::MatchEvent::Kind::kickoff))
-            kickoff_tick_ = e.tick;
-    }
     const protocol::Frame* frame = connection_.latest_frame();
+    const std::optional<client::MatchInfo>& info = connection_.match_info();
+    if (map_ && info && info != match_) on_new_match(*info);
+    for (const client::ReceivedEvent& e : connection_.take_events()) {
+        // Events of an earlier match (a late snapshot's) are not this one's.
+        if (match_ && e.tick <= match_->start_tick) continue;
+        if (e.kind == game::MatchEvent::Kind::goal) {
+            goal_ = e;
+            if (predictor_) predictor_->note_goal(e.tick);
+        }
+        if (e.kind == game::MatchEvent::Kind::kickoff) kickoff_tick_ = e.tick;
+    }
     if (frame != nullptr && frame->tick != newest_tick_) {
         newest_tick_ = frame->tick;
         on_new_frame(*frame, now_ms);
@@ -87,9 +94,8 @@ void Session::on_accepted() {
     }
     try {
         rules_ = std::make_unique<game::Match>(map, s.seed);
-        if (s.slot >= 0)
-            predictor_ = std::make_unique<Predictor>(map, s.seed, static_cast<game::Slot>(s.slot),
-                                                     config_.prediction);
+        if (s.slot >= 0 && static_cast<std::uint32_t>(s.slot) >= rules_->slot_count())
+            throw std::invalid_argument("the server gave slot " + std::to_string(s.slot));
     } catch (const std::exception& e) {
         map_problem_ = std::string("map '") + s.map_name + "': " + e.what();
         return;
@@ -100,6 +106,56 @@ void Session::on_accepted() {
     ic.snapshot_interval_ms = 1000.0 / std::clamp<std::uint32_t>(s.snapshot_rate_hz, 1, tick_hz);
     interpolator_ = std::make_unique<Interpolator>(ic);
     map_ = std::move(map);
+}
+
+void Session::on_new_match(const client::MatchInfo& info) {
+    // A full snapshot names the match: its seed and its first server tick
+    // build the same Match the server steps. A new one starts afresh.
+    match_ = info;
+    kickoff_tick_ = info.start_tick;
+    goal_.reset();
+    predictor_.reset();
+    const std::int32_t slot = connection_.session().slot;
+    if (slot < 0) return;
+    predictor_ = std::make_unique<Predictor>(*map_, info.seed, info.start_tick,
+                                             static_cast<game::Slot>(slot), config_.prediction);
+    for (const auto& [sequence, input] : sent_) predictor_->apply_input(sequence, input);
+}
+
+void Session::send(game::Input input, std::uint64_t now_ms) {
+    const std::uint32_t sequence = connection_.next_sequence();
+    connection_.send_input(input, now_ms);
+    if (connection_.session().slot < 0) return;
+    sent_.emplace_back(sequence, input);
+    if (sent_.size() > config_.prediction.max_pending) sent_.pop_front();
+    if (predictor_) predictor_->apply_input(sequence, input);
+}
+
+game::Team Session::team_of(game::Slot slot) const {
+    // The roster says each slot's team; before one arrives, the rule it follows.
+    for (const protocol::RosterEntry& r : connection_.roster())
+        if (r.slot == slot) return r.team;
+    return rules_->team_of(slot);
+}
+
+std::string Session::name_of(std::int32_t slot) const {
+    for (const protocol::RosterEntry& r : connection_.roster())
+        if (static_cast<std::int32_t>(r.slot) == slot && !r.name.empty()) return r.name;
+    return "slot " + std::to_string(slot);
+}
+
+std::string Session::banner(const protocol::Frame& f) const {
+    const auto score = std::to_string(f.score[0]) + "-" + std::to_string(f.score[1]);
+    if (f.phase == game::Phase::finished) {
+        if (f.score[0] == f.score[1]) return "FINAL " + score + " DRAW";
+        return "FINAL " + score + (f.score[0] > f.score[1] ? " left wins" : " right wins");
+    }
+    if (f.phase != game::Phase::goal_pause) return "";
+    // The goal of this pause, if its event arrived (it rides one snapshot).
+    if (!goal_ || goal_->tick > f.tick || goal_->tick + game::kGoalPauseTicks < f.tick) return "GOAL!";
+    if (goal_->scorer >= 0) return "GOAL! " + name_of(goal_->scorer);
+    if (goal_->own_goal_by >= 0) return "GOAL! own goal by " + name_of(goal_->own_goal_by);
+    return goal_->team == game::Team::left ? "GOAL! left" : "GOAL! right";
 }
 
 void Session::on_new_frame(const protocol::Frame& frame, std::uint64_t now_ms) {
@@ -121,7 +177,7 @@ game::Input Session::next_input(std::uint64_t now_ms) const {
         return game::Input::idle();
     const auto s = static_cast<game::Slot>(slot);
     return client::chase_input(*frame, s, rules_->puck_count(),
-                               client::opposing_goal(*map_, rules_->team_of(s)),
+                               client::opposing_goal(*map_, team_of(s)),
                                client::kick_distance(map_->tuning));
 }
 
@@ -135,13 +191,9 @@ void Session::tick(std::uint64_t now_ms) {
         // lost packet (its input comes again in the next) does not leave it
         // without one, which would repeat an input and spoil the prediction.
         cushioned_ = true;
-        const std::uint32_t first = connection_.next_sequence();
-        connection_.send_input(game::Input::idle(), now_ms);
-        if (predictor_) predictor_->apply_input(first, game::Input::idle());
+        send(game::Input::idle(), now_ms);
     }
-    const std::uint32_t sequence = connection_.next_sequence();
-    connection_.send_input(input, now_ms);
-    if (predictor_) predictor_->apply_input(sequence, input);
+    send(input, now_ms);
 }
 
 void Session::note_traffic(std::uint64_t now_ms) {
@@ -217,19 +269,16 @@ render::Hud Session::hud(std::uint64_t now_ms) const {
         h.phase = render::Phase::goal;
     } else if (f->phase == game::Phase::finished) {
         h.phase = render::Phase::final;
-    } else if (map_) {
-        const std::uint64_t total = std::uint64_t{map_->match_seconds} * game::kTickRate;
-        const std::uint64_t match_tick = total - std::min(f->ticks_left, total);
-        const std::uint64_t since = kickoff_tick_ && *kickoff_tick_ <= match_tick
-                                        ? match_tick - *kickoff_tick_
-                                        : match_tick;
-        if (since < kKickoffShownTicks) h.phase = render::Phase::kickoff;
+    } else if (kickoff_tick_ && *kickoff_tick_ <= f->tick &&
+               f->tick - *kickoff_tick_ < kKickoffShownTicks) {
+        h.phase = render::Phase::kickoff;
     }
+    h.banner = banner(*f);
     if (s.slot < 0) {
         h.note = "spectating";
     } else if (rules_) {
-        h.note = rules_->team_of(static_cast<game::Slot>(s.slot)) == game::Team::left ? "you: left"
-                                                                                     : "you: right";
+        h.note = team_of(static_cast<game::Slot>(s.slot)) == game::Team::left ? "you: left"
+                                                                             : "you: right";
     }
     (void)now_ms;
     return h;
@@ -260,7 +309,7 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
             const game::Vec2 p =
                 mine && predictor_ && predictor_->ready() ? predictor_->drawn_position() : at[pucks + s];
             const render::Ink ink = mine ? render::Ink::own
-                                    : rules_->team_of(s) == game::Team::left ? render::Ink::team_left
+                                    : team_of(s) == game::Team::left ? render::Ink::team_left
                                                                              : render::Ink::team_right;
             disks_.push_back({p, map_->tuning.player_radius, ink});
         }
@@ -272,7 +321,7 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
     if (show_roster) {
         for (const protocol::RosterEntry& r : connection_.roster()) {
             if (!r.active || r.slot >= rules_->slot_count()) continue;
-            roster_.push_back({r.name, rules_->team_of(r.slot), r.goals, r.bot,
+            roster_.push_back({r.name, r.team, r.goals, r.bot,
                                own >= 0 && r.slot == static_cast<std::uint16_t>(own)});
         }
         scene.roster = roster_;

@@ -37,8 +37,10 @@ std::vector<HudPart> hud_parts(const Hud& hud) {
     std::vector<HudPart> parts;
     parts.push_back({fmt::format("left {} : {} right", hud.score[0], hud.score[1]), Ink::text});
     parts.push_back({clock_of(hud.ticks_left, hud.tick_rate_hz), Ink::text});
-    if (const std::string_view w = phase_word(hud.phase); !w.empty()) {
-        const bool loud = hud.phase == Phase::goal || hud.phase == Phase::final;
+    const bool loud = hud.phase == Phase::goal || hud.phase == Phase::final;
+    if (!hud.banner.empty()) {
+        parts.push_back({hud.banner, loud ? Ink::alert : Ink::text});
+    } else if (const std::string_view w = phase_word(hud.phase); !w.empty()) {
         parts.push_back({std::string(w), loud ? Ink::alert : Ink::text});
     }
     if (hud.ping_ms) parts.push_back({fmt::format("ping {:.0f} ms", *hud.ping_ms), Ink::text});

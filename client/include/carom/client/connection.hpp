@@ -53,10 +53,20 @@ struct Session {
 
 // A match event as a snapshot carried it (net::MatchEventNet).
 struct ReceivedEvent {
-    std::uint8_t kind = 0;  // game::MatchEvent::Kind
-    std::uint64_t tick = 0;
-    std::uint8_t team = 0;
-    std::int32_t scorer = -1;
+    game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
+    std::uint64_t tick = 0;  // the SERVER tick of the step that made it
+    game::Team team = game::Team::left;  // goal: the scoring team; end: the winner unless draw
+    std::int32_t scorer = -1;            // goal: the kicker, when on the scoring team
+    std::int32_t own_goal_by = -1;       // goal: the kicker, when on the conceding team
+    std::uint32_t puck = 0;              // goal: the puck that scored
+    bool draw = false;                   // end: the scores are level
+};
+
+// What full snapshots say about the room's current match.
+struct MatchInfo {
+    std::uint64_t seed = 0;
+    std::uint64_t start_tick = 0;  // the server tick of the match's tick 0
+    friend bool operator==(const MatchInfo&, const MatchInfo&) = default;
 };
 
 enum class State : std::uint8_t { idle, connecting, connected, closed };
@@ -112,6 +122,8 @@ class Connection {
     const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
     // The events of the snapshots applied since the last call, oldest first.
     std::vector<ReceivedEvent> take_events() { return std::exchange(events_, {}); }
+    // The match of the newest full snapshot (nullopt before the first).
+    const std::optional<MatchInfo>& match_info() const { return match_info_; }
     // The newest input sequence the server applied for us (0: none yet).
     std::uint32_t last_input_sequence() const { return last_input_sequence_; }
     // The sequence number the next send_input() will use (starts at 1).
@@ -175,6 +187,7 @@ class Connection {
     std::optional<std::uint64_t> newest_tick_;
     std::vector<protocol::RosterEntry> roster_;
     std::vector<ReceivedEvent> events_;  // at most kMaxEventsHeld, the newest
+    std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;
     float server_tick_ms_ = 0.0F;
     std::string decode_error_;

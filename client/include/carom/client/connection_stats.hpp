@@ -32,6 +32,7 @@ struct ConnectionStats {
     std::uint64_t snapshots_out_of_order = 0;  // not newer than the newest applied
     std::uint64_t snapshots_undecodable = 0;   // baseline not held, entity out of range...
     std::uint64_t snapshots_missed = 0;        // gaps in the expected tick sequence
+    std::uint64_t events_unknown = 0;          // an event kind this client does not know: skipped
 
     std::vector<double> rtt_ms;
 

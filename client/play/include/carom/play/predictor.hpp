@@ -41,8 +41,11 @@ struct PredictorStats {
 
 class Predictor {
   public:
-    // Throws std::invalid_argument when the map is not playable or the slot is out of range.
-    Predictor(const game::Map& map, std::uint64_t seed, game::Slot slot, PredictorConfig config = {});
+    // The match that full snapshots name (`match_seed`, `match_start_tick`):
+    // a new one needs a new Predictor. Throws std::invalid_argument when the
+    // map is not playable or the slot is out of range.
+    Predictor(const game::Map& map, std::uint64_t match_seed, std::uint64_t match_start_tick,
+              game::Slot slot, PredictorConfig config = {});
 
     // The input sent with `sequence` (consecutive, from 1): the prediction
     // steps one tick with it.
@@ -50,8 +53,11 @@ class Predictor {
     // An authoritative frame, after the server applied our inputs up to
     // `last_applied` (0: none yet). A frame that does not fit is counted and ignored.
     void on_frame(const protocol::Frame& frame, std::uint32_t last_applied);
-    // The match tick of the newest goal seen (for the length of the pause).
-    void note_goal(std::uint64_t match_tick) { goal_tick_ = match_tick; }
+    // The SERVER tick of a goal event (for the length of the pause). Events
+    // ride one snapshot and are lost with it: without one, the pause is
+    // taken to have begun at the first frame that shows it.
+    void note_goal(std::uint64_t server_tick) { goal_tick_ = server_tick; }
+    std::uint64_t match_start_tick() const { return start_tick_; }
 
     bool ready() const { return ready_; }
     // The predicted disk, exactly as simulated.
@@ -72,13 +78,18 @@ class Predictor {
 
     void step(Pending& pending);
     game::MatchState state_of(const protocol::Frame& frame, const Pending* agreed) const;
+    std::uint32_t pause_ticks_left(std::uint64_t frame_tick) const;
 
     PredictorConfig config_;
     game::Match match_;
     game::Slot slot_;
     std::deque<Pending> pending_;
     std::vector<game::Input> inputs_;  // scratch: one per slot
-    std::optional<std::uint64_t> goal_tick_;
+    std::uint64_t start_tick_;
+    std::uint64_t rng_at_start_;  // the match's generator once built (before any kick-off)
+    std::optional<std::uint64_t> goal_tick_;    // server tick, from the event
+    std::uint64_t last_playing_tick_ = 0;       // newest frame seen in play
+    std::optional<std::uint64_t> pause_seen_;   // first frame seen in the current goal pause
     game::Vec2 offset_{};
     bool ready_ = false;
     PredictorStats stats_;

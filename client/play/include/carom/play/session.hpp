@@ -5,6 +5,8 @@
 // terminal client and the tests drive it the same way: datagrams in, a tick
 // every 1/60 s, a scene whenever a frame is drawn, time passed to each.
 #include <cstdint>
+#include <deque>
+#include <utility>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -61,7 +63,12 @@ class Session {
   private:
     void on_accepted();
     void on_new_frame(const protocol::Frame& frame, std::uint64_t now_ms);
+    void on_new_match(const client::MatchInfo& info);
+    game::Team team_of(game::Slot slot) const;
+    std::string name_of(std::int32_t slot) const;
+    std::string banner(const protocol::Frame& frame) const;
     game::Input next_input(std::uint64_t now_ms) const;
+    void send(game::Input input, std::uint64_t now_ms);  // and predict it
     render::Hud hud(std::uint64_t now_ms) const;
     void note_traffic(std::uint64_t now_ms);
 
@@ -71,12 +78,17 @@ class Session {
     bool accepted_ = false;
     bool cushioned_ = false;
     std::optional<game::Map> map_;
-    std::unique_ptr<game::Match> rules_;  // team_of() for the roster
+    std::unique_ptr<game::Match> rules_;  // counts of pucks and slots; teams until a roster comes
     std::string map_problem_;
     std::unique_ptr<Predictor> predictor_;
     std::unique_ptr<Interpolator> interpolator_;
     std::uint64_t newest_tick_ = 0;
-    std::optional<std::uint64_t> kickoff_tick_;  // match tick of the last kick-off
+    std::optional<client::MatchInfo> match_;       // the match being shown
+    std::optional<std::uint64_t> kickoff_tick_;    // server tick of the last kick-off
+    std::optional<client::ReceivedEvent> goal_;    // the newest goal event of this match
+    // Inputs sent and maybe not yet applied: a predictor built for a new
+    // match starts from them (they reach the server after its frame).
+    std::deque<std::pair<std::uint32_t, game::Input>> sent_;
     std::uint64_t frames_rejected_ = 0;
 
     struct Traffic {

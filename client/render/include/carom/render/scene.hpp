@@ -26,6 +26,9 @@ struct Hud {
     std::uint64_t ticks_left = 0;
     std::uint32_t tick_rate_hz = 60;
     Phase phase = Phase::playing;
+    // Replaces the phase word when set: "GOAL! ann", "GOAL! own goal by bob",
+    // "FINAL 3-2 left wins", "FINAL 2-2 DRAW".
+    std::string banner;
     // Network figures; absent ones are left out (the replay viewer has none).
     std::optional<double> ping_ms;
     std::optional<double> loss;  // fraction in [0, 1]
