@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
+#include <vector>
 
 #include "lossy_link.hpp"
 
@@ -14,6 +16,13 @@ namespace carom::play::test {
 inline std::uint64_t seed_or(std::uint64_t fallback) {
     const char* s = std::getenv("CAROM_SEED");
     return s != nullptr ? std::strtoull(s, nullptr, 10) : fallback;
+}
+
+// The seeds a test runs: these, or only CAROM_SEED when it is set.
+inline std::vector<std::uint64_t> seeds_or(std::initializer_list<std::uint64_t> seeds) {
+    const char* s = std::getenv("CAROM_SEED");
+    if (s != nullptr) return {std::strtoull(s, nullptr, 10)};
+    return seeds;
 }
 
 // What the server did with one of our inputs.
