@@ -24,5 +24,10 @@ Command add_verify(CLI::App& app);
 Command add_diff(CLI::App& app);
 Command add_export(CLI::App& app);
 Command add_bots(CLI::App& app);
+// Built with the viewer (CAROM_REPLAY_VIEWER; play needs ncursesw too); else
+// add_missing registers a stand-in that says so and exits 2.
+Command add_play(CLI::App& app);
+Command add_cast(CLI::App& app);
+Command add_missing(CLI::App& app, const char* name, const char* what);
 
 }  // namespace carom::tool

@@ -1,0 +1,68 @@
+#pragma once
+// The replay viewer's position in a match: any tick of a replay, reached by
+// restoring the nearest keyframe at or before it and re-simulating forward
+// (or by stepping on from where it is, when that is shorter). No terminal,
+// no clock and no sockets, so tests and benchmarks drive it directly.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "carom/replay/resimulation.hpp"
+
+namespace carom::tool {
+
+struct GoalMark {
+    std::uint64_t tick = 0;  // the step that scored: the score has changed at this tick
+    game::Team team = game::Team::left;  // the scoring team
+    std::optional<game::Slot> scorer;
+    std::optional<game::Slot> own_goal_by;
+};
+
+class SeekEngine {
+  public:
+    // The replay must outlive the engine. Starts at tick 0.
+    explicit SeekEngine(const replay::Replay& replay);
+
+    const replay::Replay& replay() const { return replay_; }
+    const game::Match& match() const { return sim_->match(); }
+    std::uint64_t tick() const { return sim_->tick(); }
+    // The last tick the file holds (its end, or where a damaged file stops).
+    std::uint64_t last_tick() const { return replay_.last_tick(); }
+
+    // Moves to `target` (clamped to [0, last_tick()]). Throws
+    // replay::InconsistentReplay when the file asks for something the match refuses.
+    void seek(std::uint64_t target);
+
+    // What the last seek cost: ticks stepped, and whether it restored a keyframe.
+    std::uint64_t last_seek_steps() const { return last_steps_; }
+    bool last_seek_restored() const { return last_restored_; }
+
+    const std::vector<GoalMark>& goals() const { return goals_; }
+    // The first goal after / the last goal before `tick`, if any.
+    std::optional<std::uint64_t> next_goal(std::uint64_t tick) const;
+    std::optional<std::uint64_t> previous_goal(std::uint64_t tick) const;
+    // The newest goal at or before `tick`, if any.
+    const GoalMark* goal_at_or_before(std::uint64_t tick) const;
+    // The newest kick-off at or before `tick` (0 when none: the match starts with one).
+    std::uint64_t kickoff_at_or_before(std::uint64_t tick) const;
+
+  private:
+    // The keyframe to restore for `target`: the newest at or before it, or nullptr (the start).
+    const replay::Keyframe* keyframe_for(std::uint64_t target) const;
+    void restart(const replay::Keyframe* keyframe);
+
+    const replay::Replay& replay_;
+    std::optional<replay::Resimulation> sim_;
+    std::vector<GoalMark> goals_;
+    std::vector<std::uint64_t> kickoffs_;
+    std::uint64_t last_steps_ = 0;
+    bool last_restored_ = false;
+};
+
+// "m:ss.t" for a tick at `tick_rate` (tenths rounded down).
+std::string clock_text(std::uint64_t tick, std::uint32_t tick_rate);
+// Parses "SECONDS", "M:SS" or "M:SS.t" into ticks; nullopt when malformed.
+std::optional<std::uint64_t> parse_time(const std::string& text, std::uint32_t tick_rate);
+
+}  // namespace carom::tool

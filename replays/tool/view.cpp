@@ -1,0 +1,177 @@
+#include "view.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace carom::tool {
+namespace {
+
+constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
+
+std::string name_of(const game::Match& match, game::Slot slot) {
+    return match.name(slot).empty() ? "slot " + std::to_string(slot) : match.name(slot);
+}
+
+std::string speed_text(double speed) {
+    char text[16];
+    if (speed < 1.0) {
+        std::snprintf(text, sizeof text, "%gx", speed);
+    } else {
+        std::snprintf(text, sizeof text, "%.0fx", speed);
+    }
+    return text;
+}
+
+bool finished_at_end(const SeekEngine& engine) {
+    return engine.tick() == engine.last_tick() && engine.match().phase() == game::Phase::finished;
+}
+
+}  // namespace
+
+std::uint64_t timeline_length(const replay::Replay& replay) {
+    const bool finished = replay.footer.has_value() && replay.footer->result != replay::Result::unfinished;
+    if (!finished) return replay.last_tick();
+    return replay.last_tick() + std::max<std::uint64_t>(replay.header.final_pause_ticks,
+                                                        replay.header.tick_rate);
+}
+
+std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name) {
+    std::optional<game::Slot> found;
+    for (const replay::PlayerInfo& p : replay.header.players)
+        if (p.name == name) found = p.slot;
+    for (const replay::RosterChange& c : replay.roster)
+        if (c.join && c.name == name && !found) found = c.slot;
+    return found;
+}
+
+ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options) {
+    ViewScene v;
+    const game::Match& m = engine.match();
+    const game::Map& map = m.map();
+    for (std::uint32_t i = 0; i < m.puck_count(); ++i)
+        v.disks.push_back({m.puck_disk(i).position, map.tuning.puck_radius, render::Ink::puck});
+    for (game::Slot s = 0; s < m.slot_count(); ++s) {
+        if (!m.active(s)) continue;
+        const bool followed = options.follow == s;
+        const render::Ink ink = followed ? render::Ink::own
+                                : m.team_of(s) == game::Team::left ? render::Ink::team_left
+                                                                   : render::Ink::team_right;
+        v.disks.push_back({m.player_disk(s).position, map.tuning.player_radius, ink});
+    }
+    // The followed player last: drawn over anything it overlaps.
+    std::stable_partition(v.disks.begin(), v.disks.end(),
+                          [](const render::DiskView& d) { return d.ink != render::Ink::own; });
+
+    render::Hud& h = v.scene.hud;
+    h.score = {m.score(game::Team::left), m.score(game::Team::right)};
+    h.ticks_left = m.ticks_left();
+    h.tick_rate_hz = engine.replay().header.tick_rate;
+    const std::uint64_t tick = engine.tick();
+    if (m.phase() == game::Phase::goal_pause) {
+        h.phase = render::Phase::goal;
+        if (const GoalMark* g = engine.goal_at_or_before(tick)) {
+            if (g->scorer && *g->scorer < m.slot_count())
+                h.note = "by " + name_of(m, *g->scorer);
+            else if (g->own_goal_by && *g->own_goal_by < m.slot_count())
+                h.note = "own goal by " + name_of(m, *g->own_goal_by);
+        }
+    } else if (m.phase() == game::Phase::finished) {
+        h.phase = render::Phase::final;
+    } else if (tick - std::min(tick, engine.kickoff_at_or_before(tick)) < kKickoffShownTicks) {
+        h.phase = render::Phase::kickoff;
+    }
+    if (h.note.empty() && options.follow && *options.follow < m.slot_count())
+        h.note = "following " + name_of(m, *options.follow) +
+                 (m.active(*options.follow) ? "" : " (not playing)");
+
+    if (options.roster) {
+        const game::MatchState state = m.save();
+        for (game::Slot s = 0; s < m.slot_count(); ++s) {
+            if (!state.players[s].active) continue;
+            bool bot = false;
+            for (const replay::PlayerInfo& p : engine.replay().header.players)
+                if (p.slot == s && p.name == state.players[s].name) bot = p.bot;
+            v.roster.push_back({name_of(m, s), m.team_of(s), state.players[s].goals, bot,
+                                options.follow == s});
+        }
+    }
+    v.scene.map = &map;
+    v.scene.disks = v.disks;
+    v.scene.roster = v.roster;
+    return v;
+}
+
+std::string end_banner(const SeekEngine& engine) {
+    if (engine.tick() != engine.last_tick()) return {};
+    const replay::Replay& r = engine.replay();
+    const game::Match& m = engine.match();
+    const std::string score = "left " + std::to_string(m.score(game::Team::left)) + " : " +
+                              std::to_string(m.score(game::Team::right)) + " right";
+    if (finished_at_end(engine)) {
+        const std::uint32_t l = m.score(game::Team::left);
+        const std::uint32_t rt = m.score(game::Team::right);
+        const char* result = l > rt ? "left won" : rt > l ? "right won" : "draw";
+        return "FINAL  " + score + "  " + result;
+    }
+    if (r.problem)
+        return "the file stops here (tick " + std::to_string(engine.tick()) + ", damaged at byte " +
+               std::to_string(r.problem->offset) + ": " + r.problem->reason + ")";
+    return "the file ends here, unfinished (" + score + ")";
+}
+
+void draw_timeline(const SeekEngine& engine, const Playback& p, render::Grid& grid, int row) {
+    const std::uint32_t rate = engine.replay().header.tick_rate;
+    const bool at_end = p.position >= p.length;
+    // Appended piece by piece: gcc 12 warns (-Wrestrict, wrongly) on a chain of operator+.
+    std::string left = at_end ? "end" : p.paused ? "||" : ">";
+    left.append(" ").append(clock_text(p.position, rate)).append(" / ");
+    left.append(clock_text(p.length, rate)).append(" ");
+    std::string right = " ";
+    right.append(speed_text(p.speed));
+    int x = grid.put(0, row, left, render::Ink::text);
+    const int bar = grid.width() - x - static_cast<int>(right.size()) - 2;
+    if (bar >= 4) {
+        grid.put(x, row, "[", render::Ink::text);
+        const int x0 = x + 1;
+        const auto column = [&](std::uint64_t t) {
+            const std::uint64_t len = std::max<std::uint64_t>(p.length, 1);
+            const std::uint64_t c = std::min(t, len) * static_cast<std::uint64_t>(bar - 1) / len;
+            return x0 + static_cast<int>(c);
+        };
+        const int head = column(p.position);
+        for (int c = x0; c < x0 + bar; ++c)
+            grid.set(c, row, {c < head ? U'=' : U'-', render::Ink::wall});
+        for (const GoalMark& g : engine.goals())
+            grid.set(column(g.tick), row,
+                     {U'o', g.team == game::Team::left ? render::Ink::team_left : render::Ink::team_right});
+        grid.set(head, row, {U'|', render::Ink::alert});
+        x = x0 + bar;
+        grid.put(x, row, "]", render::Ink::text);
+        ++x;
+    }
+    grid.put(x, row, right, render::Ink::text);
+}
+
+render::Grid compose(const SeekEngine& engine, const ViewOptions& options, const Playback& playback,
+                     int width, int height) {
+    render::Grid grid(width, height);
+    const int reserved = playback.help.empty() ? 1 : 2;
+    if (width < 4 || height < reserved + 3) return grid;
+    const ViewScene view = build_scene(engine, options);
+    const render::Grid top = render::render(view.scene, width, height - reserved, options.glyphs);
+    for (int y = 0; y < top.height(); ++y)
+        for (int x = 0; x < width; ++x) grid.set(x, y, top.at(x, y));
+    if (!playback.help.empty()) grid.put(0, height - 2, playback.help, render::Ink::text);
+    draw_timeline(engine, playback, grid, height - 1);
+
+    if (const std::string banner = end_banner(engine); !banner.empty()) {
+        const std::string boxed = "  " + banner + "  ";
+        const int w = std::min(static_cast<int>(boxed.size()), width);
+        const int x0 = (width - w) / 2;
+        const int y0 = std::max((height - reserved) / 2, 1);
+        grid.put(x0, y0, boxed, render::Ink::alert);
+    }
+    return grid;
+}
+
+}  // namespace carom::tool
