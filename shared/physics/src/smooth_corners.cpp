@@ -1,5 +1,6 @@
 #include "smooth_corners.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace carom::physics::detail {
@@ -60,6 +61,108 @@ bool continues(const Edge& edge, Vec2 corner, Vec2 leaving) {
     const double ta = dot(edge.a - corner, -leaving);
     const double tb = dot(edge.b - corner, -leaving);
     return std::min(ta, tb) <= pad && std::max(ta, tb) > pad;
+}
+
+}  // namespace carom::physics::detail
+
+namespace carom::physics::detail {
+namespace {
+
+// `continues` takes two directions as parallel within about 1e-9 rad; keys
+// of parallel directions differ by at most that (the key's slope is <= 1).
+constexpr double kKeyTolerance = 4e-9;
+
+// A direction up to sign, and a monotone key of its angle in (-1, 1], from
+// + - * / alone (this runs in world creation, part of the deterministic core).
+struct Line {
+    Vec2 direction;
+    double key;
+};
+Line line_of(Vec2 d) {
+    if (d.x < 0.0 || (d.x == 0.0 && d.y < 0.0)) d = -d;
+    return {d, d.y / (std::abs(d.x) + std::abs(d.y))};
+}
+
+double corner_pad(Vec2 c) {
+    return 1e-9 * (1.0 + std::abs(c.x) + std::abs(c.y));
+}
+
+}  // namespace
+
+SeamIndex::SeamIndex(std::span<const StaticSlot> statics) : statics_(statics) {
+    struct Keyed {
+        double key;
+        LineEdge edge;
+    };
+    std::vector<Keyed> keyed;
+    double max_coord = 0.0;
+    for (std::uint32_t i = 0; i < statics.size(); ++i) {
+        if (!statics[i].alive) continue;
+        Edge edges[4];
+        const int n = edges_of(statics[i].state, edges);
+        for (int e = 0; e < n; ++e) {
+            const Vec2 ab = edges[e].b - edges[e].a;
+            if (ab.x == 0.0 && ab.y == 0.0) continue;  // `continues` refuses it anyway
+            const Line line = line_of(unit(ab));
+            keyed.push_back({line.key, {cross(line.direction, edges[e].a), edges[e], i}});
+            max_coord = std::max({max_coord, std::abs(edges[e].a.x), std::abs(edges[e].a.y),
+                                  std::abs(edges[e].b.x), std::abs(edges[e].b.y)});
+        }
+    }
+    // Two offsets of edges on one line, each measured along its own
+    // direction, differ by at most the angle between them times the distance
+    // from the origin.
+    offset_slack_ = 4.0 * kKeyTolerance * (1.0 + max_coord);
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+        return a.key < b.key || (a.key == b.key && a.edge.owner < b.edge.owner);
+    });
+    for (std::size_t i = 0; i < keyed.size(); ++i) {
+        if (clusters_.empty() || keyed[i].key - clusters_.back().key_max > kKeyTolerance)
+            clusters_.push_back({keyed[i].key, keyed[i].key, {}});
+        clusters_.back().key_max = keyed[i].key;
+        clusters_.back().edges.push_back(keyed[i].edge);
+    }
+    for (Cluster& c : clusters_) {
+        std::sort(c.edges.begin(), c.edges.end(), [](const LineEdge& a, const LineEdge& b) {
+            return a.offset < b.offset || (a.offset == b.offset && a.owner < b.owner);
+        });
+    }
+}
+
+bool SeamIndex::runs_on(std::uint32_t index, Vec2 corner, Vec2 leaving) const {
+    const Line line = line_of(leaving);
+    const double offset = cross(line.direction, corner);
+    const double window = corner_pad(corner) + offset_slack_;
+    const auto search = [&](double lo, double hi) {
+        auto it = std::lower_bound(clusters_.begin(), clusters_.end(), lo,
+                                   [](const Cluster& c, double v) { return c.key_max < v; });
+        for (; it != clusters_.end() && it->key_min <= hi; ++it) {
+            auto e = std::lower_bound(
+                it->edges.begin(), it->edges.end(), offset - window,
+                [](const LineEdge& x, double v) { return x.offset < v; });
+            for (; e != it->edges.end() && e->offset <= offset + window; ++e) {
+                if (e->owner != index && continues(e->edge, corner, leaving)) return true;
+            }
+        }
+        return false;
+    };
+    // Keys wrap: a direction just short of straight down is parallel to straight up.
+    const double lo = line.key - kKeyTolerance, hi = line.key + kKeyTolerance;
+    return search(lo, hi) || (hi > 1.0 && search(-1.0, hi - 2.0)) ||
+           (lo < -1.0 + 2.0 * kKeyTolerance && search(lo + 2.0, 1.0));
+}
+
+std::uint8_t SeamIndex::seam_corners(std::uint32_t index) const {
+    CornerEdges corners[4];
+    const int count = corners_of(statics_[index].state, corners);
+    std::uint8_t mask = 0;
+    for (int k = 0; k < count; ++k) {
+        bool seam = false;
+        for (int l = 0; l < corners[k].count && !seam; ++l)
+            seam = runs_on(index, corners[k].corner, corners[k].leaving[l]);
+        if (seam) mask = static_cast<std::uint8_t>(mask | (1u << k));
+    }
+    return mask;
 }
 
 }  // namespace carom::physics::detail

@@ -6,17 +6,11 @@
 // floor by a hair catch such a circle and be kicked off the floor.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "world_impl.hpp"
 
 namespace carom::physics::detail {
-
-// Bit k is set when corner k of statics[index] is a seam: for a segment,
-// bit 0 is end a and bit 1 end b; for a box, corners in its own frame in
-// the order (+x,+y), (-x,+y), (-x,-y), (+x,-y), as toi.hpp numbers them.
-// `near(box, visit)` must visit every static whose bounds overlap `box`.
-template <class Near>
-std::uint8_t seam_corners(std::span<const StaticSlot> statics, std::uint32_t index, Near&& near);
 
 struct Edge {
     Vec2 a;
@@ -37,28 +31,35 @@ int edges_of(const StaticState& s, Edge out[4]);
 // continuation of the edge that leaves the corner along `leaving`).
 bool continues(const Edge& edge, Vec2 corner, Vec2 leaving);
 
-template <class Near>
-std::uint8_t seam_corners(std::span<const StaticSlot> statics, std::uint32_t index, Near&& near) {
-    CornerEdges corners[4];
-    const int count = corners_of(statics[index].state, corners);
-    std::uint8_t mask = 0;
-    for (int k = 0; k < count; ++k) {
-        const Vec2 c = corners[k].corner;
-        const double pad = 1e-9 * (1.0 + std::abs(c.x) + std::abs(c.y));
-        bool seam = false;
-        near(Aabb{{c.x - pad, c.y - pad}, {c.x + pad, c.y + pad}}, [&](std::uint32_t other) {
-            if (other == index || seam) return;
-            Edge edges[4];
-            const int n = edges_of(statics[other].state, edges);
-            for (int e = 0; e < n && !seam; ++e) {
-                for (int l = 0; l < corners[k].count && !seam; ++l) {
-                    seam = continues(edges[e], c, corners[k].leaving[l]);
-                }
-            }
-        });
-        if (seam) mask = static_cast<std::uint8_t>(mask | (1u << k));
-    }
-    return mask;
-}
+// The edges of every static, indexed by the line they lie on (direction,
+// then offset), so that finding the edges that run on from a corner costs a
+// search, not a look at every static whose bounds cover the corner: a map of
+// many overlapping boxes builds in O(n log n), not O(n^2).
+class SeamIndex {
+  public:
+    explicit SeamIndex(std::span<const StaticSlot> statics);
+    // Bit k is set when corner k of statics[index] is a seam: for a segment,
+    // bit 0 is end a and bit 1 end b; for a box, corners in its own frame in
+    // the order (+x,+y), (-x,+y), (-x,-y), (+x,-y), as toi.hpp numbers them.
+    std::uint8_t seam_corners(std::uint32_t index) const;
+
+  private:
+    struct LineEdge {
+        double offset;  // cross(direction, a): where the line lies
+        Edge edge;
+        std::uint32_t owner;
+    };
+    // Edges whose directions are within the parallel tolerance of their
+    // neighbours' (a chain), sorted by offset.
+    struct Cluster {
+        double key_min, key_max;  // direction keys of its edges
+        std::vector<LineEdge> edges;
+    };
+    bool runs_on(std::uint32_t index, Vec2 corner, Vec2 leaving) const;
+
+    std::span<const StaticSlot> statics_;
+    std::vector<Cluster> clusters_;  // by key_min
+    double offset_slack_ = 0.0;      // how far offsets of one line can disagree
+};
 
 }  // namespace carom::physics::detail

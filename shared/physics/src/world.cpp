@@ -213,10 +213,10 @@ void World::Impl::rebuild_static_grid() {
         count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
     static_grid.build(static_boxes, static_present, cell);
     static_grid_dirty = false;
+    const detail::SeamIndex seams(statics);
     for (std::uint32_t i = 0; i < statics.size(); ++i) {
         if (!statics[i].alive) continue;
-        statics[i].seam_corners = detail::seam_corners(
-            statics, i, [this](const Aabb& box, auto&& visit) { static_grid.query(box, visit); });
+        statics[i].seam_corners = seams.seam_corners(i);
     }
 }
 
