@@ -3,6 +3,9 @@
 
 #include "physics/command.hpp"
 #include "replay/command.hpp"
+#ifdef CAROM_BENCH_SEEK
+#include "replay/seek.hpp"
+#endif
 #include "server/command.hpp"
 
 int main(int argc, char** argv) {
@@ -10,6 +13,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     carom::bench::add_physics_command(app);
     carom::bench::add_replay_command(app);
+#ifdef CAROM_BENCH_SEEK
+    carom::bench::add_seek_command(app);
+#endif
     carom::bench::add_server_command(app);
     CLI11_PARSE(app, argc, argv);
     return 0;
