@@ -7,6 +7,7 @@
 #include <clocale>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 namespace carom::app {
 namespace {
@@ -46,6 +47,19 @@ Terminal::Terminal(bool force_ascii) {
     std::setlocale(LC_ALL, "");
     utf8_ = !force_ascii && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     if (initscr() == nullptr) throw std::runtime_error("cannot initialise the terminal");
+    set_up();
+}
+
+Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width, int height)
+    : utf8_(utf8) {
+    screen_ = newterm(term, out, in);
+    if (screen_ == nullptr) throw std::runtime_error(std::string("cannot open a screen for TERM=") + term);
+    set_term(screen_);
+    resizeterm(height, width);
+    set_up();
+}
+
+void Terminal::set_up() {
     cbreak();  // keys at once; Ctrl-C still raises SIGINT
     noecho();
     nodelay(stdscr, TRUE);
@@ -64,6 +78,7 @@ Terminal::Terminal(bool force_ascii) {
 
 Terminal::~Terminal() {
     endwin();
+    if (screen_ != nullptr) delscreen(screen_);
 }
 
 int Terminal::width() const {

@@ -3,9 +3,12 @@
 // in, nothing else. Constructing it takes the terminal over; destroying it
 // (on every exit path, exceptions included) gives it back as it was.
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 
 #include "carom/render/grid.hpp"
+
+struct screen;  // ncurses' SCREEN
 
 namespace carom::app {
 
@@ -16,6 +19,9 @@ class Terminal {
   public:
     // Throws std::runtime_error when stdin/stdout is not a terminal.
     explicit Terminal(bool force_ascii);
+    // A screen of `width` × `height` on `out` (any file: benchmarks count
+    // what ncurses writes there), as TERM `term`; no keys are read.
+    Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width, int height);
     ~Terminal();
     Terminal(const Terminal&) = delete;
     Terminal& operator=(const Terminal&) = delete;
@@ -29,6 +35,9 @@ class Terminal {
     std::optional<Press> key();
 
   private:
+    void set_up();
+
+    ::screen* screen_ = nullptr;  // the off-screen terminal's, else null (stdscr's)
     bool utf8_ = false;
     bool colour_ = false;
 };

@@ -2,8 +2,6 @@
 // What the tests over the simulated link compare: the server's own copy of
 // the client's disk after each input it applied, the client's prediction and
 // drawn position for the same input, and keys held as a player would.
-#include <doctest/doctest.h>
-
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
