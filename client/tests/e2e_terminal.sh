@@ -2,7 +2,8 @@
 # carom-client end to end, on loopback with an ephemeral port: in a real
 # terminal (tmux) it joins, a held key moves its disk the right way, the HUD
 # shows score and clock, q quits and restores the terminal, the server logs
-# the disconnect; --bot joins, plays 10 s and leaves; a closed port gives the
+# the disconnect; --spectate shows the arena with no disk of its own; --bot
+# joins, plays 10 s and leaves; a closed port gives the
 # "unreachable" message and a non-zero exit.
 #   e2e_terminal.sh CAROM_SERVER CAROM_CLIENT MAPS_DIR
 set -euo pipefail
@@ -63,6 +64,24 @@ grep -q "joined room 0" "$work/bot.log" || fail "bot did not join: $(cat "$work/
 grep -q "left after 10" "$work/bot.log" || fail "bot did not play 10 s: $(cat "$work/bot.log")"
 grep -q "(ci-bot) left" "$work/server.log" || fail "server did not log the bot leaving"
 echo "bot: $(grep 'left after' "$work/bot.log" | sed 's/.*\] //')"
+
+# --spectate: the arena and the HUD, marked as spectating, with no disk of
+# its own ('@'); q quits and the server logs a spectator coming and going.
+rm -f "$work/exit"
+tmux -L "$socket" new-session -d -s spectator -x 100 -y 30 \
+  "$client_bin 127.0.0.1:$port --name watcher --spectate --ascii; echo EXIT=\$? > $work/exit; sleep 30"
+for _ in $(seq 100); do tmux -L "$socket" capture-pane -t spectator -p | grep -q "spectating" && break; sleep 0.05; done
+screen=$(tmux -L "$socket" capture-pane -t spectator -p)
+grep -Eq "left [0-9]+ : [0-9]+ right.*spectating" <<<"$screen" || fail "no spectating HUD: $screen"
+grep -q "#####" <<<"$screen" || fail "spectator: no arena walls: $screen"
+grep -q "@" <<<"$screen" && fail "a spectator has no disk of its own: $screen"
+grep -q "(watcher) from .* as a spectator" "$work/server.log" || fail "server did not log the spectator"
+tmux -L "$socket" send-keys -t spectator q
+for _ in $(seq 100); do [[ -s $work/exit ]] && break; sleep 0.05; done
+grep -q "EXIT=0" "$work/exit" || fail "spectator exit: $(cat "$work/exit" 2>/dev/null)"
+for _ in $(seq 40); do grep -q "(watcher) left" "$work/server.log" && break; sleep 0.05; done
+grep -q "(watcher) left" "$work/server.log" || fail "server did not log the spectator leaving"
+echo "spectator: HUD spectating, no own disk, quit, logged"
 
 # A closed port: the server's, once it is stopped.
 kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
