@@ -46,7 +46,8 @@ done
 grep -qE 'stats: .*send errors [0-9]+' "$work/server.log" || fail "stats line lacks send errors"
 
 # Every counter of the stats file, as a number ("invalid" by reason).
-counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /ticks_dropped /clients /players
+counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /tick_late_ms_p50
+  /tick_late_ms_p99 /tick_late_ms_max /ticks_catch_up /ticks_dropped /clients /players
   /rooms /matches_finished /packets_in /bytes_in /packets_out /bytes_out /send_errors
   /invalid_total /inputs_stale /inputs_duplicate /inputs_repeated /snapshots_full
   /snapshots_delta "/invalid/too short" "/invalid/too long" "/invalid/bad identifier"
