@@ -26,7 +26,7 @@ fail() { echo "FAIL: $*" >&2; echo "--- server log" >&2; tail -20 "$work/server.
 "$server_bin" --bind 127.0.0.1 --port 0 --map "$maps/arena.json" --ready-file "$work/ready.json" \
   2>"$work/server.log" &
 server_pid=$!
-for _ in $(seq 100); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
+for _ in $(seq 400); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
 port=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$work/ready.json")
 [[ -n $port ]] || fail "server did not start"
 
@@ -34,7 +34,7 @@ port=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$work/ready.json")
 tmux -L "$socket" new-session -d -x 100 -y 30 \
   "stty -a > $work/stty.before; $client_bin 127.0.0.1:$port --name e2e --ascii; echo EXIT=\$? > $work/exit; stty -a > $work/stty.after; sleep 30"
 own_column() { tmux -L "$socket" capture-pane -p | awk '{ i = index($0, "@"); if (i) { print i; exit } }'; }
-for _ in $(seq 100); do [[ -n $(own_column) ]] && break; sleep 0.05; done
+for _ in $(seq 400); do [[ -n $(own_column) ]] && break; sleep 0.05; done
 before=$(own_column)
 [[ -n $before ]] || fail "no own disk on screen: $(tmux -L "$socket" capture-pane -p)"
 screen=$(tmux -L "$socket" capture-pane -p)
@@ -49,12 +49,12 @@ echo "own disk: column $before, then $after after holding d"
 [[ -n $after && $after -gt $((before + 3)) ]] || fail "the disk did not move right ($before -> $after)"
 
 tmux -L "$socket" send-keys q
-for _ in $(seq 100); do [[ -s $work/exit ]] && break; sleep 0.05; done
+for _ in $(seq 400); do [[ -s $work/exit ]] && break; sleep 0.05; done
 grep -q "EXIT=0" "$work/exit" || fail "client exit: $(cat "$work/exit" 2>/dev/null)"
 tmux -L "$socket" capture-pane -p | grep -q "carom-client: bye" || fail "no goodbye line"
 sleep 0.2
 diff "$work/stty.before" "$work/stty.after" >/dev/null || fail "terminal modes not restored"
-for _ in $(seq 40); do grep -q "(e2e) left" "$work/server.log" && break; sleep 0.05; done
+for _ in $(seq 200); do grep -q "(e2e) left" "$work/server.log" && break; sleep 0.05; done
 grep -q "(e2e) left" "$work/server.log" || fail "server did not log the disconnect"
 echo "terminal: joined, moved right, quit, terminal restored, disconnect logged"
 
@@ -70,16 +70,16 @@ echo "bot: $(grep 'left after' "$work/bot.log" | sed 's/.*\] //')"
 rm -f "$work/exit"
 tmux -L "$socket" new-session -d -s spectator -x 100 -y 30 \
   "$client_bin 127.0.0.1:$port --name watcher --spectate --ascii; echo EXIT=\$? > $work/exit; sleep 30"
-for _ in $(seq 100); do tmux -L "$socket" capture-pane -t spectator -p | grep -q "spectating" && break; sleep 0.05; done
+for _ in $(seq 400); do tmux -L "$socket" capture-pane -t spectator -p | grep -q "spectating" && break; sleep 0.05; done
 screen=$(tmux -L "$socket" capture-pane -t spectator -p)
 grep -Eq "left [0-9]+ : [0-9]+ right.*spectating" <<<"$screen" || fail "no spectating HUD: $screen"
 grep -q "#####" <<<"$screen" || fail "spectator: no arena walls: $screen"
 grep -q "@" <<<"$screen" && fail "a spectator has no disk of its own: $screen"
 grep -q "(watcher) from .* as a spectator" "$work/server.log" || fail "server did not log the spectator"
 tmux -L "$socket" send-keys -t spectator q
-for _ in $(seq 100); do [[ -s $work/exit ]] && break; sleep 0.05; done
+for _ in $(seq 400); do [[ -s $work/exit ]] && break; sleep 0.05; done
 grep -q "EXIT=0" "$work/exit" || fail "spectator exit: $(cat "$work/exit" 2>/dev/null)"
-for _ in $(seq 40); do grep -q "(watcher) left" "$work/server.log" && break; sleep 0.05; done
+for _ in $(seq 200); do grep -q "(watcher) left" "$work/server.log" && break; sleep 0.05; done
 grep -q "(watcher) left" "$work/server.log" || fail "server did not log the spectator leaving"
 echo "spectator: HUD spectating, no own disk, quit, logged"
 
