@@ -149,7 +149,7 @@ for f in "${corpus[@]}"; do
   echo
 done
 
-printf '%-28s %-17s' "bots: $bot_replay" "$bot_golden"
+printf '%-28s %-17s' "bots: ${bot_replay%.crpl}" "$bot_golden"
 for c in "${configs[@]}"; do printf ' %-9s' "${bots[$c]:--}"; done
 echo
 
