@@ -83,7 +83,21 @@ void Server::send(const Endpoint& to, std::span<const std::uint8_t> bytes) {
 void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagram) {
     ++stats_.packets_in;
     stats_.bytes_in += datagram.size();
-    const protocol::VerifiedPacket verified = protocol::verify_packet(datagram);
+    // The cheap refusals first (size, identifier, version), before the
+    // verifier or any hash: a flood of junk costs a few compares a datagram.
+    protocol::VerifiedPacket verified;
+    if (const auto error = protocol::precheck_packet(datagram)) {
+        verified.error = *error;
+    } else if (const auto version = protocol::peek_protocol(datagram); !version) {
+        verified.error = protocol::PacketError::malformed;
+    } else if (*version != protocol::kProtocolVersion &&
+               datagram.size() < protocol::kConnectRequestMinBytes) {
+        // Another version is only answered (Denied version_mismatch) for a
+        // padded ConnectRequest: anything shorter is refused here.
+        verified.error = protocol::PacketError::wrong_version;
+    } else {
+        verified = protocol::verify_packet(datagram);
+    }
     if (verified.packet == nullptr) {
         ++stats_.invalid[static_cast<std::size_t>(verified.error)];
         // Formatting the address costs an allocation: only when it is logged.

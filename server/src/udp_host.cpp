@@ -78,6 +78,12 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"packets_out", s.packets_out},
         {"bytes_out", s.bytes_out},
         {"send_errors", transport.send_errors()},
+        {"receive",
+         {{"wakeups", transport.receive_stats().wakeups},
+          {"datagrams", transport.receive_stats().datagrams},
+          {"yields_budget", transport.receive_stats().yields_budget},
+          {"yields_tick_due", transport.receive_stats().yields_tick_due},
+          {"dropped_unread", transport.receive_stats().dropped_unread}}},
         {"invalid", invalid},
         {"invalid_total", s.invalid_total()},
         {"inputs_stale", s.inputs_stale},
@@ -121,6 +127,9 @@ UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address
     std::error_code ignored;
     socket_.set_option(asio::socket_base::receive_buffer_size(socket_buffer_bytes), ignored);
     socket_.set_option(asio::socket_base::send_buffer_size(socket_buffer_bytes), ignored);
+    // The kernel then tells, with each datagram, how many it dropped unread.
+    const int on = 1;
+    (void)::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on);
 }
 
 int UdpTransport::receive_buffer_bytes() const {
@@ -195,26 +204,59 @@ void UdpTransport::receive_batch() {
     std::array<mmsghdr, kBatch> messages{};
     std::array<iovec, kBatch> vectors{};
     std::array<sockaddr_storage, kBatch> senders{};
+    // Room for the SO_RXQ_OVFL counter the kernel attaches to each datagram.
+    struct alignas(cmsghdr) Control {
+        std::array<char, CMSG_SPACE(sizeof(std::uint32_t))> bytes;
+    };
+    std::array<Control, kBatch> controls{};
+    const auto reset = [&](std::size_t i) {
+        messages[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+        messages[i].msg_hdr.msg_control = controls[i].bytes.data();
+        messages[i].msg_hdr.msg_controllen = controls[i].bytes.size();
+    };
     for (std::size_t i = 0; i < kBatch; ++i) {
         vectors[i] = {buffers_[i].bytes.data(), buffers_[i].bytes.size()};
         messages[i].msg_hdr.msg_iov = &vectors[i];
         messages[i].msg_hdr.msg_iovlen = 1;
         messages[i].msg_hdr.msg_name = &senders[i];
-        messages[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+        reset(i);
     }
+    ++receive_stats_.wakeups;
+    std::size_t read = 0;
     for (;;) {
         const int n = ::recvmmsg(socket_.native_handle(), messages.data(),
                                  static_cast<unsigned>(kBatch), MSG_DONTWAIT, nullptr);
         // Nothing left (EAGAIN), or an ICMP error from an earlier send: neither is fatal.
         if (n <= 0) return;
+        read += static_cast<std::size_t>(n);
+        receive_stats_.datagrams += static_cast<std::uint64_t>(n);
         for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+            for (cmsghdr* c = CMSG_FIRSTHDR(&messages[i].msg_hdr); c != nullptr;
+                 c = CMSG_NXTHDR(&messages[i].msg_hdr, c)) {
+                if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL) continue;
+                std::uint32_t total = 0;  // the socket's drops so far, wrapping at 2^32
+                std::memcpy(&total, CMSG_DATA(c), sizeof total);
+                if (overflow_known_) receive_stats_.dropped_unread += total - overflow_seen_;
+                else receive_stats_.dropped_unread += total;
+                overflow_seen_ = total;
+                overflow_known_ = true;
+            }
             const std::optional<Endpoint> from = to_endpoint(senders[i]);
             if (from && socket_.is_open())
                 handler_(*from, std::span(buffers_[i].bytes.data(), messages[i].msg_len));
-            messages[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+            reset(i);
         }
         flush();  // the replies to this batch
         if (static_cast<std::size_t>(n) < kBatch) return;
+        // More may be waiting: the tick comes first, and no wake-up reads without end.
+        if (Clock::now() >= deadline_) {
+            ++receive_stats_.yields_tick_due;
+            return;
+        }
+        if (read >= kMaxPerWakeup) {
+            ++receive_stats_.yields_budget;
+            return;
+        }
     }
 }
 
@@ -301,6 +343,7 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
         arm();
     };
     arm = [&] {
+        transport.set_receive_deadline(next);
         timer.expires_at(next);
         timer.async_wait(on_timer);
     };

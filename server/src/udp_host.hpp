@@ -36,6 +36,15 @@ class UdpTransport final : public Transport {
     // Calls `handler` for every datagram until the socket closes.
     void start_receiving(
         std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler);
+    // The bounded receive path: per wake-up at most kMaxPerWakeup datagrams
+    // are read, and reading stops as soon as `deadline` (the next tick) has
+    // come, so the tick runs on time whatever arrives. What is left waits in
+    // the socket buffer; what no longer fits there the kernel drops (counted).
+    void set_receive_deadline(std::chrono::steady_clock::time_point deadline) {
+        deadline_ = deadline;
+    }
+    static constexpr std::size_t kMaxPerWakeup = 1024;
+    const ReceiveStats& receive_stats() const { return receive_stats_; }
     asio::ip::udp::endpoint local_endpoint() const { return socket_.local_endpoint(); }
     std::uint64_t send_errors() const { return send_errors_; }
     // What the kernel granted (capped by the sysctls; Asio undoes Linux's doubling).
@@ -63,6 +72,10 @@ class UdpTransport final : public Transport {
     std::size_t queued_ = 0;
     std::function<void(const Endpoint&, std::span<const std::uint8_t>)> handler_;
     std::uint64_t send_errors_ = 0;
+    std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+    ReceiveStats receive_stats_;
+    std::uint32_t overflow_seen_ = 0;  // the kernel's counter at the last read
+    bool overflow_known_ = false;
     bool v4_ = false;  // an IPv4 socket takes IPv4 destinations, not IPv4-mapped ones
 };
 

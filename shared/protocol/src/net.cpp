@@ -38,18 +38,49 @@ std::string_view to_string(PacketError error) {
             return "malformed";
         case PacketError::no_body:
             return "no body";
+        case PacketError::wrong_version:
+            return "wrong version";
         case PacketError::count_:
             break;
     }
     return "?";
 }
 
-VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
+std::optional<PacketError> precheck_packet(std::span<const std::uint8_t> bytes) {
     // Root offset and file identifier at least.
-    if (bytes.size() < 8) return {nullptr, PacketError::too_short};
-    if (bytes.size() > kMaxDatagramBytes) return {nullptr, PacketError::too_long};
-    if (!net::PacketBufferHasIdentifier(bytes.data()))
-        return {nullptr, PacketError::bad_identifier};
+    if (bytes.size() < 8) return PacketError::too_short;
+    if (bytes.size() > kMaxDatagramBytes) return PacketError::too_long;
+    if (!net::PacketBufferHasIdentifier(bytes.data())) return PacketError::bad_identifier;
+    return std::nullopt;
+}
+
+std::optional<std::uint32_t> peek_protocol(std::span<const std::uint8_t> bytes) {
+    const auto read = [&](std::size_t at, std::size_t n) -> std::optional<std::uint32_t> {
+        if (at > bytes.size() || n > bytes.size() - at) return std::nullopt;
+        std::uint32_t v = 0;
+        for (std::size_t i = 0; i < n; ++i)  // little-endian, as FlatBuffers
+            v |= static_cast<std::uint32_t>(bytes[at + i]) << (8 * i);
+        return v;
+    };
+    const auto root = read(0, 4);
+    if (!root) return std::nullopt;
+    const auto soffset = read(*root, 4);
+    if (!soffset) return std::nullopt;
+    // vtable = table - soffset (signed), computed without overflow.
+    const std::int64_t vtable =
+        static_cast<std::int64_t>(*root) - static_cast<std::int32_t>(*soffset);
+    if (vtable < 0) return std::nullopt;
+    const auto vtable_size = read(static_cast<std::size_t>(vtable), 2);
+    if (!vtable_size) return std::nullopt;
+    if (*vtable_size < 6) return 0U;  // no protocol field: its default
+    const auto field = read(static_cast<std::size_t>(vtable) + 4, 2);
+    if (!field) return std::nullopt;
+    if (*field == 0) return 0U;
+    return read(std::size_t{*root} + *field, 4);
+}
+
+VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
+    if (const auto error = precheck_packet(bytes)) return {nullptr, *error};
     // A datagram holds a handful of tables; anything deeper or wider is hostile.
     flatbuffers::Verifier verifier(bytes.data(), bytes.size(), /*max_depth=*/16,
                                    /*max_tables=*/512);

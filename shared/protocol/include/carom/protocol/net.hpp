@@ -46,6 +46,7 @@ enum class PacketError : std::uint8_t {
     bad_identifier,
     malformed,  // flatbuffers::Verifier said no
     no_body,
+    wrong_version,  // not this build's kProtocolVersion, where no answer is owed
     count_
 };
 std::string_view to_string(PacketError error);
@@ -57,6 +58,14 @@ struct VerifiedPacket {
     PacketError error = PacketError::malformed;
 };
 VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes);
+
+// The cheap checks, before any verification: size and identifier (nullopt
+// when they pass, else the error), no FlatBuffers verifier run.
+std::optional<PacketError> precheck_packet(std::span<const std::uint8_t> bytes);
+// Packet.protocol read with a bounds check of every offset on the way (root,
+// vtable, field), but without the verifier: nullopt when an offset points
+// outside `bytes`. Only for a quick refusal; fields are read after verify_packet.
+std::optional<std::uint32_t> peek_protocol(std::span<const std::uint8_t> bytes);
 
 // Finishes a Packet around `body` and returns its bytes (a view into the builder).
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& builder,
