@@ -56,6 +56,11 @@ flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, co
 std::optional<std::string> decode(const schema::Header& t, Header& out) {
     out.format_version = t.format_version();
     out.core_version = t.core_version();
+    if (out.core_version > kCoreVersion || out.core_version == 0)
+        return std::string(out.core_version == 0 ? "core version 0 does not exist"
+                                                 : "recorded by a newer carom") +
+               ": core " + std::to_string(out.core_version) + ", this reads 1\u2013" +
+               std::to_string(kCoreVersion);
     out.producer = t.producer() ? t.producer()->str() : std::string{};
     auto map = protocol::decode_map(*t.map());
     if (auto* reason = std::get_if<std::string>(&map)) return "header map: " + *reason;
@@ -90,6 +95,9 @@ std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
     s.pucks.clear();
     if (t.players()) {
         for (const schema::PlayerState* p : *t.players()) {
+            if ((p->input() & ~kInputBits) != 0)
+                return "keyframe: player " + std::to_string(s.players.size()) +
+                       ": reserved input bits set (" + std::to_string(p->input()) + ")";
             s.players.push_back({p->active(),
                                  p->name() ? p->name()->str() : "",
                                  game::Input::from_bits(p->input()),

@@ -21,6 +21,12 @@ std::optional<std::string> decode(const schema::Header& table, Header& out);
 std::optional<std::string> decode(const schema::Keyframe& table, Keyframe& out);
 std::optional<std::string> decode(const schema::Footer& table, Footer& out);
 
+// The input bits the game uses (direction, move, kick); a recorded input
+// with any other bit set is refused, not silently cleared.
+inline constexpr std::uint8_t kInputBits = 0x3F;
+static_assert(game::Input::from_bits(0xFF).bits() == kInputBits,
+              "the reader's input bits must be the game's");
+
 // The packed input stream of a TickBatch: varint(offset * 32 + slot), input byte.
 inline constexpr std::uint32_t kMaxSlots = 32;
 void append_input_change(std::vector<std::uint8_t>& out, std::uint64_t tick_offset,

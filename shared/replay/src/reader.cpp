@@ -78,6 +78,9 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
             if (slot >= slots) return "input stream: slot " + std::to_string(slot) + " out of range";
             if (tick >= end) return "input stream: change at tick " + std::to_string(tick) +
                                     " is past the batch";
+            if ((in[i] & ~detail::kInputBits) != 0)
+                return "input stream: reserved input bits set (" + std::to_string(in[i]) +
+                       ") at tick " + std::to_string(tick) + ", slot " + std::to_string(slot);
             r.inputs.push_back({tick, slot, game::Input::from_bits(in[i++])});
         }
     }

@@ -6,6 +6,7 @@
 #include <span>
 #include <utility>
 
+#include "carom/replay/recorder.hpp"
 #include "carom/replay/resimulation.hpp"
 
 namespace carom::replay {
@@ -108,6 +109,62 @@ std::optional<std::string> compare_events(std::span<const game::MatchEvent> reco
         const std::string file = i < recorded.size() ? describe(recorded[i]) : "nothing";
         const std::string sim = sim_event ? describe(*sim_event) : "nothing";
         return "event differs: the file says " + file + ", the re-simulation " + sim;
+    }
+    return std::nullopt;
+}
+
+// The keyframes the writer promises (MatchRecorder): tick 0, every
+// kKeyframeTicks, and the final tick of a finished file. A file that stops
+// without a footer may lack the keyframe of its very last tick (killed
+// between the tick's chunk and the keyframe's).
+std::optional<std::string> check_keyframe_schedule(const Replay& replay) {
+    const std::uint64_t last = replay.last_tick();
+    std::vector<std::uint64_t> expected;
+    for (std::uint64_t t = 0; t <= last; t += kKeyframeTicks) expected.push_back(t);
+    if (replay.footer && last % kKeyframeTicks != 0) expected.push_back(last);
+    const auto& keys = replay.keyframes;
+    std::size_t required = expected.size();
+    if (!replay.footer && expected.back() == last && keys.size() + 1 == expected.size())
+        required = keys.size();
+    for (std::size_t i = 0; i < std::max(keys.size(), required); ++i) {
+        const std::string want = i < expected.size() ? "tick " + std::to_string(expected[i])
+                                                     : std::string("none");
+        const std::string have = i < keys.size() ? "tick " + std::to_string(keys[i].state.tick)
+                                                 : std::string("none");
+        if (want == have) continue;
+        return "keyframe " + std::to_string(i) + " differs from the writer's schedule (tick 0, "
+               "every " + std::to_string(kKeyframeTicks) + ", the final tick): the file has " +
+               have + ", expected " + want + " (" + std::to_string(keys.size()) +
+               " keyframes, expected " + std::to_string(required) + ")";
+    }
+    return std::nullopt;
+}
+
+Result result_of(const game::Match& match) {
+    if (match.phase() != game::Phase::finished) return Result::unfinished;
+    const std::uint32_t left = match.score(game::Team::left);
+    const std::uint32_t right = match.score(game::Team::right);
+    if (left == right) return Result::draw;
+    return left > right ? Result::left_won : Result::right_won;
+}
+
+// Roster changes recorded after the last step (before a tick that never ran)
+// are not applied by the re-simulation: each must still be possible.
+std::optional<std::string> check_trailing_roster(const Replay& replay, const game::Match& match) {
+    std::vector<bool> active(match.slot_count());
+    for (game::Slot s = 0; s < active.size(); ++s) active[s] = match.active(s);
+    for (const RosterChange& c : replay.roster) {
+        if (c.tick <= match.tick()) continue;
+        if (c.tick != match.tick() + 1)
+            return "roster change at tick " + std::to_string(c.tick) + " past the end (tick " +
+                   std::to_string(match.tick()) + ")";
+        if (c.slot >= active.size())
+            return "roster change for slot " + std::to_string(c.slot) + " out of range";
+        if (c.join == active[c.slot])
+            return "roster: tick " + std::to_string(c.tick) + ": " +
+                   (c.join ? "join into the taken slot " : "leave of the empty slot ") +
+                   std::to_string(c.slot);
+        active[c.slot] = c.join;
     }
     return std::nullopt;
 }
@@ -215,6 +272,33 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                                                std::to_string(events[next_event].tick) +
                                                " that no step made"};
             return report;
+        }
+        if (auto what = check_trailing_roster(replay, sim.match())) throw InconsistentReplay(*what);
+        if (auto what = check_keyframe_schedule(replay)) {
+            report.divergence = Divergence{last, 0, 0, std::nullopt, {}, std::move(*what)};
+            return report;
+        }
+        if (replay.footer) {
+            const Footer& f = *replay.footer;
+            const std::array<std::uint32_t, 2> score{sim.match().score(game::Team::left),
+                                                     sim.match().score(game::Team::right)};
+            std::string what;
+            if (f.final_tick != last) {
+                what = "footer final tick " + std::to_string(f.final_tick) +
+                       " differs from the re-simulation's " + std::to_string(last);
+            } else if (f.score != score) {
+                what = "footer score " + std::to_string(f.score[0]) + ":" +
+                       std::to_string(f.score[1]) + " differs from the re-simulation's " +
+                       std::to_string(score[0]) + ":" + std::to_string(score[1]);
+            } else if (f.result != result_of(sim.match())) {
+                what = std::string("footer result ") + to_string(f.result) +
+                       " differs from the re-simulation's " + to_string(result_of(sim.match()));
+            }
+            if (!what.empty()) {
+                const std::uint64_t hash = sim.match().state_hash();
+                report.divergence = Divergence{last, hash, hash, std::nullopt, {}, std::move(what)};
+                return report;
+            }
         }
         if (replay.footer && replay.footer->final_hash != (last ? replay.hashes[last - 1] : 0)) {
             report.divergence = Divergence{last, replay.footer->final_hash,
