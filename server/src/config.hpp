@@ -2,6 +2,7 @@
 // Everything a host can set on carom-server (flags or CAROM_* environment).
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct ServerConfig {
     // The final whistle: a finished match stays on the wire this long
     // (phase finished, final score) before the room starts the next.
     double final_pause_s = 5.0;
+    // Tests only: called before each room's step with the room and the match
+    // tick about to run; what it throws is a fault in that room's step.
+    std::function<void(std::uint32_t room, std::uint64_t tick)> room_step_fault;
 };
 
 }  // namespace carom::server

@@ -46,18 +46,23 @@ void Room::start_match() {
     }
     recorder_.reset();
     bare_.reset();
-    if (options_.replay_dir.empty()) {
-        bare_ = std::make_unique<game::Match>(options_.map, seed_);
-        for (const replay::PlayerInfo& p : players)
-            bare_->join(p.slot, p.name);
-        replay_path_.clear();
-    } else {
-        replay_path_ = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl", options_.index,
-                                                         options_.run_id, match_number_);
-        recorder_ = std::make_unique<replay::MatchRecorder>(replay_path_, options_.map, seed_,
-                                                            "carom-server", players,
-                                                            options_.final_pause_ticks);
+    replay_path_.clear();
+    if (!options_.replay_dir.empty()) {
+        const auto path = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl",
+                                                            options_.index, options_.run_id,
+                                                            match_number_);
+        try {
+            recorder_ = std::make_unique<replay::MatchRecorder>(
+                path, options_.map, seed_, "carom-server", players, options_.final_pause_ticks);
+            replay_path_ = path;
+        } catch (const replay::WriteError& e) {
+            if (options_.stats) ++options_.stats->replay_write_errors;
+            spdlog::error("room {}: match {} is not recorded (it is played all the same; the "
+                          "next match tries again): {}",
+                          options_.index, match_number_, e.what());
+        }
     }
+    if (!recorder_) bare_ = bare_match(players);
     final_pause_done_ = 0;
     match_start_tick_ = server_tick_;
     frames_.clear();
@@ -66,6 +71,42 @@ void Room::start_match() {
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
                  options_.map.name, seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
+}
+
+std::unique_ptr<game::Match> Room::bare_match(const std::vector<replay::PlayerInfo>& players) const {
+    auto match = std::make_unique<game::Match>(options_.map, seed_);
+    for (const replay::PlayerInfo& p : players)
+        match->join(p.slot, p.name);
+    return match;
+}
+
+void Room::stop_recording(const char* what) {
+    if (options_.stats) ++options_.stats->replay_write_errors;
+    spdlog::error("room {}: match {}: recording stopped at tick {}, the match goes on "
+                  "unrecorded (the next match tries again): {}",
+                  options_.index, match_number_, recorder_->match().tick(), what);
+    // The step ran before the write failed: carry its state and events on.
+    auto match = std::make_unique<game::Match>(options_.map, seed_);
+    match->restore(recorder_->match().save());
+    const auto events = recorder_->last_events();
+    salvaged_.assign(events.begin(), events.end());
+    recorder_.reset();  // the file reads up to its last whole chunk, without a footer
+    bare_ = std::move(match);
+    replay_path_.clear();
+}
+
+void Room::fail(const char* what) {
+    failed_ = true;
+    if (options_.stats) ++options_.stats->rooms_failed;
+    spdlog::error("room {}: match {} failed in the step of tick {}: {}; the room is paused, "
+                  "the other rooms play on",
+                  options_.index, match_number_, match().tick() + 1, what);
+    if (!recorder_) return;
+    try {
+        recorder_->flush();  // every tick before the fault, and no footer
+    } catch (const replay::WriteError& e) {
+        spdlog::error("room {}: {}", options_.index, e.what());
+    }
 }
 
 std::optional<game::Slot> Room::slot_for_client() const {
@@ -124,8 +165,8 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
     const game::Match& m = match();
     server_tick_ = server_tick;
     events_.clear();
-    if (m.phase() == game::Phase::finished) {
-        ++final_pause_done_;
+    if (failed_ || m.phase() == game::Phase::finished) {
+        if (!failed_) ++final_pause_done_;
         push_frame(server_tick);
         return events_;
     }
@@ -139,7 +180,24 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
             inputs_[s] = game::Input{};
         }
     }
-    const auto events = recorder_ ? recorder_->step(inputs_) : bare_->step(inputs_);
+    std::span<const game::MatchEvent> events;
+    try {
+        if (options_.step_fault) options_.step_fault(options_.index, m.tick() + 1);
+        if (!recorder_) {
+            events = bare_->step(inputs_);
+        } else {
+            try {
+                events = recorder_->step(inputs_);
+            } catch (const replay::WriteError& e) {
+                stop_recording(e.what());
+                events = salvaged_;
+            }
+        }
+    } catch (const std::exception& e) {
+        fail(e.what());
+        push_frame(server_tick);
+        return events_;
+    }
     for (game::MatchEvent e : events) {
         if (e.kind == game::MatchEvent::Kind::goal) rebuild_roster();  // goals per player
         e.tick = server_tick;
@@ -180,9 +238,19 @@ void Room::rebuild_roster() {
 MatchSummary Room::close_match() {
     MatchSummary summary{options_.index, match_number_, replay_path_, {}};
     const game::Match& m = match();
-    if (recorder_) {
-        summary.footer = recorder_->finish();
-    } else {
+    bool finished = false;
+    if (recorder_ && !failed_) {
+        try {
+            summary.footer = recorder_->finish();
+            finished = true;
+        } catch (const replay::WriteError& e) {
+            if (options_.stats) ++options_.stats->replay_write_errors;
+            spdlog::error("room {}: match {}: the replay's end could not be written: {}",
+                          options_.index, match_number_, e.what());
+        }
+    }
+    if (!finished) {
+        summary.replay.clear();  // no replay with a footer
         summary.footer.final_tick = m.tick();
         summary.footer.final_hash = m.state_hash();
         summary.footer.score = {m.score(game::Team::left), m.score(game::Team::right)};
@@ -190,12 +258,12 @@ MatchSummary Room::close_match() {
     spdlog::info("room {}: match {} over at tick {}, {}-{}, final hash {:016x}{}", options_.index,
                  match_number_, summary.footer.final_tick, summary.footer.score[0],
                  summary.footer.score[1], summary.footer.final_hash,
-                 replay_path_.empty() ? "" : ", replay " + replay_path_.string());
+                 summary.replay.empty() ? "" : ", replay " + summary.replay.string());
     return summary;
 }
 
 std::optional<MatchSummary> Room::restart_if_finished() {
-    if (match().phase() != game::Phase::finished ||
+    if (failed_ || match().phase() != game::Phase::finished ||
         final_pause_done_ < options_.final_pause_ticks)
         return std::nullopt;
     MatchSummary summary = close_match();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -15,6 +16,7 @@
 #include "carom/game/match.hpp"
 #include "carom/protocol/net.hpp"
 #include "carom/replay/recorder.hpp"
+#include "stats.hpp"
 
 namespace carom::server {
 
@@ -29,6 +31,10 @@ struct RoomOptions {
     // The final whistle: server ticks a finished match stays on the wire
     // (frozen, phase finished) before the next one starts.
     std::uint32_t final_pause_ticks = 0;
+    // Where the room counts its faults (replay_write_errors, rooms_failed); may be null.
+    Stats* stats = nullptr;
+    // Tests only: called before each step with (room, match tick about to run).
+    std::function<void(std::uint32_t, std::uint64_t)> step_fault;
 };
 
 // How a finished (or shut down) match ended, for the log and the tests.
@@ -39,6 +45,13 @@ struct MatchSummary {
     replay::Footer footer;
 };
 
+// One room's problem is never the process's. A replay that cannot be
+// created or written stops recording (logged, counted in
+// Stats::replay_write_errors): the match goes on unrecorded and the next
+// match tries to record again. An exception in a step pauses the room for
+// good (logged, counted in Stats::rooms_failed): its match stays frozen on
+// the wire, its replay keeps every tick before the fault and no footer, and
+// the other rooms play on.
 class Room {
   public:
     static constexpr std::uint32_t kNoClient = 0;
@@ -52,6 +65,8 @@ class Room {
     const game::Match& match() const;
     std::uint64_t seed() const { return seed_; }
     std::uint32_t match_number() const { return match_number_; }
+    // An exception in a step paused the room for good.
+    bool failed() const { return failed_; }
     // The server tick of the current match's tick 0.
     std::uint64_t match_start_tick() const { return match_start_tick_; }
 
@@ -95,6 +110,10 @@ class Room {
     void rebuild_roster();
     void push_frame(std::uint64_t server_tick);
     MatchSummary close_match();
+    // The recorder could not write: the match goes on as a bare one.
+    void stop_recording(const char* what);
+    void fail(const char* what);
+    std::unique_ptr<game::Match> bare_match(const std::vector<replay::PlayerInfo>& players) const;
 
     RoomOptions options_;
     std::uint64_t map_hash_ = 0;
@@ -114,6 +133,8 @@ class Room {
     std::uint64_t roster_version_ = 0;
     std::uint64_t server_tick_ = 0;  // of the last step: frames are stamped with it
     std::uint64_t match_start_tick_ = 0;
+    bool failed_ = false;
+    std::vector<game::MatchEvent> salvaged_;  // the events of a step whose write failed
 };
 
 }  // namespace carom::server

@@ -31,6 +31,12 @@ struct Stats {
     std::uint64_t ticks_catch_up = 0;
 
     std::uint64_t invalid_total() const;
+
+    // One room's faults (room.hpp): replays that could not be created or
+    // written (that match went on unrecorded), and rooms paused by an
+    // exception in their step (the other rooms played on).
+    std::uint64_t replay_write_errors = 0;
+    std::uint64_t rooms_failed = 0;
 };
 
 // The host's receive path: how often it stopped reading to let a tick run,

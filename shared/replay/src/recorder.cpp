@@ -52,7 +52,9 @@ std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Inpu
     for (game::Slot s = 0; s < applied_.size(); ++s)
         applied_[s] = match_.active(s) ? game::Input::from_bits(inputs[s].bits()) : game::Input{};
     settled_.reset();
+    last_events_ = {};
     const auto events = match_.step(applied_);
+    last_events_ = events;
     const std::uint64_t hash = match_.state_hash();
     writer_.add_tick(match_.tick(), applied_, hash, events);
     if (match_.tick() % kKeyframeTicks == 0) keyframe();

@@ -24,8 +24,22 @@ struct ReplayWriter::Pending {
 
 namespace {
 
+std::function<int(const std::filesystem::path&)>& write_fault() {
+    static std::function<int(const std::filesystem::path&)> fault;
+    return fault;
+}
+
 [[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
-    throw std::runtime_error(path.string() + ": " + what + ": " + std::strerror(errno));
+    throw WriteError(path.string() + ": " + what + ": " + std::strerror(errno));
+}
+
+// The injected fault, if any, as the errno the OS would have set.
+bool injected_fault(const std::filesystem::path& path) {
+    if (!write_fault()) return false;
+    const int error = write_fault()(path);
+    if (error == 0) return false;
+    errno = error;
+    return true;
 }
 
 template <class Table>
@@ -39,6 +53,10 @@ std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
 
 }  // namespace
 
+void set_write_fault(std::function<int(const std::filesystem::path&)> fault) {
+    write_fault() = std::move(fault);
+}
+
 ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header)
     : path_(path), ticks_per_chunk_(header.tick_rate), pending_(std::make_unique<Pending>()) {
     if (2 * header.map.team_size > kMaxSlots)
@@ -46,14 +64,21 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
     file_ = std::fopen(path.c_str(), "wb");
     if (!file_) fail(path, "cannot create the replay");
-    std::array<std::uint8_t, detail::kPreambleSize> preamble{};
-    std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
-    detail::put_u32(preamble.data() + 8, kFormatVersion);
-    if (std::fwrite(preamble.data(), 1, preamble.size(), file_) != preamble.size())
-        fail(path, "cannot write the replay");
-    bytes_written_ += preamble.size();
-    flatbuffers::FlatBufferBuilder b;
-    write_chunk(finish_chunk(b, detail::encode(b, header)));
+    try {
+        std::array<std::uint8_t, detail::kPreambleSize> preamble{};
+        std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
+        detail::put_u32(preamble.data() + 8, kFormatVersion);
+        if (injected_fault(path) ||
+            std::fwrite(preamble.data(), 1, preamble.size(), file_) != preamble.size())
+            fail(path, "cannot write the replay");
+        bytes_written_ += preamble.size();
+        flatbuffers::FlatBufferBuilder b;
+        write_chunk(finish_chunk(b, detail::encode(b, header)));
+    } catch (...) {
+        std::fclose(file_);  // the destructor does not run for a constructor that throws
+        file_ = nullptr;
+        throw;
+    }
 }
 
 ReplayWriter::~ReplayWriter() {
@@ -152,6 +177,7 @@ void ReplayWriter::write_chunk(std::span<const std::uint8_t> payload) {
     detail::put_u32(head.data(), static_cast<std::uint32_t>(payload.size()));
     detail::put_u64(head.data() + 4, detail::checksum(payload));
     // One buffered write per chunk, then a flush: a kill leaves whole chunks or a torn last one.
+    if (injected_fault(path_)) fail(path_, "cannot write the replay");
     if (std::fwrite(head.data(), 1, head.size(), file_) != head.size() ||
         std::fwrite(payload.data(), 1, payload.size(), file_) != payload.size())
         fail(path_, "cannot write the replay");

@@ -28,8 +28,11 @@ class MatchRecorder {
     const game::Match& match() const { return match_; }
     void join(game::Slot slot, std::string name, bool bot);
     void leave(game::Slot slot);
-    // One tick; inputs per slot (those of empty slots are ignored).
+    // One tick; inputs per slot (those of empty slots are ignored). When the
+    // file cannot be written (WriteError), the match has still stepped:
+    // last_events() holds the tick's events and match() its state.
     std::span<const game::MatchEvent> step(std::span<const game::Input> inputs);
+    std::span<const game::MatchEvent> last_events() const { return last_events_; }
     void flush() { writer_.flush(); }
     // Final keyframe and footer; the recorder takes no more ticks.
     Footer finish();
@@ -47,6 +50,7 @@ class MatchRecorder {
     // The state after the last step, once a join or leave has changed the
     // match since (the final keyframe and the footer describe this state).
     std::optional<Keyframe> settled_;
+    std::span<const game::MatchEvent> last_events_;  // into match_, until its next step
     bool finished_ = false;
 };
 

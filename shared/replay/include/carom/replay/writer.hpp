@@ -5,18 +5,33 @@
 // reads up to its last chunk.
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "carom/replay/replay.hpp"
 
 namespace carom::replay {
 
+// The OS refused to create, write or flush the file (disk full, directory
+// gone or read-only...): what was written before reads up to its last whole
+// chunk. The message names the file and the reason.
+class WriteError : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+// Fault injection for tests: called with the file's path before every write
+// to the OS; a non-zero errno fails that write as the OS would have (ENOSPC,
+// EIO...). An empty function (the default) injects nothing.
+void set_write_fault(std::function<int(const std::filesystem::path&)> fault);
+
 class ReplayWriter {
   public:
     // Creates (truncates) the file and writes the preamble and header.
-    // Throws std::runtime_error naming the file and the reason.
+    // Throws WriteError naming the file and the reason.
     ReplayWriter(const std::filesystem::path& path, const Header& header);
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
