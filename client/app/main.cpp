@@ -20,7 +20,7 @@
 #include "carom/client/host_port.hpp"
 #include "carom/play/session.hpp"
 #include "carom/render/render.hpp"
-#include "terminal.hpp"
+#include "carom/terminal/terminal.hpp"
 #include "udp_link.hpp"
 
 namespace {
@@ -74,16 +74,26 @@ class Clock {
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
-std::optional<carom::play::Key> key_of(carom::app::Press p) {
-    using carom::app::Press;
+// WASD and the arrows steer, space kicks.
+std::optional<carom::play::Key> steer_key(const carom::terminal::Key& k) {
+    using Kind = carom::terminal::Key::Kind;
     using carom::play::Key;
-    switch (p) {
-        case Press::up: return Key::up;
-        case Press::down: return Key::down;
-        case Press::left: return Key::left;
-        case Press::right: return Key::right;
-        case Press::kick: return Key::kick;
-        default: return std::nullopt;
+    switch (k.kind) {
+        case Kind::up: return Key::up;
+        case Kind::down: return Key::down;
+        case Kind::left: return Key::left;
+        case Kind::right: return Key::right;
+        case Kind::character:
+            switch (k.ch) {
+                case 'w': case 'W': return Key::up;
+                case 's': case 'S': return Key::down;
+                case 'a': case 'A': return Key::left;
+                case 'd': case 'D': return Key::right;
+                case ' ': return Key::kick;
+                default: return std::nullopt;
+            }
+        default:
+            return std::nullopt;
     }
 }
 
@@ -156,7 +166,7 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
     std::optional<carom::play::Ending> ending;
     int signal = 0;
     {
-        carom::app::Terminal terminal(o.ascii);
+        carom::terminal::Terminal terminal(o.ascii);
         const auto glyphs = terminal.utf8() ? carom::render::Glyphs::braille
                                             : carom::render::Glyphs::ascii;
         bool roster = false;
@@ -168,9 +178,10 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
         };
         loop.keys = [&](std::uint64_t now_ms) {
             while (const auto k = terminal.key()) {
-                if (*k == carom::app::Press::quit) return false;
-                if (*k == carom::app::Press::roster) roster = !roster;
-                if (const auto key = key_of(*k)) session.press(*key, now_ms);
+                const bool typed = k->kind == carom::terminal::Key::Kind::character;
+                if (typed && (k->ch == 'q' || k->ch == 'Q')) return false;
+                if (typed && k->ch == '\t') roster = !roster;
+                if (const auto key = steer_key(*k)) session.press(*key, now_ms);
             }
             return true;
         };
@@ -269,6 +280,10 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
 
+    if (!o.bot && (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)) {
+        std::cerr << "carom-client: not a terminal (use --bot to play without one)\n";
+        return kExitError;
+    }
     install_signal_handlers();
     try {
         asio::io_context io;

@@ -25,7 +25,7 @@
 
 #include "carom/render/render.hpp"
 #include "prediction_probe.hpp"
-#include "terminal.hpp"
+#include "carom/terminal/terminal.hpp"
 
 namespace {
 
@@ -68,7 +68,7 @@ DrawFigures draw_run(int width, int height, bool utf8, double seconds, std::uint
     if (out == nullptr || in == nullptr) throw std::runtime_error("cannot open the counting files");
     DrawFigures f;
     {
-        carom::app::Terminal screen(out, in, "xterm-256color", utf8, width, height);
+        carom::terminal::Terminal screen(out, in, "xterm-256color", utf8, width, height);
         const carom::render::Glyphs glyphs =
             utf8 ? carom::render::Glyphs::braille : carom::render::Glyphs::ascii;
         std::int64_t next_frame = 0;

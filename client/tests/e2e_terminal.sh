@@ -70,7 +70,11 @@ echo "bot: $(grep 'left after' "$work/bot.log" | sed 's/.*\] //')"
 rm -f "$work/exit"
 tmux -L "$socket" new-session -d -s spectator -x 100 -y 30 \
   "$client_bin 127.0.0.1:$port --name watcher --spectate --ascii; echo EXIT=\$? > $work/exit; sleep 30"
-for _ in $(seq 400); do tmux -L "$socket" capture-pane -t spectator -p | grep -q "spectating" && break; sleep 0.05; done
+# Wait for what is checked: the HUD line itself, not "spectating" anywhere on the screen.
+for _ in $(seq 400); do
+  tmux -L "$socket" capture-pane -t spectator -p | grep -Eq "left [0-9]+ : [0-9]+ right.*spectating" && break
+  sleep 0.05
+done
 screen=$(tmux -L "$socket" capture-pane -t spectator -p)
 grep -Eq "left [0-9]+ : [0-9]+ right.*spectating" <<<"$screen" || fail "no spectating HUD: $screen"
 grep -q "#####" <<<"$screen" || fail "spectator: no arena walls: $screen"

@@ -14,10 +14,39 @@
 #include "control.hpp"
 #include "load.hpp"
 #include "view.hpp"
-#include "viewer_terminal.hpp"
+#include "carom/terminal/terminal.hpp"
 
 namespace carom::tool {
 namespace {
+
+// The viewer's keys (the help line, kViewerHelp, names them).
+ViewKey view_key(const terminal::Key& k) {
+    using Kind = terminal::Key::Kind;
+    switch (k.kind) {
+        case Kind::left: return ViewKey::back_5s;
+        case Kind::right: return ViewKey::forward_5s;
+        case Kind::up: return ViewKey::back_30s;
+        case Kind::down: return ViewKey::forward_30s;
+        case Kind::home: return ViewKey::home;
+        case Kind::end: return ViewKey::end;
+        case Kind::other: return ViewKey::other;
+        case Kind::character: break;
+    }
+    switch (k.ch) {
+        case ' ': case 'p': case 'P': return ViewKey::pause;
+        case '+': case '=': return ViewKey::faster;
+        case '-': case '_': return ViewKey::slower;
+        case '[': return ViewKey::previous_goal;
+        case ']': return ViewKey::next_goal;
+        case ',': case '<': return ViewKey::tick_back;
+        case '.': case '>': return ViewKey::tick_forward;
+        case 'g': return ViewKey::home;
+        case 'G': return ViewKey::end;
+        case '\t': return ViewKey::roster;
+        case 'q': case 'Q': return ViewKey::quit;
+        default: return ViewKey::other;
+    }
+}
 
 volatile std::sig_atomic_t g_signal = 0;
 
@@ -87,17 +116,18 @@ int run_play(const PlayArgs& a) {
     const auto frame = std::chrono::microseconds(static_cast<std::int64_t>(1e6 / a.fps));
     std::string failure;
     {
-        ViewerTerminal terminal(a.ascii);
+        terminal::Terminal terminal(a.ascii);
         view.glyphs = terminal.utf8() ? render::Glyphs::braille : render::Glyphs::ascii;
         const auto began = std::chrono::steady_clock::now();
         auto last = began;
         pollfd input{STDIN_FILENO, POLLIN, 0};
         for (;;) {
             bool quit = false;
-            while (const auto k = terminal.key()) {
-                if (*k == ViewKey::quit) quit = true;
-                if (*k == ViewKey::roster) view.roster = !view.roster;
-                control.press(*k);
+            while (const auto press = terminal.key()) {
+                const ViewKey k = view_key(*press);
+                if (k == ViewKey::quit) quit = true;
+                if (k == ViewKey::roster) view.roster = !view.roster;
+                control.press(k);
             }
             if (quit || g_signal != 0) break;
             const auto now = std::chrono::steady_clock::now();

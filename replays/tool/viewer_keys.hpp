@@ -1,6 +1,6 @@
 #pragma once
-// The replay viewer's keys, as the terminal reads them (viewer_terminal.cpp
-// maps the key codes; the help line names them).
+// The replay viewer's keys (play.cpp maps the terminal's keys to them; the
+// help line names them).
 #include <cstdint>
 
 namespace carom::tool {

@@ -1,7 +1,7 @@
 #pragma once
-// The terminal as the client uses it (ncursesw): grids of cells out, keys
-// in, nothing else. Constructing it takes the terminal over; destroying it
-// (on every exit path, exceptions included) gives it back as it was.
+// The terminal as carom's programs use it (ncursesw): grids of cells out,
+// keys in, nothing else. Constructing it takes the terminal over; destroying
+// it (on every exit path, exceptions included) gives it back as it was.
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -10,14 +10,18 @@
 
 struct screen;  // ncurses' SCREEN
 
-namespace carom::app {
+namespace carom::terminal {
 
-// A key as the client reads it: WASD and arrows are the same press.
-enum class Press : std::uint8_t { up, down, left, right, kick, roster, quit, other };
+// A key as read, without ncurses' codes: each program maps it to its actions.
+struct Key {
+    enum class Kind : std::uint8_t { character, up, down, left, right, home, end, other };
+    Kind kind = Kind::other;
+    char32_t ch = 0;  // Kind::character: the character ('\t' for Tab)
+};
 
 class Terminal {
   public:
-    // Throws std::runtime_error when stdin/stdout is not a terminal.
+    // Throws std::runtime_error ("not a terminal") when stdin/stdout is not one.
     explicit Terminal(bool force_ascii);
     // A screen of `width` × `height` on `out` (any file: benchmarks count
     // what ncurses writes there), as TERM `term`; no keys are read.
@@ -31,8 +35,9 @@ class Terminal {
     int height() const;
     // Copies the grid to the screen; ncurses sends only the cells that changed.
     void draw(const render::Grid& grid);
-    // The next key waiting, or nullopt when none is.
-    std::optional<Press> key();
+    // The next key waiting, or nullopt when none is (a resize reads as Kind::other:
+    // the next frame takes the new size).
+    std::optional<Key> key();
 
   private:
     void set_up();
@@ -42,4 +47,4 @@ class Terminal {
     bool colour_ = false;
 };
 
-}  // namespace carom::app
+}  // namespace carom::terminal

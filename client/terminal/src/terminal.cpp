@@ -1,4 +1,4 @@
-#include "viewer_terminal.hpp"
+#include "carom/terminal/terminal.hpp"
 
 #include <langinfo.h>
 #include <ncursesw/curses.h>
@@ -7,16 +7,17 @@
 #include <clocale>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
-namespace carom::tool {
+namespace carom::terminal {
 namespace {
 
+// Colour pair numbers are the ink values; pair 0 is the terminal's default.
 struct InkStyle {
     short colour;
     attr_t attributes;
 };
 
-// The client's colours (client/app/terminal.cpp), so a replay looks like the match.
 InkStyle style_of(render::Ink ink) {
     switch (ink) {
         case render::Ink::wall:
@@ -40,12 +41,25 @@ InkStyle style_of(render::Ink ink) {
 
 }  // namespace
 
-ViewerTerminal::ViewerTerminal(bool force_ascii) {
+Terminal::Terminal(bool force_ascii) {
     if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)
         throw std::runtime_error("not a terminal");
     std::setlocale(LC_ALL, "");
     utf8_ = !force_ascii && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     if (initscr() == nullptr) throw std::runtime_error("cannot initialise the terminal");
+    set_up();
+}
+
+Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width, int height)
+    : utf8_(utf8) {
+    screen_ = newterm(term, out, in);
+    if (screen_ == nullptr) throw std::runtime_error(std::string("cannot open a screen for TERM=") + term);
+    set_term(screen_);
+    resizeterm(height, width);
+    set_up();
+}
+
+void Terminal::set_up() {
     cbreak();  // keys at once; Ctrl-C still raises SIGINT
     noecho();
     nodelay(stdscr, TRUE);
@@ -62,19 +76,20 @@ ViewerTerminal::ViewerTerminal(bool force_ascii) {
     }
 }
 
-ViewerTerminal::~ViewerTerminal() {
+Terminal::~Terminal() {
     endwin();
+    if (screen_ != nullptr) delscreen(screen_);
 }
 
-int ViewerTerminal::width() const {
+int Terminal::width() const {
     return getmaxx(stdscr);
 }
 
-int ViewerTerminal::height() const {
+int Terminal::height() const {
     return getmaxy(stdscr);
 }
 
-void ViewerTerminal::draw(const render::Grid& grid) {
+void Terminal::draw(const render::Grid& grid) {
     for (int y = 0; y < grid.height(); ++y) {
         for (int x = 0; x < grid.width(); ++x) {
             const render::Cell c = grid.at(x, y);
@@ -86,7 +101,8 @@ void ViewerTerminal::draw(const render::Grid& grid) {
             if (!colour_ && (c.ink == render::Ink::own || c.ink == render::Ink::alert))
                 attributes = A_BOLD;
             setcchar(&cc, text, attributes, pair, nullptr);
-            // The bottom-right cell reports an error (it would scroll) and is drawn anyway.
+            // The bottom-right cell cannot be written without scrolling: ncurses
+            // reports an error there and draws it anyway.
             mvwadd_wch(stdscr, y, x, &cc);
         }
     }
@@ -94,43 +110,25 @@ void ViewerTerminal::draw(const render::Grid& grid) {
     doupdate();
 }
 
-std::optional<ViewKey> ViewerTerminal::key() {
-    switch (const int k = wgetch(stdscr); k) {
+std::optional<Key> Terminal::key() {
+    using Kind = Key::Kind;
+    wint_t code = 0;
+    switch (wget_wch(stdscr, &code)) {
         case ERR:
             return std::nullopt;
-        case ' ': case 'p': case 'P':
-            return ViewKey::pause;
-        case '+': case '=':
-            return ViewKey::faster;
-        case '-': case '_':
-            return ViewKey::slower;
-        case KEY_LEFT:
-            return ViewKey::back_5s;
-        case KEY_RIGHT:
-            return ViewKey::forward_5s;
-        case KEY_UP:
-            return ViewKey::back_30s;
-        case KEY_DOWN:
-            return ViewKey::forward_30s;
-        case '[':
-            return ViewKey::previous_goal;
-        case ']':
-            return ViewKey::next_goal;
-        case ',': case '<':
-            return ViewKey::tick_back;
-        case '.': case '>':
-            return ViewKey::tick_forward;
-        case KEY_HOME: case 'g':
-            return ViewKey::home;
-        case KEY_END: case 'G':
-            return ViewKey::end;
-        case '\t':
-            return ViewKey::roster;
-        case 'q': case 'Q':
-            return ViewKey::quit;
+        case KEY_CODE_YES:
+            switch (code) {
+                case KEY_UP: return Key{Kind::up, 0};
+                case KEY_DOWN: return Key{Kind::down, 0};
+                case KEY_LEFT: return Key{Kind::left, 0};
+                case KEY_RIGHT: return Key{Kind::right, 0};
+                case KEY_HOME: return Key{Kind::home, 0};
+                case KEY_END: return Key{Kind::end, 0};
+                default: return Key{Kind::other, 0};  // KEY_RESIZE among them
+            }
         default:
-            return ViewKey::other;  // KEY_RESIZE among them: the next frame takes the new size
+            return Key{Kind::character, static_cast<char32_t>(code)};
     }
 }
 
-}  // namespace carom::tool
+}  // namespace carom::terminal
