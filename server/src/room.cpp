@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <random>
 #include <stdexcept>
 
 #include "carom/game/bot.hpp"
@@ -20,7 +21,9 @@ std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t m
 }  // namespace
 
 Room::Room(RoomOptions options)
-    : options_(std::move(options)), map_hash_(protocol::map_hash(options_.map)) {
+    : options_(std::move(options)),
+      map_hash_(protocol::map_hash(options_.map)),
+      file_tag_(std::random_device{}()) {
     const game::Match probe(options_.map, options_.seed);  // throws on a bad map
     occupants_.resize(probe.slot_count());
     inputs_.resize(probe.slot_count());
@@ -48,9 +51,9 @@ void Room::start_match() {
     bare_.reset();
     replay_path_.clear();
     if (!options_.replay_dir.empty()) {
-        const auto path = options_.replay_dir / fmt::format("room{:02}-{}-m{:04}.crpl",
-                                                            options_.index, options_.run_id,
-                                                            match_number_);
+        const auto path =
+            options_.replay_dir / fmt::format("room{:02}-{}-{:08x}-m{:04}.crpl", options_.index,
+                                              options_.run_id, file_tag_, match_number_);
         try {
             recorder_ = std::make_unique<replay::MatchRecorder>(
                 path, options_.map, seed_, "carom-server", players, options_.final_pause_ticks);

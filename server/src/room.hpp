@@ -25,7 +25,11 @@ struct RoomOptions {
     game::Map map;
     bool bots = false;
     std::filesystem::path replay_dir;  // empty: not recorded
-    std::string run_id;                // names replay files: room<i>-<run_id>-<match>.crpl
+    // Names replay files room<i>-<run_id>-<tag>-m<match>.crpl, where <tag> is
+    // random per Room: two servers started in the same second (same run id)
+    // on one directory never pick the same name, and files are created
+    // exclusively, so none is ever written over.
+    std::string run_id;
     std::uint64_t seed = 1;
     std::uint32_t frame_history = 64;
     // The final whistle: server ticks a finished match stays on the wire
@@ -133,6 +137,7 @@ class Room {
     std::uint64_t roster_version_ = 0;
     std::uint64_t server_tick_ = 0;  // of the last step: frames are stamped with it
     std::uint64_t match_start_tick_ = 0;
+    std::uint32_t file_tag_ = 0;  // random: replay names unique to this room object
     bool failed_ = false;
     std::vector<game::MatchEvent> salvaged_;  // the events of a step whose write failed
 };

@@ -62,7 +62,8 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
     if (2 * header.map.team_size > kMaxSlots)
         throw std::invalid_argument("replay: at most 32 player slots");
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
-    file_ = std::fopen(path.c_str(), "wb");
+    // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
+    file_ = std::fopen(path.c_str(), "wbx");
     if (!file_) fail(path, "cannot create the replay");
     try {
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};

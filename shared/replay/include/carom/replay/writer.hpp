@@ -30,8 +30,8 @@ void set_write_fault(std::function<int(const std::filesystem::path&)> fault);
 
 class ReplayWriter {
   public:
-    // Creates (truncates) the file and writes the preamble and header.
-    // Throws WriteError naming the file and the reason.
+    // Creates the file (never over an existing one) and writes the preamble
+    // and header. Throws WriteError naming the file and the reason.
     ReplayWriter(const std::filesystem::path& path, const Header& header);
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
