@@ -50,8 +50,10 @@ std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& b,
 std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& b,
                                                std::uint32_t index, std::uint64_t cookie) {
     b.Clear();
+    // Padded like the request: the server answers no shorter response (protocol 4).
+    const std::vector<std::uint8_t> pad(protocol::kConnectRequestMinBytes, 0);
     const auto body = net::CreateConnectResponse(b, b.CreateString(fmt::format("c{}", index)), -1,
-                                                 false, index + 1, cookie);
+                                                 false, index + 1, cookie, b.CreateVector(pad));
     return protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
 }
 
@@ -76,6 +78,7 @@ std::vector<InProcessClient> connect_clients(server::Server& server, CountingTra
         if (accepted == nullptr || accepted->body_type() != net::Body::Accepted)
             throw std::runtime_error(fmt::format("bench client {} was not accepted", i));
         c.id = accepted->body_as_Accepted()->client_id();
+        c.secret = accepted->body_as_Accepted()->session_secret();
         clients.push_back(c);
     }
     return clients;
@@ -90,7 +93,7 @@ std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& b, InPr
         commands.emplace_back(s, scripted_input(c.index, s));
     b.Clear();
     const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(commands), ack, c.sequence);
-    return protocol::finish_packet(b, c.id, net::Body::ClientInput, body.Union());
+    return protocol::finish_packet(b, c.id, net::Body::ClientInput, body.Union(), c.secret);
 }
 
 }  // namespace carom::bench

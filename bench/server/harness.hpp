@@ -35,6 +35,7 @@ struct InProcessClient {
     server::Endpoint at;
     std::uint32_t index = 0;
     std::uint32_t id = 0;
+    std::uint64_t secret = 0;  // Accepted.session_secret, on every input
     std::uint32_t sequence = 0;
 };
 

@@ -1,7 +1,8 @@
 // carom-flood: a hostile sender for measuring the server under a flood, on
 // loopback only. As fast as it can for --seconds, it sends a mix of forged
-// ConnectResponse packets (valid FlatBuffers, random cookies: each costs the
-// server a verification and a cookie hash) and junk (junk.hpp: random bytes,
+// ConnectResponse packets (valid FlatBuffers, random cookies, half of them
+// padded: each costs the server a verification, a rate-limit lookup and, within
+// the limit, a cookie hash) and junk (junk.hpp: random bytes,
 // wrong identifiers, truncated and random tables), in batches of sendmmsg.
 // It only ever sends to 127.0.0.1.
 #include <arpa/inet.h>
@@ -22,10 +23,13 @@
 
 namespace {
 
+// Every other one padded to the size the server answers (256 bytes), so it
+// passes the size check and reaches the rate limit and the cookie check.
 std::vector<std::uint8_t> forged_response(std::mt19937_64& rng) {
     flatbuffers::FlatBufferBuilder b;
+    const std::vector<std::uint8_t> pad(rng() % 2 == 0 ? 0 : 240, 0);
     const auto body = carom::net::CreateConnectResponse(b, b.CreateString("x"), -1, false, rng(),
-                                                        rng());
+                                                        rng(), b.CreateVector(pad));
     const auto bytes = carom::protocol::finish_packet(b, 0, carom::net::Body::ConnectResponse,
                                                       body.Union());
     return {bytes.begin(), bytes.end()};

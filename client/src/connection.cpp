@@ -127,6 +127,14 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     }
     const bool connecting = state_ == State::connecting;
     const bool connected = state_ == State::connected;
+    // Once accepted, what the server sends in the session carries its secret:
+    // a packet forged from the server's address without it is dropped.
+    if (connected && packet.session_secret() != session_.secret &&
+        (type == net::Body::Snapshot || type == net::Body::Disconnect ||
+         type == net::Body::KeepAlive)) {
+        ++stats_.wrong_secret;
+        return;
+    }
     bool handled = true;
     if (const auto* c = packet.body_as_Challenge(); c != nullptr && connecting) {
         on_challenge(*c, now_ms);
@@ -160,6 +168,7 @@ void Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
 
 void Connection::on_accepted(const net::Accepted& a) {
     session_.client_id = a.client_id();
+    session_.secret = a.session_secret();
     session_.room = a.room();
     session_.slot = a.slot();
     session_.team = a.team();
@@ -272,7 +281,8 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     const auto inputs = builder_.CreateVectorOfStructs(newest.data(), newest.size());
     const auto body = net::CreateClientInput(builder_, inputs, newest_tick_.value_or(0), ping_id);
     transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::ClientInput, body.Union()),
+        protocol::finish_packet(builder_, session_.client_id, net::Body::ClientInput, body.Union(),
+                                session_.secret),
         now_ms);
 }
 
@@ -281,7 +291,8 @@ void Connection::disconnect(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, net::DisconnectReason::quit);
     transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::Disconnect, body.Union()),
+        protocol::finish_packet(builder_, session_.client_id, net::Body::Disconnect, body.Union(),
+                                session_.secret),
         now_ms);
     close(CloseReason::quit);
 }
@@ -316,19 +327,31 @@ void Connection::send_connect_request(std::uint64_t now_ms) {
 }
 
 void Connection::send_connect_response(std::uint64_t now_ms) {
-    builder_.Clear();
-    const auto name = builder_.CreateString(config_.name);
-    const auto body = net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
-                                                 config_.token, cookie_.value_or(0));
-    transmit(protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union()),
-             now_ms);
+    // Padded like the request (protocol 4), so the server's answer is never larger.
+    std::size_t padding = 0;
+    for (;;) {
+        builder_.Clear();
+        const auto name = builder_.CreateString(config_.name);
+        const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
+        const auto body =
+            net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
+                                       config_.token, cookie_.value_or(0), pad);
+        const auto bytes =
+            protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union());
+        if (bytes.size() >= protocol::kConnectRequestMinBytes) {
+            transmit(bytes, now_ms);
+            return;
+        }
+        padding += protocol::kConnectRequestMinBytes - bytes.size();
+    }
 }
 
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateKeepAlive(builder_, next_ping(now_ms));
     transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive, body.Union()),
+        protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive, body.Union(),
+                                session_.secret),
         now_ms);
 }
 

@@ -36,14 +36,16 @@ struct AcceptedFields {
     std::uint64_t map_hash = 0x1234'5678'9abc'def0;
     std::uint64_t seed = 99;
     std::uint32_t input_redundancy = 8;
+    std::uint64_t secret = 0;  // Accepted.session_secret (protocol 4)
 };
 
 inline Bytes accepted(const AcceptedFields& a) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateAcceptedDirect(
         b, a.client_id, a.room, a.slot, a.team, a.tick_rate_hz, a.snapshot_rate_hz,
-        a.map_name.c_str(), a.map_hash, a.seed, a.input_redundancy);
-    return copy_of(protocol::finish_packet(b, a.client_id, net::Body::Accepted, body.Union()));
+        a.map_name.c_str(), a.map_hash, a.seed, a.input_redundancy, a.secret);
+    return copy_of(
+        protocol::finish_packet(b, a.client_id, net::Body::Accepted, body.Union(), a.secret));
 }
 
 inline Bytes denied(net::DenyReason reason, const std::string& detail) {
@@ -52,10 +54,11 @@ inline Bytes denied(net::DenyReason reason, const std::string& detail) {
     return copy_of(protocol::finish_packet(b, 0, net::Body::Denied, body.Union()));
 }
 
-inline Bytes server_disconnect(net::DisconnectReason reason, const std::string& detail) {
+inline Bytes server_disconnect(net::DisconnectReason reason, const std::string& detail,
+                               std::uint64_t secret = 0) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateDisconnectDirect(b, reason, detail.c_str());
-    return copy_of(protocol::finish_packet(b, 42, net::Body::Disconnect, body.Union()));
+    return copy_of(protocol::finish_packet(b, 42, net::Body::Disconnect, body.Union(), secret));
 }
 
 // A frame of `disks` disks, each at (tick + i, i) so that every tick differs.

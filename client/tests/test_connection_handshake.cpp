@@ -227,5 +227,37 @@ TEST_CASE("packets_meant_for_another_state_are_dropped_and_counted") {
     CHECK(h.connection.state() == State::connected);
 }
 
+TEST_CASE("the session secret from accepted goes on every session packet, and is required back") {
+    Harness h;
+    test::AcceptedFields f;
+    f.secret = 0x5ec2'e7a1'0000'0001;
+    h.connect(f);
+    CHECK(h.connection.session().secret == f.secret);
+    h.connection.send_input(game::Input::move(1), 10);
+    CHECK(h.last_sent().session_secret() == f.secret);
+    h.connection.update(10 + 1000);  // nothing else sent for a second: a keep-alive
+    REQUIRE(h.last_sent().body_as_KeepAlive() != nullptr);
+    CHECK(h.last_sent().session_secret() == f.secret);
+    // A Disconnect forged from the server's address without the secret is
+    // dropped and counted; the real one (with it) ends the session.
+    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "forged"), 1100);
+    CHECK(h.connection.state() == State::connected);
+    CHECK(h.connection.stats().wrong_secret == 1);
+    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "", f.secret ^ 2), 1100);
+    CHECK(h.connection.stats().wrong_secret == 2);
+    CHECK(h.connection.state() == State::connected);
+    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "real", f.secret), 1200);
+    CHECK(h.connection.state() == State::closed);
+}
+
+TEST_CASE("the connect response is padded like the request") {
+    Harness h(config_of("bob", -1, 1));
+    h.connection.connect(0);
+    h.receive(test::challenge(5), 10);
+    REQUIRE(h.last_sent().body_as_ConnectResponse() != nullptr);
+    CHECK(h.sent.back().size() >= protocol::kConnectRequestMinBytes);
+    CHECK(h.sent.back().size() <= protocol::kConnectRequestMinBytes + 16);
+}
+
 }  // namespace
 }  // namespace carom::client

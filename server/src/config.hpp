@@ -30,6 +30,11 @@ struct ServerConfig {
     // Tests only: called before each room's step with the room and the match
     // tick about to run; what it throws is a fault in that room's step.
     std::function<void(std::uint32_t room, std::uint64_t tick)> room_step_fault;
+    // Sessions (players, spectators, away players) from one source IP, any port.
+    std::uint32_t max_sessions_per_ip = 4;
+    // Replies to handshake packets (ConnectRequest, ConnectResponse) per
+    // source IP per second; beyond it the packets are dropped unanswered.
+    std::uint32_t handshake_replies_per_ip_s = 64;
 };
 
 }  // namespace carom::server

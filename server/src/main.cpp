@@ -59,6 +59,14 @@ int main(int argc, char** argv) {
     app.add_option("--max-clients", config.max_clients, "Players and spectators, all rooms")
         ->envname("CAROM_MAX_CLIENTS")
         ->capture_default_str();
+    app.add_option("--max-sessions-per-ip", config.max_sessions_per_ip,
+                   "Sessions from one source IP (any port); more are denied")
+        ->envname("CAROM_MAX_SESSIONS_PER_IP")
+        ->capture_default_str();
+    app.add_option("--handshake-rate", config.handshake_replies_per_ip_s,
+                   "Handshake replies per source IP per second")
+        ->envname("CAROM_HANDSHAKE_RATE")
+        ->capture_default_str();
     app.add_option("--max-spectators", config.max_spectators_per_room, "Spectators per room")
         ->envname("CAROM_MAX_SPECTATORS")
         ->capture_default_str();

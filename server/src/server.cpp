@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -12,6 +14,22 @@ namespace {
 
 // Cookies are good for this long (and one bucket more).
 constexpr std::uint64_t kCookieBucketSeconds = 5;
+// Source addresses tracked per second for the handshake rate limit; past
+// this many, new addresses get no reply until the next second.
+constexpr std::size_t kMaxHandshakeAddresses = 4096;
+
+std::uint64_t random_secret() {
+    std::uint64_t s = 0;
+    while (s == 0)
+        randombytes_buf(&s, sizeof s);
+    return s;
+}
+
+Endpoint ip_of(const Endpoint& e) {
+    Endpoint ip = e;
+    ip.port = 0;
+    return ip;
+}
 
 game::Map load_map(const std::filesystem::path& path) {
     auto loaded = protocol::load_map_file(path);
@@ -38,6 +56,9 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         throw std::invalid_argument("--final-pause must be 0..600 seconds");
     if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
         throw std::invalid_argument("--input-redundancy must be 1..64");
+    if (config_.max_sessions_per_ip == 0)
+        throw std::invalid_argument("--max-sessions-per-ip must be at least 1");
+    if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
 
     std::vector<game::Map> maps;
@@ -70,6 +91,30 @@ const Session* Server::session(std::uint32_t client_id) const {
 Session* Server::find_by_endpoint(const Endpoint& from) {
     const auto it = by_endpoint_.find(from);
     return it == by_endpoint_.end() ? nullptr : it->second;
+}
+
+std::uint32_t Server::new_client_id() const {
+    // Random, so an id says nothing about the next one; never 0 (before Accepted).
+    for (;;) {
+        const std::uint32_t id = randombytes_random();
+        if (id != 0 && !sessions_.contains(id)) return id;
+    }
+}
+
+bool Server::handshake_budget(const Endpoint& from) {
+    if (tick_ >= handshake_window_tick_ + config_.tick_rate_hz) {
+        handshake_replies_.clear();
+        handshake_window_tick_ = tick_;
+    }
+    const Endpoint ip = ip_of(from);
+    auto it = handshake_replies_.find(ip);
+    if (it == handshake_replies_.end()) {
+        if (handshake_replies_.size() >= kMaxHandshakeAddresses) return false;
+        it = handshake_replies_.emplace(ip, 0).first;
+    }
+    if (it->second >= config_.handshake_replies_per_ip_s) return false;
+    ++it->second;
+    return true;
 }
 
 std::uint64_t Server::cookie_bucket() const {
@@ -120,7 +165,7 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
             on_connect_request(from, packet, datagram.size());
             return;
         case net::Body::ConnectResponse:
-            on_connect_response(from, *packet.body_as_ConnectResponse());
+            on_connect_response(from, *packet.body_as_ConnectResponse(), datagram.size());
             return;
         case net::Body::ClientInput:
         case net::Body::KeepAlive:
@@ -134,6 +179,8 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     Session* session = find_by_endpoint(from);
     if (session == nullptr) return drop(Drop::unknown_sender);
     if (packet.client_id() != session->client_id) return drop(Drop::wrong_client_id);
+    // The address can be forged; the secret from Accepted cannot be guessed.
+    if (packet.session_secret() != session->secret) return drop(Drop::wrong_secret);
     session->last_heard_tick = tick_;
     if (const auto* input = packet.body_as_ClientInput()) {
         on_input(*session, *input);
@@ -151,6 +198,10 @@ void Server::on_connect_request(const Endpoint& from, const net::Packet& packet,
         ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
         return;
     }
+    if (!handshake_budget(from)) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
+        return;
+    }
     if (packet.protocol() != protocol::kProtocolVersion)
         return send_denied(from, net::DenyReason::version_mismatch,
                            fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
@@ -160,7 +211,18 @@ void Server::on_connect_request(const Endpoint& from, const net::Packet& packet,
     send(from, protocol::finish_packet(builder_, 0, net::Body::Challenge, challenge.Union()));
 }
 
-void Server::on_connect_response(const Endpoint& from, const net::ConnectResponse& r) {
+void Server::on_connect_response(const Endpoint& from, const net::ConnectResponse& r,
+                                 std::size_t size) {
+    // Padded like the request, so that no answer (Denied, Accepted) is larger.
+    if (size < protocol::kConnectRequestMinBytes) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
+        return;
+    }
+    // Before the cookie's hash: a flood of responses costs a table lookup each.
+    if (!handshake_budget(from)) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
+        return;
+    }
     if (!cookies_.check(from, cookie_bucket(), r.cookie()))
         return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged");
     if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
@@ -186,6 +248,7 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
         }
         s.endpoint = from;
         by_endpoint_[from] = &s;
+        s.secret = random_secret();  // the old holder's secret no longer works
         s.connected = true;
         s.last_heard_tick = tick_;
         s.acked_snapshot = 0;
@@ -197,6 +260,13 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     if (sessions_.size() >= config_.max_clients)
         return send_denied(from, net::DenyReason::server_full,
                            fmt::format("{} clients", config_.max_clients));
+    const Endpoint ip = ip_of(from);
+    const auto from_ip = std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& e) {
+        return ip_of(e.second.endpoint) == ip;
+    });
+    if (static_cast<std::uint64_t>(from_ip) >= config_.max_sessions_per_ip)
+        return send_denied(from, net::DenyReason::too_many_from_address,
+                           fmt::format("{} per address", config_.max_sessions_per_ip));
     if (r.room() >= static_cast<std::int32_t>(rooms_.size()))
         return send_denied(from, net::DenyReason::no_such_room,
                            fmt::format("rooms are 0..{}", rooms_.size() - 1));
@@ -232,7 +302,9 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
         }
         s.slot = slot;
     }
-    s.client_id = next_client_id_++;
+    s.client_id = new_client_id();
+    s.secret = random_secret();
+    s.spread = next_spread_++;
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name, from.to_string(),
                  s.room,
@@ -288,16 +360,17 @@ void Server::send_accepted(const Session& s) {
     a.add_map_hash(room.map_hash());
     a.add_seed(room.seed());
     a.add_input_redundancy(config_.input_redundancy);
-    send(s.endpoint,
-         protocol::finish_packet(builder_, s.client_id, net::Body::Accepted, a.Finish().Union()));
+    a.add_session_secret(s.secret);
+    send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,
+                                             a.Finish().Union(), s.secret));
 }
 
 void Server::send_disconnect(const Session& s, net::DisconnectReason reason,
                              const std::string& detail) {
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, reason, builder_.CreateString(detail));
-    send(s.endpoint,
-         protocol::finish_packet(builder_, s.client_id, net::Body::Disconnect, body.Union()));
+    send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Disconnect,
+                                             body.Union(), s.secret));
 }
 
 void Server::remove_session(std::uint32_t client_id) {
@@ -380,7 +453,7 @@ void Server::send_snapshots() {
     for (auto& [id, s] : sessions_) {
         // Clients are spread over the ticks of a snapshot interval, so the
         // sending cost is even from tick to tick instead of a spike every other.
-        if (!s.connected || (tick_ + id) % interval != 0) continue;
+        if (!s.connected || (tick_ + s.spread) % interval != 0) continue;
         const Room& room = *rooms_[s.room];
         const protocol::Frame* baseline =
             config_.delta_snapshots ? room.frame_at(s.acked_snapshot) : nullptr;
@@ -390,6 +463,7 @@ void Server::send_snapshots() {
         extras.server_tick_ms = last_tick_ms_;
         extras.match_seed = room.seed();
         extras.match_start_tick = room.match_start_tick();
+        extras.session_secret = s.secret;
         if (s.roster_acked_version < room.roster_version()) {
             extras.roster = &room.roster();
             s.roster_sent_version = room.roster_version();

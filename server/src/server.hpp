@@ -34,7 +34,7 @@ class Server {
     // is counted and dropped.
     void receive(const Endpoint& from, std::span<const std::uint8_t> datagram);
     // One simulation tick of every room, timeouts, and the snapshots due this
-    // tick (each client every tick_rate/snapshot_rate ticks, offset by its id).
+    // tick (each client every tick_rate/snapshot_rate ticks, offset per session).
     void tick();
     // Tell every client, finish every match's replay. The server takes no more ticks.
     std::vector<MatchSummary> shutdown();
@@ -56,7 +56,11 @@ class Server {
 
   private:
     void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);
-    void on_connect_response(const Endpoint& from, const net::ConnectResponse& response);
+    void on_connect_response(const Endpoint& from, const net::ConnectResponse& response,
+                             std::size_t size);
+    // False (and counted) when `from`'s IP has had its handshake replies this second.
+    bool handshake_budget(const Endpoint& from);
+    std::uint32_t new_client_id() const;
     void on_input(Session& session, const net::ClientInput& input);
     void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
     void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail);
@@ -76,7 +80,10 @@ class Server {
     std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
     // Connected sessions by address (nodes of sessions_, which never move).
     std::unordered_map<Endpoint, Session*, EndpointHash> by_endpoint_;
-    std::uint32_t next_client_id_ = 1;
+    // Handshake replies per source IP (port 0) in the current second.
+    std::unordered_map<Endpoint, std::uint32_t, EndpointHash> handshake_replies_;
+    std::uint64_t handshake_window_tick_ = 0;
+    std::uint32_t next_spread_ = 1;  // Session::spread of the next session
     std::uint64_t tick_ = 0;
     bool shut_down_ = false;
     float last_tick_ms_ = 0.0F;

@@ -15,6 +15,12 @@ namespace carom::server {
 struct Session {
     std::uint32_t client_id = 0;
     std::uint64_t token = 0;
+    // Random, from Accepted: every packet of the session must carry it. An
+    // off-path attacker who forges the address still does not know it.
+    std::uint64_t secret = 0;
+    // Snapshots go on the ticks where (tick + spread) is a multiple of the
+    // interval: sessions counted as accepted, so clients alternate evenly.
+    std::uint32_t spread = 0;
     Endpoint endpoint;
     std::string name;
     std::uint32_t room = 0;

@@ -15,6 +15,10 @@ const char* to_string(Drop drop) {
             return "wrong client id";
         case Drop::unexpected_type:
             return "unexpected type";
+        case Drop::wrong_secret:
+            return "wrong secret";
+        case Drop::rate_limited:
+            return "rate limited";
         case Drop::count_:
             break;
     }

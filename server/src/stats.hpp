@@ -16,6 +16,8 @@ enum class Drop : std::uint8_t {
     unknown_sender,        // input from an address without a session
     wrong_client_id,
     unexpected_type,  // a server-to-client body sent to the server
+    wrong_secret,     // a session packet without the session's secret (forged)
+    rate_limited,     // a handshake packet from an address over its reply budget
     count_
 };
 const char* to_string(Drop drop);

@@ -3,6 +3,7 @@
 # full speed on 127.0.0.1, and how late the server's ticks ran. Bounded:
 # the flood lasts FLOOD_S (default 10) seconds, the whole run about 16.
 # usage: flood_4v4.sh BUILD_DIR [FLOOD_S]   (prints one JSON line, exit = loadgen's)
+# FLOODERS=N: how many flood processes (default 2; 0 for a baseline).
 # FLOOD_NICE=1: the flooders run at nice 19, as an attacker on other machines
 # would not take the server's CPU (this host has 2 shared cores).
 set -u
@@ -13,7 +14,7 @@ dir=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-"$build/server/carom-server" --port 0 --map "$here/shared/game/maps/arena.json" \
+"$build/server/carom-server" --port 0 --max-sessions-per-ip 8 --map "$here/shared/game/maps/arena.json" \
     --ready-file "$dir/ready" --stats-file "$dir/stats.json" --stats-interval 0 \
     --log-level warn >"$dir/server.log" 2>&1 &
 pids+=($!)
@@ -23,7 +24,7 @@ port=$(jq -r .port "$dir/ready")
     --seconds $((flood_s + 4)) --seed 7 --json --log-level off >"$dir/loadgen.json" 2>"$dir/loadgen.err" &
 lg=$!
 sleep 2
-for s in 1 2; do
+for s in $(seq "${FLOODERS:-2}"); do
     ${FLOOD_NICE:+nice -n 19} "$build/client/loadgen/carom-flood" --port "$port" --seconds "$flood_s" --seed "$s" \
         >"$dir/flood$s.json" &
     pids+=($!)
@@ -38,10 +39,10 @@ while kill -0 "$lg" 2>/dev/null; do
     worst_max=$(python3 -c "print(max($worst_max, ${mx:-0}))")
 done
 wait "$lg"; rc=$?
-sent=$(cat "$dir"/flood*.json | jq -s 'map(.sent) | add')
+sent=$(cat "$dir"/flood*.json 2>/dev/null | jq -s 'map(.sent) | add')
 jq -c --argjson p99 "$worst_p99" --argjson mx "$worst_max" --argjson sent "${sent:-0}" --argjson rc "$rc" \
     '{flood_sent: $sent, worst_second_late_p99_ms: $p99, late_max_ms: $mx, ticks_catch_up, ticks_dropped,
-      late_p50_last_s: .tick_late_ms_p50, invalid_total, receive: (.receive // null), loadgen_exit: $rc}' \
+      late_p50_last_s: .tick_late_ms_p50, invalid_total, invalid, receive: (.receive // null), loadgen_exit: $rc}' \
     "$dir/stats.json"
-cat "$dir/loadgen.json" | jq -c '{ok: (.ok // null), clients: (.clients | length?)}' 2>/dev/null || head -c 600 "$dir/loadgen.json"
+jq -c '{ok, clients, lost_clients, snapshot_gap_ms, snapshot_share_min, loss_pct}' "$dir/loadgen.json" 2>/dev/null || head -c 600 "$dir/loadgen.json"
 exit "$rc"

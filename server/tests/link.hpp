@@ -72,12 +72,23 @@ class ScriptedClient {
         send_raw({b.GetBufferPointer(), b.GetSize()});
     }
 
+    // Padded to kConnectRequestMinBytes unless told otherwise, as Connection does.
     void respond(const std::string& name, std::uint64_t cookie, std::int32_t room = -1,
-                 bool spectator = false) {
-        flatbuffers::FlatBufferBuilder b;
-        const auto body =
-            net::CreateConnectResponse(b, b.CreateString(name), room, spectator, token_, cookie);
-        send_raw(protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union()));
+                 bool spectator = false, std::size_t min_bytes = protocol::kConnectRequestMinBytes) {
+        std::size_t padding = 0;
+        for (;;) {
+            flatbuffers::FlatBufferBuilder b;
+            const std::vector<std::uint8_t> pad(padding, 0);
+            const auto body = net::CreateConnectResponse(b, b.CreateString(name), room, spectator,
+                                                         token_, cookie, b.CreateVector(pad));
+            const auto bytes = protocol::finish_packet(b, 0, net::Body::ConnectResponse,
+                                                       body.Union());
+            if (bytes.size() >= min_bytes) {
+                send_raw(bytes);
+                return;
+            }
+            padding += min_bytes - bytes.size();
+        }
     }
 
     // The whole handshake; the Accepted or Denied reply.
@@ -89,8 +100,10 @@ class ScriptedClient {
             return challenge;
         respond(name, challenge->body_as_Challenge()->cookie(), room, spectator);
         const net::Packet* reply = next();
-        if (reply != nullptr && reply->body_type() == net::Body::Accepted)
+        if (reply != nullptr && reply->body_type() == net::Body::Accepted) {
             client_id_ = reply->body_as_Accepted()->client_id();
+            secret_ = reply->body_as_Accepted()->session_secret();
+        }
         return reply;
     }
 
@@ -101,19 +114,19 @@ class ScriptedClient {
         for (const auto& [seq, bits] : commands)
             cmds.emplace_back(seq, bits);
         const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 0);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union()));
+        send_raw(protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union(), secret_));
     }
 
     void keep_alive(std::uint32_t ping_id = 0) {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateKeepAlive(b, ping_id);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union()));
+        send_raw(protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union(), secret_));
     }
 
     void disconnect() {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union()));
+        send_raw(protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union(), secret_));
     }
 
     // The oldest datagram the server sent here, or null. It stays valid until the next call.
@@ -145,6 +158,9 @@ class ScriptedClient {
 
     std::uint32_t client_id() const { return client_id_; }
     void set_client_id(std::uint32_t id) { client_id_ = id; }
+    // The session secret from Accepted, sent on inputs, keep-alives and disconnects.
+    std::uint64_t secret() const { return secret_; }
+    void set_secret(std::uint64_t secret) { secret_ = secret; }
     Endpoint at() const { return at_; }
     void move_to(Endpoint e) { at_ = e; }
 
@@ -154,6 +170,7 @@ class ScriptedClient {
     Endpoint at_;
     std::uint64_t token_;
     std::uint32_t client_id_ = 0;
+    std::uint64_t secret_ = 0;
     Datagram current_;
 };
 

@@ -93,8 +93,10 @@ VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
 
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& b,
                                             std::uint32_t client_id, net::Body type,
-                                            flatbuffers::Offset<void> body) {
+                                            flatbuffers::Offset<void> body,
+                                            std::uint64_t secret) {
     net::PacketBuilder packet(b);
+    if (secret != 0) packet.add_session_secret(secret);
     // The one-byte union type first: it then sits against the body's vtable
     // (2-byte aligned) instead of costing a padded word of its own.
     packet.add_body_type(type);
@@ -245,7 +247,8 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
         s.add_entity_count(static_cast<std::uint16_t>(frame.disks.size()));
         s.add_phase(static_cast<schema::Phase>(frame.phase));
     }
-    return finish_packet(b, client_id, net::Body::Snapshot, s.Finish().Union());
+    return finish_packet(b, client_id, net::Body::Snapshot, s.Finish().Union(),
+                         extras.session_secret);
 }
 
 namespace {

@@ -40,6 +40,9 @@ struct ConnectionConfig {
 // What the server told us in Accepted.
 struct Session {
     std::uint32_t client_id = 0;
+    // From Accepted: sent on every packet of the session, and required on
+    // every packet the server sends in it (a forged one is dropped, counted).
+    std::uint64_t secret = 0;
     std::uint32_t room = 0;
     std::int32_t slot = -1;  // -1: a spectator
     std::uint8_t team = 0;   // 0 left, 1 right

@@ -24,6 +24,7 @@ struct ConnectionStats {
     std::array<std::uint64_t, kErrorKinds> invalid{};
     std::uint64_t wrong_protocol = 0;  // verified, but another protocol version
     std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
+    std::uint64_t wrong_secret = 0;    // a session packet without the session's secret (forged)
 
     std::uint64_t snapshots_received = 0;  // decoded and applied
     std::uint64_t snapshots_full = 0;

@@ -18,9 +18,14 @@ namespace carom::protocol {
 // 2: delta snapshots as a bit stream against a prediction, velocities in 1/4 unit/s.
 // 3: event ticks are server ticks; events name own goals, the puck and draws;
 //    the roster carries teams; a finished match stays on the wire a while.
-inline constexpr std::uint32_t kProtocolVersion = 3;
+// 4: sessions authenticated by a random 64-bit secret from Accepted carried by
+//    every session packet (Packet.session_secret); random client ids; the
+//    ConnectResponse padded like the request (no reply before acceptance is
+//    larger than its request); DenyReason too_many_from_address.
+inline constexpr std::uint32_t kProtocolVersion = 4;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
-// ConnectRequest is padded to at least this, so no pre-cookie reply is larger.
+// ConnectRequest and ConnectResponse are padded to at least this, so no
+// reply before acceptance (Challenge, Denied, Accepted) is larger.
 inline constexpr std::size_t kConnectRequestMinBytes = 256;
 inline constexpr std::size_t kMaxNameBytes = 15;
 // Quantisation: positions in 1/kPositionScale unit, velocities in
@@ -68,9 +73,11 @@ std::optional<PacketError> precheck_packet(std::span<const std::uint8_t> bytes);
 std::optional<std::uint32_t> peek_protocol(std::span<const std::uint8_t> bytes);
 
 // Finishes a Packet around `body` and returns its bytes (a view into the builder).
+// `secret`: the session's (Accepted.session_secret), 0 before acceptance.
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& builder,
                                             std::uint32_t client_id, net::Body type,
-                                            flatbuffers::Offset<void> body);
+                                            flatbuffers::Offset<void> body,
+                                            std::uint64_t secret = 0);
 
 net::DiskQ quantise(const physics::Vec2& position, const physics::Vec2& velocity);
 physics::Vec2 position_of(const net::DiskQ& disk);
@@ -111,6 +118,7 @@ struct SnapshotExtras {
     std::span<const game::MatchEvent> events;          // ticks already server ticks
     std::uint64_t match_seed = 0;        // sent in full snapshots
     std::uint64_t match_start_tick = 0;  // sent in full snapshots
+    std::uint64_t session_secret = 0;    // the receiving session's
 };
 
 // The delta streams of one room's newest frame, each encoded once per
