@@ -41,6 +41,7 @@ struct Options {
     bool json = false;
     std::string log_level = "warn";
     std::optional<std::uint64_t> seed;
+    std::uint64_t max_gap_ms = 250;
 };
 
 // Each simulated client holds a socket: lift the descriptor limit to its hard cap.
@@ -179,7 +180,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     for (auto& c : clients)
         results.push_back(c->finish());
     const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
-    const Report report = summarise(results, seconds, garbage ? garbage->sent() : 0);
+    const Report report =
+        summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
 
     if (o.json) {
         nlohmann::json j = to_json(report);
@@ -216,6 +218,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
     app.add_flag("--json", o.json, "Print the report as one JSON object");
+    app.add_option("--max-gap-ms", o.max_gap_ms,
+                   "Fail when a client waits longer than this for a snapshot")
+        ->capture_default_str();
     app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();

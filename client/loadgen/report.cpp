@@ -35,8 +35,10 @@ double percentile(std::vector<double> samples, double p) {
 }
 
 Report summarise(const std::vector<ClientResult>& clients, double seconds,
-                 std::uint64_t garbage_sent) {
+                 std::uint64_t garbage_sent, std::uint64_t max_gap_bound_ms) {
     Report r;
+    r.max_gap_bound_ms = max_gap_bound_ms;
+    bool first_share = true;
     r.seconds = seconds;
     r.garbage_sent = garbage_sent;
     std::vector<double> all_rtt, client_p50, client_p99, snapshot_rates, in_rates, out_rates;
@@ -52,8 +54,25 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
             continue;
         }
         ++r.accepted;
-        if (c.outcome != "connected") ++r.other_outcomes[c.outcome];
+        if (c.outcome != "connected") {
+            ++r.other_outcomes[c.outcome];
+            ++r.lost_clients;
+        }
         const client::ConnectionStats& s = c.stats;
+        {
+            Report::PerClient pc;
+            pc.client_id = c.client_id;
+            pc.max_gap_ms = c.max_gap_ms;
+            pc.outcome = c.outcome;
+            const double due = c.connected_s * static_cast<double>(c.snapshot_rate_hz);
+            pc.snapshot_share =
+                due <= 0.0 ? 0.0 : std::min(1.0, static_cast<double>(s.snapshots_received) / due);
+            r.max_gap_ms = std::max(r.max_gap_ms, pc.max_gap_ms);
+            r.snapshot_share_min =
+                first_share ? pc.snapshot_share : std::min(r.snapshot_share_min, pc.snapshot_share);
+            first_share = false;
+            r.per_client.push_back(std::move(pc));
+        }
         r.with_snapshots += s.snapshots_received > 0 ? 1 : 0;
         all_rtt.insert(all_rtt.end(), s.rtt_ms.begin(), s.rtt_ms.end());
         if (!s.rtt_ms.empty()) {
@@ -107,6 +126,14 @@ std::string to_text(const Report& r) {
                        r.snapshots_per_s_min);
     out += fmt::format("  loss             {:.2f} % overall, worst client {:.2f} %\n", r.loss_pct,
                        r.client_loss_pct_max);
+    out += fmt::format(
+        "  snapshot gaps    longest {} ms (bound {} ms); lowest share of those due {:.1f} %; "
+        "{} clients lost\n",
+        r.max_gap_ms, r.max_gap_bound_ms, 100.0 * r.snapshot_share_min, r.lost_clients);
+    for (const Report::PerClient& c : r.per_client)
+        if (c.max_gap_ms > r.max_gap_bound_ms || c.outcome != "connected")
+            out += fmt::format("    client {:08x}: longest gap {} ms, {:.1f} % of snapshots, {}\n",
+                               c.client_id, c.max_gap_ms, 100.0 * c.snapshot_share, c.outcome);
     out += fmt::format("  bytes/s          in {:.0f}  out {:.0f}  per client\n", r.bytes_in_per_s,
                        r.bytes_out_per_s);
     out += fmt::format(
@@ -122,6 +149,12 @@ std::string to_text(const Report& r) {
 }
 
 nlohmann::json to_json(const Report& r) {
+    nlohmann::json per_client = nlohmann::json::array();
+    for (const Report::PerClient& c : r.per_client)
+        per_client.push_back({{"client_id", c.client_id},
+                              {"max_gap_ms", c.max_gap_ms},
+                              {"snapshot_share", c.snapshot_share},
+                              {"outcome", c.outcome}});
     return {
         {"clients", r.clients},
         {"spectators", r.spectators},
@@ -150,6 +183,10 @@ nlohmann::json to_json(const Report& r) {
         {"refused_from_server", r.invalid_from_server},
         {"socket_errors", r.socket_errors},
         {"garbage_sent", r.garbage_sent},
+        {"snapshot_gap_ms", {{"max", r.max_gap_ms}, {"bound", r.max_gap_bound_ms}}},
+        {"snapshot_share_min", r.snapshot_share_min},
+        {"lost_clients", r.lost_clients},
+        {"per_client", per_client},
         {"ok", r.ok()},
     };
 }

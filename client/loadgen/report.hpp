@@ -22,6 +22,10 @@ struct ClientResult {
     client::ConnectionStats stats;
     std::string map_problem;  // why the client played idle inputs, if it did
     std::uint64_t socket_errors = 0;
+    std::uint32_t client_id = 0;
+    // The longest time without a snapshot, from acceptance to the end of the run.
+    std::uint64_t max_gap_ms = 0;
+    std::uint32_t snapshot_rate_hz = 0;  // from Accepted: what was due
 };
 
 // p in [0, 1], nearest rank; 0 when empty.
@@ -57,12 +61,30 @@ struct Report {
     std::uint64_t garbage_sent = 0;
     double seconds = 0.0;
 
-    // Every client was accepted and received snapshots.
-    bool ok() const { return accepted == clients && with_snapshots == clients; }
+    // Per accepted client, in order: its longest snapshot gap and the share of
+    // the snapshots due (connected time × the snapshot rate) it received.
+    struct PerClient {
+        std::uint32_t client_id = 0;
+        std::uint64_t max_gap_ms = 0;
+        double snapshot_share = 0.0;
+        std::string outcome;
+    };
+    std::vector<PerClient> per_client;
+    std::uint64_t max_gap_ms = 0;      // the longest of any client
+    double snapshot_share_min = 0.0;   // the lowest share of any client
+    std::uint64_t lost_clients = 0;    // accepted, then timed out or disconnected
+    std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
+
+    // Every client was accepted, received snapshots, stayed connected to the
+    // end, and never waited longer than the bound for a snapshot.
+    bool ok() const {
+        return accepted == clients && with_snapshots == clients && lost_clients == 0 &&
+               max_gap_ms <= max_gap_bound_ms;
+    }
 };
 
 Report summarise(const std::vector<ClientResult>& clients, double seconds,
-                 std::uint64_t garbage_sent);
+                 std::uint64_t garbage_sent, std::uint64_t max_gap_bound_ms = 250);
 std::string to_text(const Report& report);
 nlohmann::json to_json(const Report& report);
 

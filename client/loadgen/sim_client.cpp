@@ -29,10 +29,21 @@ void SimClient::receive() {
             // server is not up (yet); the handshake retries on its own.
             ++socket_errors_;
         } else {
-            connection_.on_datagram({buffer_.data(), n}, clock_.now_ms());
+            const std::uint64_t now = clock_.now_ms();
+            connection_.on_datagram({buffer_.data(), n}, now);
+            note_snapshots(now);
         }
         receive();
     });
+}
+
+void SimClient::note_snapshots(std::uint64_t now_ms) {
+    const std::uint64_t received = connection_.stats().snapshots_received;
+    if (received == snapshots_seen_ || !accepted_ms_) return;
+    snapshots_seen_ = received;
+    const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
+    max_gap_ms_ = std::max(max_gap_ms_, now_ms - since);
+    last_snapshot_ms_ = now_ms;
 }
 
 void SimClient::send(std::span<const std::uint8_t> bytes) {
@@ -51,6 +62,7 @@ void SimClient::tick() {
 
 void SimClient::on_accepted(std::uint64_t now_ms) {
     accepted_ms_ = now_ms;
+    snapshots_seen_ = connection_.stats().snapshots_received;  // none counted before acceptance
     const client::Session& s = connection_.session();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
@@ -101,6 +113,14 @@ ClientResult SimClient::finish() {
     }
     r.connected_s = accepted_ms_ ? static_cast<double>(now - *accepted_ms_) / 1000.0 : 0.0;
     r.map_problem = map_problem_;
+    if (accepted_ms_) {
+        // The silence at the end counts too: a server frozen for the last
+        // seconds of the run shows as a long gap.
+        const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
+        r.max_gap_ms = std::max(max_gap_ms_, now - since);
+        r.snapshot_rate_hz = connection_.session().snapshot_rate_hz;
+    }
+    r.client_id = connection_.session().client_id;
     if (const protocol::Frame* f = connection_.latest_frame(); f != nullptr)
         spdlog::debug("client {}: {}; last snapshot tick {}, score {}-{}",
                       connection_.session().client_id, r.outcome, f->tick, f->score[0],

@@ -47,6 +47,11 @@ class SimClient {
     std::uint64_t socket_errors_ = 0;
 
     std::optional<std::uint64_t> accepted_ms_;
+    // Snapshot arrival: the longest silence since acceptance, the end of the run included.
+    std::optional<std::uint64_t> last_snapshot_ms_;
+    std::uint64_t snapshots_seen_ = 0;
+    std::uint64_t max_gap_ms_ = 0;
+    void note_snapshots(std::uint64_t now_ms);
     const LoadedMap* map_ = nullptr;
     std::string map_problem_;
     game::Vec2 goal_;

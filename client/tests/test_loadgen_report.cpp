@@ -60,5 +60,42 @@ TEST_CASE("report_fails_when_a_client_was_denied_or_got_no_snapshot") {
     CHECK(to_text(r).find("FAILED") != std::string::npos);
 }
 
+TEST_CASE("report_fails_when_a_client_timed_out_or_was_disconnected_after_acceptance") {
+    // Accepted, snapshots received, then lost: the old verdict passed this.
+    for (const char* outcome : {"timeout", "server disconnect: kicked"}) {
+        CAPTURE(outcome);
+        ClientResult lost = connected_client(60, 0, 2.0);
+        lost.outcome = outcome;
+        const Report r = summarise({connected_client(60, 0, 2.0), lost}, 2.0, 0);
+        CHECK(r.lost_clients == 1);
+        CHECK_FALSE(r.ok());
+        CHECK(to_json(r)["ok"] == false);
+        CHECK(to_text(r).find(outcome) != std::string::npos);
+    }
+}
+
+TEST_CASE("report_gives_the_longest_snapshot_gap_and_fails_over_the_bound") {
+    ClientResult a = connected_client(60, 0, 2.0);
+    a.client_id = 0xA;
+    a.max_gap_ms = 40;
+    a.snapshot_rate_hz = 30;
+    ClientResult b = connected_client(30, 30, 2.0);
+    b.client_id = 0xB;
+    b.max_gap_ms = 251;  // a stall just over the default bound
+    b.snapshot_rate_hz = 30;
+    const Report r = summarise({a, b}, 2.0, 0);
+    CHECK(r.max_gap_ms == 251);
+    CHECK_FALSE(r.ok());
+    REQUIRE(r.per_client.size() == 2);
+    CHECK(r.per_client[0].snapshot_share == doctest::Approx(1.0));
+    CHECK(r.per_client[1].snapshot_share == doctest::Approx(0.5));  // 30 of 60 due
+    CHECK(r.snapshot_share_min == doctest::Approx(0.5));
+    CHECK(to_json(r)["snapshot_gap_ms"]["max"] == 251);
+    CHECK(to_json(r)["per_client"][1]["max_gap_ms"] == 251);
+    CHECK(to_text(r).find("longest gap 251 ms") != std::string::npos);
+    // A looser bound (--max-gap-ms 300) passes the same run.
+    CHECK(summarise({a, b}, 2.0, 0, 300).ok());
+}
+
 }  // namespace
 }  // namespace carom::loadgen
