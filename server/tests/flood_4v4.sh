@@ -3,6 +3,8 @@
 # full speed on 127.0.0.1, and how late the server's ticks ran. Bounded:
 # the flood lasts FLOOD_S (default 10) seconds, the whole run about 16.
 # usage: flood_4v4.sh BUILD_DIR [FLOOD_S]   (prints one JSON line, exit = loadgen's)
+# SERVER_ARGS: extra server flags (default --max-sessions-per-ip 8; "" for an
+# older server without the flag).
 # FLOODERS=N: how many flood processes (default 2; 0 for a baseline).
 # FLOOD_NICE=1: the flooders run at nice 19, as an attacker on other machines
 # would not take the server's CPU (this host has 2 shared cores).
@@ -14,7 +16,7 @@ dir=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-"$build/server/carom-server" --port 0 --max-sessions-per-ip 8 --map "$here/shared/game/maps/arena.json" \
+"$build/server/carom-server" --port 0 ${SERVER_ARGS---max-sessions-per-ip 8} --map "$here/shared/game/maps/arena.json" \
     --ready-file "$dir/ready" --stats-file "$dir/stats.json" --stats-interval 0 \
     --log-level warn >"$dir/server.log" 2>&1 &
 pids+=($!)
