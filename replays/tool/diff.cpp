@@ -30,7 +30,7 @@ int diff(const std::string& path_a, const std::string& path_b) {
     const std::uint64_t common = std::min(a->last_tick(), b->last_tick());
     std::uint64_t first = 0;
     for (std::uint64_t t = 1; t <= common && first == 0; ++t)
-        if (a->hashes[t - 1] != b->hashes[t - 1]) first = t;
+        if (a->hash_after(t) != b->hash_after(t)) first = t;
     if (first == 0) {
         if (a->last_tick() == b->last_tick()) {
             std::printf("identical: %llu ticks, every hash equal\n",
@@ -47,8 +47,8 @@ int diff(const std::string& path_a, const std::string& path_b) {
     std::printf("first difference at tick %llu (%.2f s): hash %016llx vs %016llx\n",
                 static_cast<unsigned long long>(first),
                 static_cast<double>(first) / game::kTickRate,
-                static_cast<unsigned long long>(a->hashes[first - 1]),
-                static_cast<unsigned long long>(b->hashes[first - 1]));
+                static_cast<unsigned long long>(a->hash_after(first)),
+                static_cast<unsigned long long>(b->hash_after(first)));
     const replay::Keyframe* ka = keyframe_at_or_after(*a, first);
     const replay::Keyframe* kb = keyframe_at_or_after(*b, first);
     if (ka && kb && ka->state.tick == kb->state.tick) {

@@ -239,8 +239,8 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
         std::size_t next_event = 0;
         for (std::uint64_t tick = 1; tick <= last; ++tick) {
             const std::uint64_t hash = sim.step();
-            if (hash != replay.hashes[tick - 1]) {
-                Divergence d{tick, replay.hashes[tick - 1], hash, std::nullopt, {},
+            if (hash != replay.hash_after(tick)) {
+                Divergence d{tick, replay.hash_after(tick), hash, std::nullopt, {},
                              "state hash differs"};
                 // Name the fields at the nearest keyframe from here on.
                 for (; next_key < keyframes.size(); ++next_key) {
@@ -300,9 +300,9 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 return report;
             }
         }
-        if (replay.footer && replay.footer->final_hash != (last ? replay.hashes[last - 1] : 0)) {
+        if (replay.footer && replay.footer->final_hash != (last ? replay.hash_after(last) : 0)) {
             report.divergence = Divergence{last, replay.footer->final_hash,
-                                           last ? replay.hashes[last - 1] : 0, std::nullopt, {},
+                                           last ? replay.hash_after(last) : 0, std::nullopt, {},
                                            "footer hash differs from the last tick's"};
             return report;
         }
@@ -315,8 +315,8 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 Resimulation window(replay, keyframes[k]);
                 for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
                     const std::uint64_t hash = window.step();
-                    if (hash != replay.hashes[tick - 1]) {
-                        report.divergence = Divergence{tick, replay.hashes[tick - 1], hash,
+                    if (hash != replay.hash_after(tick)) {
+                        report.divergence = Divergence{tick, replay.hash_after(tick), hash,
                                                        from, {}, ""};
                         report.divergence->what = "synctest: re-simulated from the keyframe at tick " +
                                                   std::to_string(from) + " alone, the hash differs";

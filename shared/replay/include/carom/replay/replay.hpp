@@ -90,6 +90,11 @@ struct Replay {
     std::uint64_t file_size = 0;
 
     std::uint64_t last_tick() const { return hashes.size(); }
+    // The hash recorded after `tick` (1 .. last_tick()); the index fits a
+    // size_t on 32-bit targets too, since the hashes are in memory.
+    std::uint64_t hash_after(std::uint64_t tick) const {
+        return hashes[static_cast<std::size_t>(tick - 1)];
+    }
 };
 
 const char* to_string(Result result);
