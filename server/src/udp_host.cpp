@@ -91,6 +91,8 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"inputs_repeated", s.inputs_repeated},
         {"snapshots_full", s.snapshots_full},
         {"snapshots_delta", s.snapshots_delta},
+        {"replay_write_errors", s.replay_write_errors},
+        {"rooms_failed", s.rooms_failed},
     };
 }
 
