@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <limits>
+#include <string>
 
 #include "test_support.hpp"
 
@@ -72,4 +74,152 @@ TEST_CASE("Bad maps are refused with the field and the reason") {
     Map m = test::small_map();
     m.boxes[0].center.x = nan;
     CHECK(validate(m) == "boxes[0].center: must be finite");
+}
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("Every tuning value is accepted at its limits and refused just beyond, naming the range") {
+    struct Bound {
+        const char* field;
+        double Tuning::*member;
+        double lo, hi;
+    };
+    using namespace limits;
+    const Bound bounds[] = {
+        {"tuning.player_radius", &Tuning::player_radius, kRadiusMin, kRadiusMax},
+        {"tuning.puck_radius", &Tuning::puck_radius, kRadiusMin, kRadiusMax},
+        {"tuning.player_mass", &Tuning::player_mass, kMassMin, kMassMax},
+        {"tuning.puck_mass", &Tuning::puck_mass, kMassMin, kMassMax},
+        {"tuning.player_acceleration", &Tuning::player_acceleration, 0.0, kAccelerationMax},
+        {"tuning.player_max_speed", &Tuning::player_max_speed, kSpeedMin, kSpeedMax},
+        {"tuning.kick_speed", &Tuning::kick_speed, 0.0, kKickSpeedMax},
+        {"tuning.kick_reach", &Tuning::kick_reach, 0.0, kKickReachMax},
+        {"tuning.player_drag", &Tuning::player_drag, 0.0, kDragMax},
+        {"tuning.puck_drag", &Tuning::puck_drag, 0.0, kDragMax},
+        {"tuning.wall_restitution", &Tuning::wall_restitution, 0.0, 1.0},
+        {"tuning.player_restitution", &Tuning::player_restitution, 0.0, 1.0},
+        {"tuning.puck_restitution", &Tuning::puck_restitution, 0.0, 1.0},
+    };
+    for (const Bound& b : bounds) {
+        CAPTURE(b.field);
+        for (const double v : {b.lo, b.hi}) {
+            Map m = test::small_map();
+            m.tuning.*b.member = v;
+            // A radius at its limit may not fit this small field: then the
+            // refusal is the placement's, not the range's.
+            const std::string e = validate(m);
+            CAPTURE(e);
+            CHECK_FALSE(starts_with(e, b.field));
+            if (b.member != &Tuning::player_radius && b.member != &Tuning::puck_radius)
+                CHECK(e.empty());
+        }
+        for (const double v : {std::nextafter(b.lo, -1e300), std::nextafter(b.hi, 1e300), 1e50,
+                               std::numeric_limits<double>::quiet_NaN()}) {
+            Map m = test::small_map();
+            m.tuning.*b.member = v;
+            const std::string e = validate(m);
+            CAPTURE(e);
+            CHECK(starts_with(e, std::string(b.field) + ": "));
+            CHECK(e.find("is outside [") != std::string::npos);
+        }
+    }
+    Map m = test::small_map();
+    m.tuning.kick_cooldown_ticks = kKickCooldownTicksMax;
+    CHECK(validate(m).empty());
+    m.tuning.kick_cooldown_ticks = kKickCooldownTicksMax + 1;
+    CHECK(validate(m) == "tuning.kick_cooldown_ticks: 3601 is outside [0, 3600]");
+    m = test::small_map();
+    m.tuning.kick_speed = 1e50;
+    CHECK(validate(m) == "tuning.kick_speed: 1.0000000000000001e+50 is outside [0, 2000] units/s");
+}
+
+TEST_CASE("Names, sizes, counts and coordinates are accepted at their limits and refused beyond") {
+    using namespace limits;
+    Map m = test::small_map();
+    m.name = std::string(kNameBytes, '~');
+    CHECK(validate(m).empty());
+    m.name += 'x';
+    CHECK(validate(m) == "name: 65 characters, must be 1 to 64");
+    m.name = "ok\x1b[2Jgone";
+    CHECK(validate(m) == "name: character 2 (byte 27) is not printable ASCII (0x20..0x7E)");
+    m.name = std::string("caf\xc3\xa9");
+    CHECK(starts_with(validate(m), "name: character 3"));
+    m.name = " !~";
+    CHECK(validate(m).empty());
+
+    m = test::small_map();
+    m.size = {kSizeMax, kSizeMax};
+    CHECK(validate(m).empty());
+    m.size.x = std::nextafter(kSizeMax, 1e300);
+    CHECK(starts_with(validate(m), "size: width: "));
+    m.size = {60.0, 30.0};
+    m.size.y = std::nextafter(kSizeMin, 0.0);
+    CHECK(starts_with(validate(m), "size: height: "));
+
+    m = test::small_map();
+    m.score_limit = kScoreLimitMax;
+    CHECK(validate(m).empty());
+    m.score_limit = kScoreLimitMax + 1;
+    CHECK(starts_with(validate(m), "score_limit: 1001"));
+
+    const Box far{{-kCoordinateMax + 1.0, -kCoordinateMax + 1.0}, {1.0, 1.0}};
+    m = test::small_map();
+    m.boxes.resize(kBoxesMax, far);
+    CHECK(validate(m).empty());
+    m.boxes.push_back(far);
+    CHECK(validate(m) == "boxes: 1025, at most 1024");
+    m = test::small_map();
+    const Segment far_segment{{-kCoordinateMax, -kCoordinateMax}, {-kCoordinateMax, 0.0}};
+    m.segments.resize(kSegmentsMax, far_segment);
+    CHECK(validate(m).empty());
+    m.segments.push_back(far_segment);
+    CHECK(validate(m) == "segments: 1025, at most 1024");
+    m = test::small_map();
+    m.spawns.resize(kSpawnsMax, {Team::left, {30.0, 5.0}});
+    CHECK(validate(m).empty());
+    m.spawns.push_back({Team::left, {30.0, 5.0}});
+    CHECK(validate(m) == "spawns: 65, at most 64");
+
+    m = test::small_map();
+    m.segments.push_back({{kCoordinateMax, 0.0}, {kCoordinateMax, -kCoordinateMax}});
+    CHECK(validate(m).empty());
+    m.segments.back().b.y = std::nextafter(-kCoordinateMax, -1e300);
+    CHECK(starts_with(validate(m), "segments[0].b: "));
+    m = test::small_map();
+    m.boxes[0].half_extents.x = std::nextafter(kCoordinateMax, 1e300);
+    CHECK(starts_with(validate(m), "boxes[0].half_extents: "));
+    m = test::small_map();
+    m.boxes[0].axis = {kAxisLengthMin, 0.0};
+    CHECK(validate(m).empty());
+    m.boxes[0].axis = {std::nextafter(kAxisLengthMin, 0.0), 0.0};
+    CHECK(starts_with(validate(m), "boxes[0].axis: shorter than"));
+}
+
+TEST_CASE("Spawns and pucks must start on the field and clear of every wall") {
+    Map m = test::small_map();
+    // Spawn 0 at (15, 5), player radius 2: touching the field's edge or a wall is allowed.
+    m.spawns[0].position = {15.0, 2.0};
+    CHECK(validate(m).empty());
+    m.spawns[0].position = {15.0, std::nextafter(2.0, 0.0)};
+    CHECK(starts_with(validate(m), "spawns[0].position: (15, 1.9999999999999998) puts a player"));
+    m = test::small_map();
+    m.segments.push_back({{10.0, 7.0}, {20.0, 7.0}});  // 2 above spawn 0: touching
+    CHECK(validate(m).empty());
+    m.segments.back() = {{10.0, 6.5}, {20.0, 6.5}};
+    CHECK(validate(m) == "spawns[0].position: a player there overlaps segments[0]");
+    m = test::small_map();
+    m.boxes.push_back({{15.0, 5.0}, {0.5, 0.5}});  // a spawn inside a wall
+    CHECK(validate(m) == "spawns[0].position: a player there overlaps boxes[12]");
+    m = test::small_map();
+    m.boxes.push_back({{30.0, 17.0}, {1.0, 0.5}, {0.0, 1.0}});  // rotated, over the puck
+    CHECK(validate(m) == "puck_spawns[0]: a puck there overlaps boxes[12]");
+    m = test::small_map();
+    m.puck_spawns[0] = {30.0, 29.0};
+    CHECK(starts_with(validate(m), "puck_spawns[0]: (30, 29) puts a puck of radius 1.25 outside"));
 }

@@ -17,9 +17,12 @@ inline Map small_map(std::uint32_t team_size = 1) {
                {{-6.0, 8.0}, {6.0, 2.0}},   {{-6.0, 22.0}, {6.0, 2.0}},
                {{66.0, 8.0}, {6.0, 2.0}},   {{66.0, 22.0}, {6.0, 2.0}}};
     m.goals = {{Team::left, {0.0, 10.0}, {0.0, 20.0}}, {Team::right, {60.0, 10.0}, {60.0, 20.0}}};
+    // Up to 8 a side in one column, then a second column (all on the field, clear of the walls).
     for (std::uint32_t i = 0; i < team_size; ++i) {
-        m.spawns.push_back({Team::left, {15.0, 5.0 + 3.0 * i}});
-        m.spawns.push_back({Team::right, {45.0, 5.0 + 3.0 * i}});
+        const double x = i < 8 ? 15.0 : 8.0;
+        const double y = 5.0 + 3.0 * (i % 8);
+        m.spawns.push_back({Team::left, {x, y}});
+        m.spawns.push_back({Team::right, {60.0 - x, y}});
     }
     m.puck_spawns = {{30.0, 15.0}};
     m.team_size = team_size;

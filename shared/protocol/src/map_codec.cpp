@@ -1,5 +1,7 @@
 #include "carom/protocol/map_codec.hpp"
 
+#include <optional>
+
 namespace carom::protocol {
 namespace {
 
@@ -64,6 +66,24 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
                 return "spawns[" + std::to_string(i) + "].team: unknown team";
         }
     }
+    // Lists beyond the limits (map.hpp) are refused before anything is allocated for them.
+    namespace limits = game::limits;
+    const auto too_many = [](const char* field, flatbuffers::uoffset_t n,
+                             std::size_t max) -> std::optional<std::string> {
+        if (n <= max) return std::nullopt;
+        return std::string(field) + ": " + std::to_string(n) + ", at most " + std::to_string(max);
+    };
+    if (m.name() && m.name()->size() > limits::kNameBytes)
+        return "name: " + std::to_string(m.name()->size()) + " characters, must be 1 to " +
+               std::to_string(limits::kNameBytes);
+    if (auto e = too_many("boxes", m.boxes() ? m.boxes()->size() : 0, limits::kBoxesMax)) return *e;
+    if (auto e = too_many("segments", m.segments() ? m.segments()->size() : 0, limits::kSegmentsMax))
+        return *e;
+    if (auto e = too_many("goals", m.goals() ? m.goals()->size() : 0, 2)) return *e;
+    if (auto e = too_many("spawns", m.spawns() ? m.spawns()->size() : 0, limits::kSpawnsMax))
+        return *e;
+    if (m.puck_spawns() && m.puck_spawns()->size() > limits::kPucksMax)
+        return "puck_spawns: need between 1 and 16 pucks";
     game::Map map;
     map.name = m.name()->str();
     map.size = {m.width(), m.height()};

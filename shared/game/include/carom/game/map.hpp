@@ -2,6 +2,7 @@
 // A map as the game sees it: walls, goals, spawns and the tuning of the match.
 // Maps are data (schemas/map.fbs, written as JSON); this is the decoded form,
 // so the game itself needs nothing but the standard library.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -69,8 +70,39 @@ struct Map {
     Tuning tuning;
 };
 
+// The range of every value a map may hold (schemas/PROTOCOL.md, Maps). They
+// keep the game playable and every coordinate, size and speed far inside
+// the range where the physics is exact; validate() refuses anything outside
+// with the field and the range, and the decoder refuses oversized lists
+// before it allocates them.
+namespace limits {
+inline constexpr std::size_t kNameBytes = 64;  // 1..64 printable ASCII characters (0x20..0x7E)
+inline constexpr double kSizeMin = 10.0;       // width and height, map units
+inline constexpr double kSizeMax = 4096.0;
+inline constexpr double kCoordinateMax = 8192.0;  // |x|, |y| of every point and half extent
+inline constexpr double kAxisLengthMin = 1e-3;    // a box's axis: finite, not shorter
+inline constexpr std::size_t kBoxesMax = 1024;
+inline constexpr std::size_t kSegmentsMax = 1024;
+inline constexpr std::size_t kSpawnsMax = 64;
+inline constexpr std::size_t kPucksMax = 16;
+inline constexpr std::uint32_t kTeamSizeMax = 16;
+inline constexpr std::uint32_t kMatchSecondsMax = 24 * 3600;
+inline constexpr std::uint32_t kScoreLimitMax = 1000;
+inline constexpr double kRadiusMin = 0.1, kRadiusMax = 50.0;      // player_radius, puck_radius
+inline constexpr double kMassMin = 0.01, kMassMax = 1000.0;       // player_mass, puck_mass
+inline constexpr double kAccelerationMax = 10000.0;               // units/s²
+inline constexpr double kSpeedMin = 0.1, kSpeedMax = 1000.0;      // player_max_speed, units/s
+inline constexpr double kKickSpeedMax = 2000.0;  // units/s, from 0 (the corpus kicks at 1500)
+inline constexpr double kKickReachMax = 50.0;                     // units, from 0
+inline constexpr std::uint32_t kKickCooldownTicksMax = 3600;
+inline constexpr double kDragMax = 60.0;  // per second, from 0 (beyond the tick rate it reverses motion)
+}  // namespace limits
+
 // Empty when the map is playable; otherwise "field: reason" for the first
-// problem found (e.g. "spawns: team right has 1 spawn for a team size of 4").
+// problem found (e.g. "spawns: team right has 1 spawn for a team size of 4",
+// "tuning.kick_speed: 1e+50 is outside [0, 2000] units/s"). Besides the
+// limits, a map is checked as a game: every spawn and puck on the field and
+// clear of every wall.
 std::string validate(const Map& map);
 
 }  // namespace carom::game
