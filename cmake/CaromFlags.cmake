@@ -5,6 +5,25 @@
 # clang would otherwise fuse a*b+c) and fast-math is never enabled.
 add_compile_options(-ffp-contract=off -fno-fast-math)
 
+# A target that evaluates double arithmetic in wider registers (x87: 80-bit
+# intermediates, FLT_EVAL_METHOD 2) cannot re-simulate a match recorded
+# elsewhere. Refuse it unless the build asks for it (CAROM_X87: the
+# determinism matrix's configuration that must be caught diverging).
+include(CheckCXXSourceCompiles)
+check_cxx_source_compiles([=[
+#include <cfloat>
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "double arithmetic is not evaluated in double"
+#endif
+int main() { return 0; }
+]=] CAROM_DOUBLE_EVALUATED_IN_DOUBLE)
+if(NOT CAROM_DOUBLE_EVALUATED_IN_DOUBLE AND NOT CAROM_X87)
+  message(FATAL_ERROR
+    "carom: this target evaluates double arithmetic with excess precision (FLT_EVAL_METHOD != 0, "
+    "as x87 does), so matches would not re-simulate bit for bit. On 32-bit x86 build with SSE2 "
+    "(-msse2 -mfpmath=sse, as cmake/i686-linux-gnu.cmake does); -DCAROM_X87=ON builds it anyway.")
+endif()
+
 # carom_strict_warnings(target): the warning set for code we write; generated
 # and third-party headers are included as SYSTEM and stay exempt.
 function(carom_strict_warnings target)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The determinism matrix: builds carom-replay with different compilers,
-# optimisation levels, sanitizers and a second architecture, re-simulates the
-# replay corpus in each (verify --synctest) and checks that every configuration
-# passes and reports the same final hash for every file. Each configuration
+# optimisation levels, sanitizers and three other architectures (aarch64,
+# 32-bit x86 with SSE2, big-endian s390x), re-simulates the replay corpus in
+# each (verify --synctest) and checks that every configuration passes and
+# reports the same final hash for every file. One more configuration,
+# i686-x87 (80-bit x87 intermediates), is known to differ: it must be
+# reported diverging, naming a tick, or the matrix itself is broken. Each configuration
 # also re-runs the bot AI (carom-replay bots, a bot-only match on a corpus
 # file's map and seed, which needs no map file) and must end on the golden
 # hash in replays/tests/bot_match.golden.
@@ -19,19 +22,30 @@ root="build/determinism"
 # name: CMake preset (for its compiler and flags), extra cache variables.
 # The asan preset is gcc -O1 with ASan+UBSan; the other presets' optimisation
 # levels are overridden here where the matrix wants a different one.
-configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64)
+configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64 i686 s390x i686-x87)
 declare -A preset=(
   [gcc-O0]=debug [gcc-O2]=release [clang-O3]=clang [asan]=asan [aarch64]=release
+  [i686]=release [s390x]=release [i686-x87]=release
 )
+cross() { echo "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/$1-linux-gnu.cmake|-DCAROM_MAP_FILES=OFF"; }
 declare -A extra=(
   [gcc-O0]=""
   [gcc-O2]="-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
   [clang-O3]=""
   [asan]=""
-  [aarch64]="-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/aarch64-linux-gnu.cmake|-DCAROM_MAP_FILES=OFF"
+  [aarch64]="$(cross aarch64)"
+  [i686]="$(cross i686)"
+  [s390x]="$(cross s390x)"
+  [i686-x87]="$(cross i686)|-DCAROM_X87=ON"
 )
-# How to run the binary: the arm64 one under user-mode emulation.
-declare -A runner=([aarch64]=qemu-aarch64-static)
+# How to run the binary: the other architectures under user-mode emulation.
+declare -A runner=(
+  [aarch64]=qemu-aarch64-static [i686]=qemu-i386-static [s390x]=qemu-s390x-static
+  [i686-x87]=qemu-i386-static
+)
+# Configurations that must NOT re-simulate the corpus: x87 keeps 80-bit
+# intermediates. If it passed, the matrix could not tell a desync.
+declare -A must_diverge=([i686-x87]=1)
 
 if [[ $# -gt 0 ]]; then
   for c in "$@"; do
@@ -40,7 +54,8 @@ if [[ $# -gt 0 ]]; then
   configs=("$@")
 fi
 
-for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ qemu-aarch64-static; do
+for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ i686-linux-gnu-g++ s390x-linux-gnu-g++ \
+            qemu-aarch64-static qemu-i386-static qemu-s390x-static; do
   command -v "$tool" >/dev/null ||
     { echo "determinism: '$tool' not found; run scripts/install-deps.sh determinism" >&2; exit 2; }
 done
@@ -77,7 +92,7 @@ for c in "${configs[@]}"; do
   fi
   echo "    built in $(($(seconds) - t0)) s"
 
-  if [[ "$c" == aarch64 ]]; then
+  if [[ -n "${runner[$c]:-}" ]]; then
     # The cross build must not have read host headers other than the
     # architecture-independent header-only libraries staged for it (gcc
     # reports those by their real /usr/include path).
@@ -95,6 +110,21 @@ for c in "${configs[@]}"; do
   ${runner[$c]:-} "$dir/replays/carom-replay" verify --synctest "${corpus[@]}" >"$dir/verify.log" 2>&1 || rc=$?
   cat "$dir/verify.log"
   echo "    verify exit $rc in $(($(seconds) - t0)) s"
+  if [[ -v "must_diverge[$c]" ]]; then
+    # Expected to differ: verify must say so (exit 1) and name the tick, for every file.
+    for f in "${corpus[@]}"; do
+      line=$(grep -F -m1 "$f: " "$dir/verify.log" || true)
+      if [[ "$line" =~ ": DIVERGED at tick "[0-9]+ ]]; then
+        status[$c|$f]=CAUGHT
+      else
+        status[$c|$f]=MISSED
+        problems+=("$c: $f: a configuration known to differ was not reported diverging: ${line:-no result}")
+      fi
+    done
+    [[ $rc -eq 1 ]] || problems+=("$c: verify exited $rc, expected 1 (divergence)")
+    bots[$c]=n/a
+    continue
+  fi
   for f in "${corpus[@]}"; do
     line=$(grep -F -m1 "$f: " "$dir/verify.log" || true)
     if [[ "$line" =~ ": OK: ".*"final hash "([0-9a-f]+) ]]; then
@@ -126,6 +156,7 @@ done
 declare -A reference=()
 for f in "${corpus[@]}"; do
   for c in "${configs[@]}"; do
+    [[ -v "must_diverge[$c]" ]] && continue
     h=${hash[$c|$f]:-}
     [[ -z "$h" ]] && continue
     if [[ -z "${reference[$f]:-}" ]]; then
@@ -159,4 +190,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
   printf '  %s\n' "${problems[@]}"
   exit 1
 fi
-echo "all ${#configs[@]} configurations verified ${#corpus[@]} replays with identical final hashes and ran the bot-only match to its golden hash"
+echo "all ${#configs[@]} configurations behaved: those that must agree verified ${#corpus[@]} replays with identical final hashes and ran the bot-only match to its golden hash; those known to differ were caught diverging"

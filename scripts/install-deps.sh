@@ -16,7 +16,7 @@ case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
   # libstdc++/glibc for arm64 come with the cross compiler; its static
   # libraries let qemu-aarch64-static run the binary without a sysroot.
-  determinism) packages+=(g++-aarch64-linux-gnu qemu-user-static) ;;
+  determinism) packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static) ;;
   "") ;;
   *) echo "install-deps.sh: unknown group '$1' (bench, determinism)" >&2; exit 2 ;;
 esac
