@@ -38,7 +38,10 @@ TEST_CASE("two servers with the same run id on one directory each keep their rep
     std::size_t files = 0;
     for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.path().extension() == ".crpl";
     CHECK(files == 2);
-    for (const auto& [s, ticks] : {std::pair{sa[0], 200}, std::pair{sb[0], 150}}) {
+    for (const auto& expected : {std::pair{sa[0], 200}, std::pair{sb[0], 150}}) {
+        // Named, not structured bindings: CAPTURE's lambda cannot take those in clang 14.
+        const MatchSummary& s = expected.first;
+        const int ticks = expected.second;
         CAPTURE(s.replay.string());
         auto r = replay::read_replay(s.replay);
         REQUIRE(std::holds_alternative<replay::Replay>(r));
