@@ -37,7 +37,8 @@ struct SeekOptions {
 
 std::vector<std::string> corpus() {
     std::filesystem::path dir = "replays/corpus";
-    if (!std::filesystem::exists(dir)) dir = std::filesystem::path(CAROM_SOURCE_DIR) / "replays/corpus";
+    if (!std::filesystem::exists(dir))
+        dir = std::filesystem::path(CAROM_SOURCE_DIR) / "replays/corpus";
     std::vector<std::string> files;
     for (const auto& e : std::filesystem::directory_iterator(dir))
         if (e.path().extension() == ".crpl") files.push_back(e.path().string());
@@ -77,7 +78,8 @@ FileFigures measure(const replay::Replay& r, const SeekOptions& o) {
     std::vector<std::uint64_t> targets;
     std::mt19937_64 rng(o.seed);
     std::uniform_int_distribution<std::uint64_t> any(0, r.last_tick());
-    for (int i = 0; i < o.seeks; ++i) targets.push_back(any(rng));
+    for (int i = 0; i < o.seeks; ++i)
+        targets.push_back(any(rng));
     for (const replay::Keyframe& k : r.keyframes)
         if (k.state.tick > 0) targets.push_back(k.state.tick - 1);
     std::shuffle(targets.begin(), targets.end(), rng);
@@ -96,7 +98,8 @@ FileFigures measure(const replay::Replay& r, const SeekOptions& o) {
     // Playback at 16x: what play's loop does each frame (advance, seek, compose).
     tool::SeekEngine player(r);
     tool::PlaybackControl control(player, playback.length, 0);
-    for (int i = 0; i < 6; ++i) control.press(tool::ViewKey::faster);
+    for (int i = 0; i < 6; ++i)
+        control.press(tool::ViewKey::faster);
     if (control.speed() != kSpeed) throw std::logic_error("16x is not the top speed");
     const double cpu0 = cpu_seconds();
     while (control.position() < control.length()) {
@@ -115,11 +118,12 @@ FileFigures measure(const replay::Replay& r, const SeekOptions& o) {
 int run_seek(const SeekOptions& o) {
     const std::vector<std::string> files = o.files.empty() ? corpus() : o.files;
     if (!o.json)
-        fmt::print("seek: {} random points + the tick before every keyframe per file, seed {}; "
-                   "shown = seek + frame composed at {}x{}; play = CPU at {}x, {} fps, terminal "
-                   "output excluded\n{:<28} {:>7} {:>7} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9}\n",
-                   o.seeks, o.seed, kWidth, kHeight, kSpeed, kFps, "file", "ticks", "seeks",
-                   "seek p50", "seek p99", "seek max", "shown p99", "shown max", "play CPU");
+        fmt::print(
+            "seek: {} random points + the tick before every keyframe per file, seed {}; "
+            "shown = seek + frame composed at {}x{}; play = CPU at {}x, {} fps, terminal "
+            "output excluded\n{:<28} {:>7} {:>7} {:>9} {:>9} {:>9} {:>10} {:>10} {:>9}\n",
+            o.seeks, o.seed, kWidth, kHeight, kSpeed, kFps, "file", "ticks", "seeks", "seek p50",
+            "seek p99", "seek max", "shown p99", "shown max", "play CPU");
     for (const std::string& path : files) {
         const LoadedReplay file = load_replay(path);
         const FileFigures f = measure(file.replay, o);
@@ -130,14 +134,19 @@ int run_seek(const SeekOptions& o) {
         const double v99 = percentile(f.shown_ms, 0.99);
         const double vmax = *std::max_element(f.shown_ms.begin(), f.shown_ms.end());
         if (o.json) {
-            fmt::print("{{\"file\":\"{}\",\"ticks\":{},\"seeks\":{},\"seek_ms_p50\":{:.3f},\"seek_ms_p99\":{:.3f},"
-                       "\"seek_ms_max\":{:.3f},\"shown_ms_p99\":{:.3f},\"shown_ms_max\":{:.3f},"
-                       "\"play_16x_cpu_percent\":{:.2f}}}\n",
-                       path, file.replay.last_tick(), f.seek_ms.size(), s50, s99, smax, v99, vmax, cpu_pct);
+            fmt::print(
+                "{{\"file\":\"{}\",\"ticks\":{},\"seeks\":{},\"seek_ms_p50\":{:.3f},\"seek_ms_"
+                "p99\":{:.3f},"
+                "\"seek_ms_max\":{:.3f},\"shown_ms_p99\":{:.3f},\"shown_ms_max\":{:.3f},"
+                "\"play_16x_cpu_percent\":{:.2f}}}\n",
+                path, file.replay.last_tick(), f.seek_ms.size(), s50, s99, smax, v99, vmax,
+                cpu_pct);
         } else {
-            fmt::print("{:<28} {:>7} {:>7} {:>6.2f} ms {:>6.2f} ms {:>6.2f} ms {:>7.2f} ms {:>7.2f} ms {:>8.1f}%\n",
-                       std::filesystem::path(path).filename().string(), file.replay.last_tick(),
-                       f.seek_ms.size(), s50, s99, smax, v99, vmax, cpu_pct);
+            fmt::print(
+                "{:<28} {:>7} {:>7} {:>6.2f} ms {:>6.2f} ms {:>6.2f} ms {:>7.2f} ms {:>7.2f} ms "
+                "{:>8.1f}%\n",
+                std::filesystem::path(path).filename().string(), file.replay.last_tick(),
+                f.seek_ms.size(), s50, s99, smax, v99, vmax, cpu_pct);
         }
     }
     return 0;
@@ -149,12 +158,15 @@ void add_seek_command(CLI::App& app) {
     auto options = std::make_shared<SeekOptions>();
     CLI::App* command = app.add_subcommand(
         "seek", "Replay viewer: seek latency (p50, p99, worst) and CPU at 16x, over the corpus");
-    command->add_option("--file", options->files, "Replay files (repeatable; default: every corpus file)")
+    command
+        ->add_option("--file", options->files,
+                     "Replay files (repeatable; default: every corpus file)")
         ->check(CLI::ExistingFile);
     command->add_option("--seeks", options->seeks, "Random points per file")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    command->add_option("--seed", options->seed, "Seed of the random points")->capture_default_str();
+    command->add_option("--seed", options->seed, "Seed of the random points")
+        ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per file instead of a table");
     command->callback([options] {
         if (run_seek(*options) != 0) throw CLI::RuntimeError(1);

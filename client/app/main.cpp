@@ -42,7 +42,8 @@ void install_signal_handlers() {
     struct sigaction action {};
     action.sa_handler = on_signal;
     sigemptyset(&action.sa_mask);
-    for (const int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP})
+        sigaction(s, &action, nullptr);
 }
 
 struct Options {
@@ -79,18 +80,32 @@ std::optional<carom::play::Key> steer_key(const carom::terminal::Key& k) {
     using Kind = carom::terminal::Key::Kind;
     using carom::play::Key;
     switch (k.kind) {
-        case Kind::up: return Key::up;
-        case Kind::down: return Key::down;
-        case Kind::left: return Key::left;
-        case Kind::right: return Key::right;
+        case Kind::up:
+            return Key::up;
+        case Kind::down:
+            return Key::down;
+        case Kind::left:
+            return Key::left;
+        case Kind::right:
+            return Key::right;
         case Kind::character:
             switch (k.ch) {
-                case 'w': case 'W': return Key::up;
-                case 's': case 'S': return Key::down;
-                case 'a': case 'A': return Key::left;
-                case 'd': case 'D': return Key::right;
-                case ' ': return Key::kick;
-                default: return std::nullopt;
+                case 'w':
+                case 'W':
+                    return Key::up;
+                case 's':
+                case 'S':
+                    return Key::down;
+                case 'a':
+                case 'A':
+                    return Key::left;
+                case 'd':
+                case 'D':
+                    return Key::right;
+                case ' ':
+                    return Key::kick;
+                default:
+                    return std::nullopt;
             }
         default:
             return std::nullopt;
@@ -167,14 +182,16 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
     int signal = 0;
     {
         carom::terminal::Terminal terminal(o.ascii);
-        const auto glyphs = terminal.utf8() ? carom::render::Glyphs::braille
-                                            : carom::render::Glyphs::ascii;
+        const auto glyphs =
+            terminal.utf8() ? carom::render::Glyphs::braille : carom::render::Glyphs::ascii;
         bool roster = false;
-        Loop loop{session, link, clock, 1'000'000 / 60,
-                  static_cast<std::int64_t>(1'000'000.0 / o.fps), {}, {}, {}};
+        Loop loop{
+            session, link, clock, 1'000'000 / 60, static_cast<std::int64_t>(1'000'000.0 / o.fps),
+            {},      {},   {}};
         loop.frame = [&](std::uint64_t now_ms) {
             const carom::render::Scene scene = session.scene(now_ms, roster);
-            terminal.draw(carom::render::render(scene, terminal.width(), terminal.height(), glyphs));
+            terminal.draw(
+                carom::render::render(scene, terminal.width(), terminal.height(), glyphs));
         };
         loop.keys = [&](std::uint64_t now_ms) {
             while (const auto k = terminal.key()) {
@@ -218,10 +235,11 @@ int play_as_bot(const Options& o, carom::play::Session& session, carom::app::Udp
     const auto& st = session.connection().stats();
     const carom::protocol::Frame* f = session.connection().latest_frame();
     if (joined)
-        spdlog::info("left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}",
-                     static_cast<double>(clock.now_ms() - joined_ms) / 1000.0,
-                     st.snapshots_received, st.snapshots_undecodable, st.loss_estimate() * 100.0,
-                     f ? f->score[0] : 0, f ? f->score[1] : 0);
+        spdlog::info(
+            "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}",
+            static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.snapshots_received,
+            st.snapshots_undecodable, st.loss_estimate() * 100.0, f ? f->score[0] : 0,
+            f ? f->score[1] : 0);
     if (signal != 0) return 128 + signal;
     const carom::play::Ending e = session.ending().value_or(carom::play::Ending{});
     if (e.exit_code != 0) spdlog::error("{}", e.message);
@@ -244,7 +262,8 @@ int main(int argc, char** argv) {
     app.add_option("server", o.server, "HOST[:PORT] of the carom-server (port 27960 by default)")
         ->required();
     app.add_option("--name", o.name, "Your name (printable ASCII, 15 characters)");
-    app.add_option("--room", o.room, "Room to join (-1: the first with space)")->capture_default_str();
+    app.add_option("--room", o.room, "Room to join (-1: the first with space)")
+        ->capture_default_str();
     app.add_flag("--spectate", o.spectate, "Watch without taking a slot");
     app.add_flag("--bot", o.bot, "No terminal: the chase bot plays (for scripts and CI)");
     app.add_option("--duration", o.duration_s, "--bot: leave after this many seconds (0: never)")
@@ -292,16 +311,19 @@ int main(int argc, char** argv) {
         config.connection.name = o.name;
         config.connection.room = o.room;
         config.connection.spectator = o.spectate;
-        config.connection.token = std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
+        config.connection.token =
+            std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
         config.connection.connect_timeout_ms = o.connect_timeout_ms;
         config.map_dirs = map_dirs(o, argv[0]);
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;
-        carom::play::Session session(config, [&link](std::span<const std::uint8_t> b) { link.send(b); });
+        carom::play::Session session(config,
+                                     [&link](std::span<const std::uint8_t> b) { link.send(b); });
         const Clock clock;
         session.start(clock.now_ms());
-        return o.bot ? play_as_bot(o, session, link, clock) : play_in_terminal(o, session, link, clock);
+        return o.bot ? play_as_bot(o, session, link, clock)
+                     : play_in_terminal(o, session, link, clock);
     } catch (const std::exception& e) {
         std::cerr << "carom-client: " << e.what() << "\n";
         return kExitError;

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
 #include "carom/render/render.hpp"
-#include "prediction_probe.hpp"
 #include "carom/terminal/terminal.hpp"
+#include "prediction_probe.hpp"
 
 namespace {
 
@@ -121,11 +121,13 @@ void predict_run(double seconds, std::uint64_t seed, PredictFigures& into) {
     LossyWorld w(c);
     ServerSide server(w);
     ClientSide client;
-    w.run(static_cast<std::int64_t>(seconds * 1e6), [&] { server.after_tick(); },
-          [&] { client.after_tick(w.session()); });
+    w.run(
+        static_cast<std::int64_t>(seconds * 1e6), [&] { server.after_tick(); },
+        [&] { client.after_tick(w.session()); });
     for (const auto& [sequence, applied] : server.applied()) {
         const auto d = client.drawn.find(sequence);
-        if (d != client.drawn.end()) into.errors.push_back(carom::physics::length(d->second - applied.position));
+        if (d != client.drawn.end())
+            into.errors.push_back(carom::physics::length(d->second - applied.position));
     }
     const carom::play::PredictorStats& s = w.session().predictor()->stats();
     into.visible += s.visible;
@@ -141,14 +143,19 @@ int main(int argc, char** argv) {
     CLI::App app{"carom-client-bench: the terminal client's costs and prediction, measured"};
     double seconds = 60.0;
     std::vector<std::uint64_t> seeds{1, 2, 3};
-    app.add_option("--seconds", seconds, "simulated seconds of play per run")->check(CLI::Range(5.0, 170.0));
-    app.add_option("--seeds", seeds, "server and link seeds; predict runs each, draw runs the first");
+    app.add_option("--seconds", seconds, "simulated seconds of play per run")
+        ->check(CLI::Range(5.0, 170.0));
+    app.add_option("--seeds", seeds,
+                   "server and link seeds; predict runs each, draw runs the first");
     CLI11_PARSE(app, argc, argv);
     spdlog::set_level(spdlog::level::warn);  // the in-process server's joins and matches
 
-    fmt::print("carom-client-bench: 4 v 4 on arena, 30 frames/s, {:.0f} s of play per run, "
-               "link 100 ms round trip, 5 % loss; seeds", seconds);
-    for (const std::uint64_t s : seeds) fmt::print(" {}", s);
+    fmt::print(
+        "carom-client-bench: 4 v 4 on arena, 30 frames/s, {:.0f} s of play per run, "
+        "link 100 ms round trip, 5 % loss; seeds",
+        seconds);
+    for (const std::uint64_t s : seeds)
+        fmt::print(" {}", s);
     fmt::print("\n\n{:<16} {:>10} {:>10} {:>10} {:>10} {:>12}\n", "screen", "render p50", "p99",
                "screen p50", "p99", "terminal");
     for (const auto& [w, h] : {std::pair{80, 24}, std::pair{200, 60}}) {
@@ -163,14 +170,17 @@ int main(int argc, char** argv) {
     }
 
     PredictFigures p;
-    for (const std::uint64_t s : seeds) predict_run(seconds, s, p);
+    for (const std::uint64_t s : seeds)
+        predict_run(seconds, s, p);
     fmt::print("\nprediction: |drawn own − server's| after each applied input, {} inputs\n",
                p.errors.size());
     fmt::print("  p50 {:.4f}  p95 {:.4f}  p99 {:.3f}  max {:.2f} units (a disk's radius is 2)\n",
                quantile(p.errors, 0.5), quantile(p.errors, 0.95), quantile(p.errors, 0.99),
                quantile(p.errors, 1.0));
-    fmt::print("  frames {}: {} corrected; visible corrections (> 0.5 unit) {:.1f}/min, snaps (> 4 units) {:.1f}/min\n",
-               p.frames, p.corrections, static_cast<double>(p.visible) / p.minutes,
-               static_cast<double>(p.snaps) / p.minutes);
+    fmt::print(
+        "  frames {}: {} corrected; visible corrections (> 0.5 unit) {:.1f}/min, snaps (> 4 units) "
+        "{:.1f}/min\n",
+        p.frames, p.corrections, static_cast<double>(p.visible) / p.minutes,
+        static_cast<double>(p.snaps) / p.minutes);
     return 0;
 }

@@ -30,8 +30,8 @@ std::vector<std::uint8_t> forged_response(std::mt19937_64& rng) {
     const std::vector<std::uint8_t> pad(rng() % 2 == 0 ? 0 : 240, 0);
     const auto body = carom::net::CreateConnectResponse(b, b.CreateString("x"), -1, false, rng(),
                                                         rng(), b.CreateVector(pad));
-    const auto bytes = carom::protocol::finish_packet(b, 0, carom::net::Body::ConnectResponse,
-                                                      body.Union());
+    const auto bytes =
+        carom::protocol::finish_packet(b, 0, carom::net::Body::ConnectResponse, body.Union());
     return {bytes.begin(), bytes.end()};
 }
 

@@ -180,8 +180,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     for (auto& c : clients)
         results.push_back(c->finish());
     const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
-    const Report report =
-        summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
+    const Report report = summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
 
     if (o.json) {
         nlohmann::json j = to_json(report);

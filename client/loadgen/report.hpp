@@ -70,9 +70,9 @@ struct Report {
         std::string outcome;
     };
     std::vector<PerClient> per_client;
-    std::uint64_t max_gap_ms = 0;      // the longest of any client
-    double snapshot_share_min = 0.0;   // the lowest share of any client
-    std::uint64_t lost_clients = 0;    // accepted, then timed out or disconnected
+    std::uint64_t max_gap_ms = 0;          // the longest of any client
+    double snapshot_share_min = 0.0;       // the lowest share of any client
+    std::uint64_t lost_clients = 0;        // accepted, then timed out or disconnected
     std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
 
     // Every client was accepted, received snapshots, stayed connected to the

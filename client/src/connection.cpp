@@ -228,9 +228,9 @@ void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uin
     if (s.players() != nullptr) {
         roster_.clear();
         for (const net::PlayerInfo* p : *s.players())
-            roster_.push_back({p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals(),
-                               p->team() == schema::Team::right ? game::Team::right
-                                                                : game::Team::left});
+            roster_.push_back(
+                {p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals(),
+                 p->team() == schema::Team::right ? game::Team::right : game::Team::left});
     }
     if (s.events() != nullptr) {
         for (const net::MatchEventNet* e : *s.events()) {
@@ -249,9 +249,10 @@ void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uin
                     ++stats_.events_unknown;  // a newer server's kind: not ours to read
                     continue;
             }
-            events_.push_back({kind, e->tick(),
-                               e->team() == schema::Team::right ? game::Team::right : game::Team::left,
-                               e->scorer(), e->own_goal_by(), e->puck(), e->draw()});
+            events_.push_back(
+                {kind, e->tick(),
+                 e->team() == schema::Team::right ? game::Team::right : game::Team::left,
+                 e->scorer(), e->own_goal_by(), e->puck(), e->draw()});
         }
     }
 }
@@ -280,20 +281,18 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     builder_.Clear();
     const auto inputs = builder_.CreateVectorOfStructs(newest.data(), newest.size());
     const auto body = net::CreateClientInput(builder_, inputs, newest_tick_.value_or(0), ping_id);
-    transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::ClientInput, body.Union(),
-                                session_.secret),
-        now_ms);
+    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::ClientInput,
+                                     body.Union(), session_.secret),
+             now_ms);
 }
 
 void Connection::disconnect(std::uint64_t now_ms) {
     if (state_ != State::connecting && state_ != State::connected) return;
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, net::DisconnectReason::quit);
-    transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::Disconnect, body.Union(),
-                                session_.secret),
-        now_ms);
+    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::Disconnect,
+                                     body.Union(), session_.secret),
+             now_ms);
     close(CloseReason::quit);
 }
 
@@ -349,10 +348,9 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateKeepAlive(builder_, next_ping(now_ms));
-    transmit(
-        protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive, body.Union(),
-                                session_.secret),
-        now_ms);
+    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive,
+                                     body.Union(), session_.secret),
+             now_ms);
 }
 
 void Connection::transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {

@@ -30,10 +30,12 @@ class Pipe {
             ++lost_;
             return;
         }
-        flight_.emplace(now_us + latency_us_, std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+        flight_.emplace(now_us + latency_us_,
+                        std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
     }
     // Hands over every datagram due by `now_us`, in order.
-    void deliver(std::int64_t now_us, const std::function<void(std::span<const std::uint8_t>)>& to) {
+    void deliver(std::int64_t now_us,
+                 const std::function<void(std::span<const std::uint8_t>)>& to) {
         while (!flight_.empty() && flight_.begin()->first <= now_us) {
             const std::vector<std::uint8_t> bytes = std::move(flight_.begin()->second);
             flight_.erase(flight_.begin());
@@ -73,7 +75,8 @@ class LossyWorld {
           up_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           transport_(*this),
           server_(server_config(c), transport_, server::CookieJar{}, "lossy"),
-          session_(session_config(c), [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
+          session_(session_config(c),
+                   [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
         client_at_.address[10] = client_at_.address[11] = 0xFF;
         client_at_.address[12] = 127;
         client_at_.address[15] = 2;
@@ -94,8 +97,12 @@ class LossyWorld {
              const std::function<void()>& on_client_tick = {},
              const std::function<void()>& on_ms = {}) {
         for (; now_us_ < until_us; now_us_ += 1000) {
-            up_.deliver(now_us_, [this](std::span<const std::uint8_t> b) { server_.receive(client_at_, b); });
-            down_.deliver(now_us_, [this](std::span<const std::uint8_t> b) { session_.on_datagram(b, now_ms()); });
+            up_.deliver(now_us_, [this](std::span<const std::uint8_t> b) {
+                server_.receive(client_at_, b);
+            });
+            down_.deliver(now_us_, [this](std::span<const std::uint8_t> b) {
+                session_.on_datagram(b, now_ms());
+            });
             if (now_us_ >= next_server_us_) {
                 server_.tick();
                 next_server_us_ += kTickUs;

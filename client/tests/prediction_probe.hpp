@@ -56,7 +56,8 @@ class ServerSide {
         if (ss->inputs.repeated() != repeated_) clean_ = false;
         repeated_ = ss->inputs.repeated();
         // At rest on the spawn (join, kick-off): exactly what a snapshot says.
-        if (own.velocity == game::Vec2{} && own.position == protocol::position_of(protocol::quantise(own.position, {})))
+        if (own.velocity == game::Vec2{} &&
+            own.position == protocol::position_of(protocol::quantise(own.position, {})))
             clean_ = true;
         const std::uint32_t l = ss->inputs.last_applied_sequence();
         if (l != last_) {
@@ -107,9 +108,9 @@ struct ClientSide {
 
 // Keys held as a player would: a direction for a second, then the next.
 inline void steer(LossyWorld& w, std::int64_t& next_press_us) {
-    static constexpr Key kPattern[][2] = {{Key::up, Key::count_},    {Key::right, Key::count_},
-                                          {Key::down, Key::left},    {Key::left, Key::count_},
-                                          {Key::up, Key::right},     {Key::down, Key::count_}};
+    static constexpr Key kPattern[][2] = {{Key::up, Key::count_}, {Key::right, Key::count_},
+                                          {Key::down, Key::left}, {Key::left, Key::count_},
+                                          {Key::up, Key::right},  {Key::down, Key::count_}};
     if (w.now_us() < next_press_us) return;
     next_press_us += 40'000;  // key repeat every 40 ms
     const auto phase = static_cast<std::size_t>(w.now_us() / 1'000'000) % std::size(kPattern);

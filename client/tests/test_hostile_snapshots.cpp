@@ -43,8 +43,9 @@ TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
         switch (rng() % 4) {
             case 0:  // far away and fast
                 for (net::DiskQ& d : f.disks)
-                    d = net::DiskQ(static_cast<std::int32_t>(rng()), static_cast<std::int32_t>(rng()),
-                                   static_cast<std::int32_t>(rng()), static_cast<std::int32_t>(rng()));
+                    d = net::DiskQ(
+                        static_cast<std::int32_t>(rng()), static_cast<std::int32_t>(rng()),
+                        static_cast<std::int32_t>(rng()), static_cast<std::int32_t>(rng()));
                 break;
             case 1:  // the wrong number of disks
                 f.disks.resize(rng() % 40);
@@ -57,7 +58,8 @@ TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
         }
         client::test::Bytes bytes = client::test::snapshot(f, nullptr);
         if (rng() % 2 == 0)  // flipped bytes
-            for (int k = 0; k < 4; ++k) bytes[rng() % bytes.size()] ^= static_cast<std::uint8_t>(rng());
+            for (int k = 0; k < 4; ++k)
+                bytes[rng() % bytes.size()] ^= static_cast<std::uint8_t>(rng());
         if (rng() % 8 == 0) bytes.resize(rng() % bytes.size());
         session.on_datagram(bytes, now);
         session.tick(now);
@@ -66,9 +68,9 @@ TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
     }
     const client::ConnectionStats& st = session.connection().stats();
     MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.snapshots_undecodable
-                       << ", applied " << st.snapshots_received << ", frames refused by the session "
-                       << session.frames_rejected() << ", by the prediction "
-                       << session.predictor()->stats().rejected);
+                       << ", applied " << st.snapshots_received
+                       << ", frames refused by the session " << session.frames_rejected()
+                       << ", by the prediction " << session.predictor()->stats().rejected);
     CHECK(st.invalid_total() + st.snapshots_undecodable > 0);
     CHECK(session.frames_rejected() + session.predictor()->stats().rejected > 0);
     CHECK(session.connection().state() == client::State::connected);

@@ -57,53 +57,64 @@ TEST_CASE("goal_banners_the_final_whistle_and_the_next_match_follow_the_server")
         bool kickoff_shown = false;
         std::size_t followed = 0;
 
-        w.run(150'000'000, [&] {
-            ++server_tick;
-            const game::Match& m = room.match();
-            if (room.match_number() == 2) {
-                if (!second_start) second_start = room.match_start_tick();
-                return;
-            }
-            const std::array<std::uint32_t, 2> now{m.score(game::Team::left), m.score(game::Team::right)};
-            for (std::size_t t = 0; t < 2; ++t) {
-                if (now[t] == score[t]) continue;
-                // The puck's last kicker is kept until the kick-off.
-                const std::optional<game::Slot> kicker = m.save().pucks[0].last_kicker;
-                const game::Team scoring = t == 0 ? game::Team::left : game::Team::right;
-                std::string b = scoring == game::Team::left ? "GOAL! left" : "GOAL! right";
-                if (kicker) {
-                    const std::string& name = room.roster()[*kicker].name;
-                    b = m.team_of(*kicker) == scoring ? "GOAL! " + name : "GOAL! own goal by " + name;
+        w.run(
+            150'000'000,
+            [&] {
+                ++server_tick;
+                const game::Match& m = room.match();
+                if (room.match_number() == 2) {
+                    if (!second_start) second_start = room.match_start_tick();
+                    return;
                 }
-                goals.push_back({server_tick, b});
-            }
-            score = now;
-            if (m.phase() == game::Phase::finished && !end) end = Truth{server_tick, final_banner(now[0], now[1])};
-        }, [&] {
-            Session& s = w.session();
-            const render::Scene scene = s.scene(w.now_ms(), false);
-            if (scene.hud.server_tick) shown.emplace_back(*scene.hud.server_tick, scene.hud.banner);
-            if (second_start && s.predictor() != nullptr &&
-                s.predictor()->match_start_tick() == *second_start) {
-                reseeded = s.predictor()->match().seed() == room.seed();
-                if (scene.hud.phase == render::Phase::kickoff && scene.hud.score == std::array<std::uint32_t, 2>{})
-                    kickoff_shown = true;
-                // The prediction of the new match: close to the server's disk.
-                const game::Slot own = static_cast<game::Slot>(s.connection().session().slot);
-                if (s.predictor()->ready() && room.match().phase() == game::Phase::playing &&
-                    physics::length(s.predictor()->disk().position - room.match().player_disk(own).position) < 30.0)
-                    ++followed;
-            }
-        });
+                const std::array<std::uint32_t, 2> now{m.score(game::Team::left),
+                                                       m.score(game::Team::right)};
+                for (std::size_t t = 0; t < 2; ++t) {
+                    if (now[t] == score[t]) continue;
+                    // The puck's last kicker is kept until the kick-off.
+                    const std::optional<game::Slot> kicker = m.save().pucks[0].last_kicker;
+                    const game::Team scoring = t == 0 ? game::Team::left : game::Team::right;
+                    std::string b = scoring == game::Team::left ? "GOAL! left" : "GOAL! right";
+                    if (kicker) {
+                        const std::string& name = room.roster()[*kicker].name;
+                        b = m.team_of(*kicker) == scoring ? "GOAL! " + name
+                                                          : "GOAL! own goal by " + name;
+                    }
+                    goals.push_back({server_tick, b});
+                }
+                score = now;
+                if (m.phase() == game::Phase::finished && !end)
+                    end = Truth{server_tick, final_banner(now[0], now[1])};
+            },
+            [&] {
+                Session& s = w.session();
+                const render::Scene scene = s.scene(w.now_ms(), false);
+                if (scene.hud.server_tick)
+                    shown.emplace_back(*scene.hud.server_tick, scene.hud.banner);
+                if (second_start && s.predictor() != nullptr &&
+                    s.predictor()->match_start_tick() == *second_start) {
+                    reseeded = s.predictor()->match().seed() == room.seed();
+                    if (scene.hud.phase == render::Phase::kickoff &&
+                        scene.hud.score == std::array<std::uint32_t, 2>{})
+                        kickoff_shown = true;
+                    // The prediction of the new match: close to the server's disk.
+                    const game::Slot own = static_cast<game::Slot>(s.connection().session().slot);
+                    if (s.predictor()->ready() && room.match().phase() == game::Phase::playing &&
+                        physics::length(s.predictor()->disk().position -
+                                        room.match().player_disk(own).position) < 30.0)
+                        ++followed;
+                }
+            });
 
         MESSAGE(goals.size() << " goals; end at server tick " << (end ? end->tick : 0) << " ("
                              << (end ? end->banner : "none") << "); next match from tick "
-                             << second_start.value_or(0) << "; " << shown.size() << " frames drawn");
+                             << second_start.value_or(0) << "; " << shown.size()
+                             << " frames drawn");
         REQUIRE(end.has_value());  // a rink match lasts 120 s or 7 goals: the run covers it
         CHECK(!goals.empty());
         for (const Truth& g : goals) {
             // The pause, unless the goal ended the match (score limit) or time ran out in it.
-            const std::uint64_t until = std::min<std::uint64_t>(g.tick + game::kGoalPauseTicks, end->tick);
+            const std::uint64_t until =
+                std::min<std::uint64_t>(g.tick + game::kGoalPauseTicks, end->tick);
             std::size_t during = 0;
             std::size_t right = 0;
             for (const auto& [tick, banner] : shown) {
@@ -152,33 +163,41 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
     std::size_t disks_checked = 0;
     double worst = 0.0;
     std::int64_t next_frame = 0;
-    w.run(30'000'000, [&] {
-        const game::Match& m = w.server().room(0).match();
-        std::vector<game::Vec2> at;
-        for (std::uint32_t p = 0; p < m.puck_count(); ++p) at.push_back(m.puck_disk(p).position);
-        for (game::Slot s = 0; s < m.slot_count(); ++s) at.push_back(m.player_disk(s).position);
-        recent.push_back(std::move(at));
-        if (recent.size() > 60) recent.pop_front();
-    }, {}, [&] {
-        if (w.now_us() < next_frame) return;
-        next_frame += 1'000'000 / 30;
-        const render::Scene scene = w.session().scene(w.now_ms(), false);
-        if (scene.map == nullptr || w.now_us() < 2'000'000) return;
-        ++frames;
-        const game::Match& m = w.server().room(0).match();
-        CHECK(scene.disks.size() == m.puck_count() + m.slot_count());  // all 8 players and the pucks
-        // Pucks, then every slot in order (all active): disk i is entity i.
-        for (std::size_t i = 0; i < scene.disks.size(); ++i) {
-            CHECK(scene.disks[i].ink != render::Ink::own);
-            double nearest = 1e9;
-            for (const std::vector<game::Vec2>& tick : recent)
-                nearest = std::min(nearest, physics::length(tick[i] - scene.disks[i].position));
-            worst = std::max(worst, nearest);
-            ++disks_checked;
-        }
-    });
+    w.run(
+        30'000'000,
+        [&] {
+            const game::Match& m = w.server().room(0).match();
+            std::vector<game::Vec2> at;
+            for (std::uint32_t p = 0; p < m.puck_count(); ++p)
+                at.push_back(m.puck_disk(p).position);
+            for (game::Slot s = 0; s < m.slot_count(); ++s)
+                at.push_back(m.player_disk(s).position);
+            recent.push_back(std::move(at));
+            if (recent.size() > 60) recent.pop_front();
+        },
+        {},
+        [&] {
+            if (w.now_us() < next_frame) return;
+            next_frame += 1'000'000 / 30;
+            const render::Scene scene = w.session().scene(w.now_ms(), false);
+            if (scene.map == nullptr || w.now_us() < 2'000'000) return;
+            ++frames;
+            const game::Match& m = w.server().room(0).match();
+            CHECK(scene.disks.size() ==
+                  m.puck_count() + m.slot_count());  // all 8 players and the pucks
+            // Pucks, then every slot in order (all active): disk i is entity i.
+            for (std::size_t i = 0; i < scene.disks.size(); ++i) {
+                CHECK(scene.disks[i].ink != render::Ink::own);
+                double nearest = 1e9;
+                for (const std::vector<game::Vec2>& tick : recent)
+                    nearest = std::min(nearest, physics::length(tick[i] - scene.disks[i].position));
+                worst = std::max(worst, nearest);
+                ++disks_checked;
+            }
+        });
     const Session& s = w.session();
-    MESSAGE(frames << " frames, " << disks_checked << " disks drawn; farthest from its server positions of the last second "
+    MESSAGE(frames << " frames, " << disks_checked
+                   << " disks drawn; farthest from its server positions of the last second "
                    << worst << " units; snapshots " << s.connection().stats().snapshots_received);
     CHECK(s.connection().state() == client::State::connected);  // 30 s without a timeout
     CHECK(s.connection().session().slot == -1);
@@ -196,7 +215,8 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
     // The spectator took no slot: the eight bots play on.
     const game::Match& m = w.server().room(0).match();
     std::uint32_t active = 0;
-    for (game::Slot slot = 0; slot < m.slot_count(); ++slot) active += m.active(slot) ? 1U : 0U;
+    for (game::Slot slot = 0; slot < m.slot_count(); ++slot)
+        active += m.active(slot) ? 1U : 0U;
     CHECK(active == m.slot_count());
 }
 

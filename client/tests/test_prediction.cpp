@@ -27,8 +27,9 @@ TEST_CASE("prediction_equals_the_server_bit_for_bit_while_nothing_touches_the_ow
         ServerSide server(w);
         ClientSide client;
         std::int64_t next_press = 0;
-        w.run(60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); },
-              [&] { steer(w, next_press); });
+        w.run(
+            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); },
+            [&] { steer(w, next_press); });
 
         std::size_t compared = 0;
         std::size_t differ = 0;
@@ -39,14 +40,15 @@ TEST_CASE("prediction_equals_the_server_bit_for_bit_while_nothing_touches_the_ow
             if (p->second != applied.position) {
                 ++differ;
                 if (differ <= 5)
-                    MESSAGE("input " << sequence << ": predicted (" << p->second.x << ", " << p->second.y
-                                     << "), server (" << applied.position.x << ", " << applied.position.y << ")");
+                    MESSAGE("input " << sequence << ": predicted (" << p->second.x << ", "
+                                     << p->second.y << "), server (" << applied.position.x << ", "
+                                     << applied.position.y << ")");
             }
         }
         MESSAGE("seed " << seed << ": " << compared << " of " << server.applied().size()
                         << " inputs untouched; " << differ << " predicted differently; loss "
-                        << w.down().lost() << "/" << w.down().sent() << " down, " << w.up().lost() << "/"
-                        << w.up().sent() << " up");
+                        << w.down().lost() << "/" << w.down().sent() << " down, " << w.up().lost()
+                        << "/" << w.up().sent() << " up");
         CHECK(w.down().lost() > 0);
         CHECK(compared >= 1);  // each seed compares something: the join is a rest on a spawn
         CHECK(differ == 0);
@@ -64,7 +66,8 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
         LossyWorld w(c);
         ServerSide server(w);
         ClientSide client;
-        w.run(60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); });
+        w.run(
+            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); });
 
         // 45 ticks (750 ms) after the last touch the drawn disk is within 1/16
         // unit of the server's: a round trip and a snapshot interval until the
@@ -91,12 +94,14 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
         std::sort(errors.begin(), errors.end());
         const auto at = [&errors](double q) {
             return errors.empty() ? 0.0
-                                  : errors[static_cast<std::size_t>(q * static_cast<double>(errors.size() - 1))];
+                                  : errors[static_cast<std::size_t>(
+                                        q * static_cast<double>(errors.size() - 1))];
         };
-        MESSAGE("seed " << seed << ": frames " << ps.frames << " agreed " << ps.exact << " corrected "
-                        << ps.corrections << " snapped " << ps.snaps << " rejected " << ps.rejected << "; "
-                        << touches_followed << " touches; " << checked << " inputs checked; error p50 "
-                        << at(0.5) << ", p95 " << at(0.95) << ", worst " << at(1.0) << " units");
+        MESSAGE("seed " << seed << ": frames " << ps.frames << " agreed " << ps.exact
+                        << " corrected " << ps.corrections << " snapped " << ps.snaps
+                        << " rejected " << ps.rejected << "; " << touches_followed << " touches; "
+                        << checked << " inputs checked; error p50 " << at(0.5) << ", p95 "
+                        << at(0.95) << ", worst " << at(1.0) << " units");
         CHECK(touches_followed >= 20);
         CHECK(checked >= 500);
         CHECK(at(0.95) <= kToleranceUnits);
@@ -126,8 +131,10 @@ TEST_CASE("interpolated_disks_move_between_frames_no_farther_than_the_server_mov
         const auto server_tick = [&] {
             const game::Match& m = w.server().room(0).match();
             std::vector<game::Vec2> at;
-            for (std::uint32_t p = 0; p < m.puck_count(); ++p) at.push_back(m.puck_disk(p).position);
-            for (game::Slot s = 0; s < m.slot_count(); ++s) at.push_back(m.player_disk(s).position);
+            for (std::uint32_t p = 0; p < m.puck_count(); ++p)
+                at.push_back(m.puck_disk(p).position);
+            for (game::Slot s = 0; s < m.slot_count(); ++s)
+                at.push_back(m.player_disk(s).position);
             recent.push_back(std::move(at));
             if (recent.size() > kWindowTicks) recent.pop_front();
         };
@@ -159,9 +166,11 @@ TEST_CASE("interpolated_disks_move_between_frames_no_farther_than_the_server_mov
             const game::Match& m = w.server().room(0).match();
             const auto own = static_cast<game::Slot>(w.session().connection().session().slot);
             std::vector<std::size_t> ids;
-            for (std::uint32_t p = 0; p < m.puck_count(); ++p) ids.push_back(p);
+            for (std::uint32_t p = 0; p < m.puck_count(); ++p)
+                ids.push_back(p);
             for (game::Slot s = 0; s < m.slot_count(); ++s)
-                if (((f->active_mask >> s) & 1U) != 0 && s != own) ids.push_back(m.puck_count() + s);
+                if (((f->active_mask >> s) & 1U) != 0 && s != own)
+                    ids.push_back(m.puck_count() + s);
             std::vector<game::Vec2> now;
             for (const render::DiskView& d : scene.disks)
                 if (d.ink != render::Ink::own) now.push_back(d.position);

@@ -54,8 +54,10 @@ PauseRun run(bool deliver_goal_event, std::uint64_t seed, std::uint64_t frame_ph
         predictor.apply_input(sequence, inputs[0]);
         std::optional<std::uint64_t> goal;
         for (const game::MatchEvent& e : server.step(inputs)) {
-            if (e.kind == game::MatchEvent::Kind::goal && r.goal_tick == 0) r.goal_tick = goal.emplace(kStart + e.tick);
-            if (e.kind == game::MatchEvent::Kind::kickoff && r.kickoff_tick == 0) r.kickoff_tick = kStart + e.tick;
+            if (e.kind == game::MatchEvent::Kind::goal && r.goal_tick == 0)
+                r.goal_tick = goal.emplace(kStart + e.tick);
+            if (e.kind == game::MatchEvent::Kind::kickoff && r.kickoff_tick == 0)
+                r.kickoff_tick = kStart + e.tick;
         }
         at_spawn.emplace_back(predictor.ready() && predictor.disk().position == spawn,
                               server.player_disk(0).position == spawn);
@@ -87,8 +89,9 @@ TEST_CASE("predictor_kicks_off_on_the_servers_tick_from_the_goal_events_server_t
     for (const std::uint64_t seed : {1ULL, 2ULL, 3ULL}) {
         for (const std::uint64_t phase : {0ULL, 1ULL}) {
             const PauseRun r = run(true, seed, phase);
-            MESSAGE("seed " << seed << ", frames on ticks = " << phase << " mod 2: goal at server tick "
-                            << r.goal_tick << ", kick-off at " << r.kickoff_tick << ", " << r.mismatched
+            MESSAGE("seed " << seed << ", frames on ticks = " << phase
+                            << " mod 2: goal at server tick " << r.goal_tick << ", kick-off at "
+                            << r.kickoff_tick << ", " << r.mismatched
                             << " ticks of 21 mispredicted");
             CHECK(r.kickoff_tick == r.goal_tick + game::kGoalPauseTicks);
             CHECK(r.mismatched == 0);
@@ -101,8 +104,9 @@ TEST_CASE("predictor_without_the_goal_event_kicks_off_at_most_a_snapshot_interva
     for (const std::uint64_t seed : {1ULL, 2ULL, 3ULL}) {
         for (const std::uint64_t phase : {0ULL, 1ULL}) {
             const PauseRun r = run(false, seed, phase);
-            MESSAGE("seed " << seed << ", frames on ticks = " << phase << " mod 2: goal at server tick "
-                            << r.goal_tick << ", kick-off at " << r.kickoff_tick << ", " << r.mismatched
+            MESSAGE("seed " << seed << ", frames on ticks = " << phase
+                            << " mod 2: goal at server tick " << r.goal_tick << ", kick-off at "
+                            << r.kickoff_tick << ", " << r.mismatched
                             << " ticks of 21 mispredicted");
             // The first frame showing the pause is at most kEvery - 1 ticks
             // after the goal: the predicted disk reaches its spawn that much

@@ -157,15 +157,15 @@ TEST_CASE("render_puts_a_disk_at_sub_cell_offsets_in_the_expected_cell_and_dot")
         char32_t braille;
     };
     const Case cases[] = {
-        {0.3, 19.9, 0, 1, 0x2801},   // dot (0, 0): top left
-        {0.6, 19.9, 0, 1, 0x2808},   // dot (1, 0): one dot right, same cell
-        {1.1, 19.9, 1, 1, 0x2801},   // the next cell
-        {0.3, 19.2, 0, 1, 0x2802},   // dot (0, 1)
-        {0.3, 18.6, 0, 1, 0x2804},   // dot (0, 2)
-        {0.8, 18.1, 0, 1, 0x2880},   // dot (1, 3): bottom right
-        {0.3, 17.9, 0, 2, 0x2801},   // the cell below
-        {10.2, 10.2, 10, 5, 0x2840}, // the middle of the field: dot (0, 3)
-        {19.9, 0.1, 19, 10, 0x2880}, // bottom right corner
+        {0.3, 19.9, 0, 1, 0x2801},    // dot (0, 0): top left
+        {0.6, 19.9, 0, 1, 0x2808},    // dot (1, 0): one dot right, same cell
+        {1.1, 19.9, 1, 1, 0x2801},    // the next cell
+        {0.3, 19.2, 0, 1, 0x2802},    // dot (0, 1)
+        {0.3, 18.6, 0, 1, 0x2804},    // dot (0, 2)
+        {0.8, 18.1, 0, 1, 0x2880},    // dot (1, 3): bottom right
+        {0.3, 17.9, 0, 2, 0x2801},    // the cell below
+        {10.2, 10.2, 10, 5, 0x2840},  // the middle of the field: dot (0, 3)
+        {19.9, 0.1, 19, 10, 0x2880},  // bottom right corner
     };
     for (const Case& c : cases) {
         CAPTURE(c.x);
@@ -178,7 +178,8 @@ TEST_CASE("render_puts_a_disk_at_sub_cell_offsets_in_the_expected_cell_and_dot")
         const Grid grid = render(scene, 20, 12, Glyphs::braille);
         int marked = 0;
         for (int y = 1; y < 11; ++y)
-            for (int x = 0; x < 20; ++x) marked += grid.at(x, y).ch != U' ' ? 1 : 0;
+            for (int x = 0; x < 20; ++x)
+                marked += grid.at(x, y).ch != U' ' ? 1 : 0;
         CHECK(marked == 1);
         CHECK(grid.at(c.cell_x, c.cell_y).ch == c.braille);
         CHECK(grid.at(c.cell_x, c.cell_y).ink == Ink::own);
@@ -216,7 +217,8 @@ TEST_CASE("render_draws_a_disk_round_with_square_dots") {
 TEST_CASE("hud_line_drops_the_least_important_figures_first") {
     const Hud hud = mid_match_hud();
     CHECK(hud_line(hud, 200) ==
-          "left 2 : 1 right  1:24  GOAL! ann  ping 42 ms  loss 1.2%  4.1/1.3 kB/s  tick 12345  you: left");
+          "left 2 : 1 right  1:24  GOAL! ann  ping 42 ms  loss 1.2%  4.1/1.3 kB/s  tick 12345  "
+          "you: left");
     CHECK(hud_line(hud, 33) == "left 2 : 1 right  1:24  GOAL! ann");
     CHECK(hud_line(hud, 32) == "left 2 : 1 right  1:24");
     CHECK(hud_line(hud, 10).empty());

@@ -25,7 +25,9 @@ replay::Replay read(const std::string& path) {
 // clears (CSI 2J), SGR and mode changes (ignored), UTF-8 text.
 class Screen {
   public:
-    Screen(int width, int height) : width_(width), rows_(static_cast<std::size_t>(height)) { clear(); }
+    Screen(int width, int height) : width_(width), rows_(static_cast<std::size_t>(height)) {
+        clear();
+    }
 
     void feed(const std::string& s) {
         std::size_t i = 0;
@@ -34,7 +36,9 @@ class Screen {
                 REQUIRE(i + 1 < s.size());
                 REQUIRE(s[i + 1] == '[');
                 std::size_t j = i + 2;
-                while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) != 0 || s[j] == ';' || s[j] == '?')) ++j;
+                while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) != 0 ||
+                                        s[j] == ';' || s[j] == '?'))
+                    ++j;
                 REQUIRE(j < s.size());
                 const std::string params = s.substr(i + 2, j - i - 2);
                 const char final = s[j];
@@ -69,13 +73,15 @@ class Screen {
 
     std::string row(int y) const {
         std::string out;
-        for (const std::string& c : rows_[static_cast<std::size_t>(y)]) out += c;
+        for (const std::string& c : rows_[static_cast<std::size_t>(y)])
+            out += c;
         return out;
     }
 
   private:
     void clear() {
-        for (auto& r : rows_) r.assign(static_cast<std::size_t>(width_), " ");
+        for (auto& r : rows_)
+            r.assign(static_cast<std::size_t>(width_), " ");
         row_ = col_ = 0;
     }
     std::vector<std::string>& cells(int y) { return rows_[static_cast<std::size_t>(y)]; }
@@ -148,9 +154,11 @@ TEST_CASE("cast: an asciicast v2 header, then event lines whose frames are the r
         if (rng() % 8 == 0) {
             // The rows above the timeline are the renderer's own grid for that tick.
             const ViewScene view = build_scene(engine, o.view);
-            const render::Grid own = render::render(view.scene, o.width, o.height - 1, o.view.glyphs);
+            const render::Grid own =
+                render::render(view.scene, o.width, o.height - 1, o.view.glyphs);
             const std::string banner = end_banner(engine);
-            for (int y = 0; y < o.height - 1 && banner.empty(); ++y) CHECK(screen.row(y) == own.row_utf8(y));
+            for (int y = 0; y < o.height - 1 && banner.empty(); ++y)
+                CHECK(screen.row(y) == own.row_utf8(y));
             ++checked_render;
         }
     }
@@ -185,9 +193,11 @@ TEST_CASE("controls: speeds, seeks, goals, ticks while paused, the end") {
     CHECK(length == r.last_tick() + std::max<std::uint64_t>(r.header.final_pause_ticks, 60));
     PlaybackControl c(engine, length, 0);
     CHECK(c.speed() == 1.0);
-    for (int i = 0; i < 10; ++i) c.press(ViewKey::faster);
+    for (int i = 0; i < 10; ++i)
+        c.press(ViewKey::faster);
     CHECK(c.speed() == 16.0);
-    for (int i = 0; i < 10; ++i) c.press(ViewKey::slower);
+    for (int i = 0; i < 10; ++i)
+        c.press(ViewKey::slower);
     CHECK(c.speed() == 0.25);
     c.press(ViewKey::faster);
     c.press(ViewKey::faster);  // 1x

@@ -21,7 +21,8 @@ replay::Replay read(const std::string& path) {
 std::vector<std::uint64_t> hashes_from_start(const replay::Replay& r) {
     replay::Resimulation sim(r);
     std::vector<std::uint64_t> hashes{sim.match().state_hash()};
-    while (sim.tick() < r.last_tick()) hashes.push_back(sim.step());
+    while (sim.tick() < r.last_tick())
+        hashes.push_back(sim.step());
     return hashes;
 }
 
@@ -37,7 +38,8 @@ TEST_CASE("a seek to a random tick of every corpus replay equals playing there f
         REQUIRE(r.keyframes.size() >= 2);
         const std::vector<std::uint64_t> truth = hashes_from_start(r);
         // The file's own hashes agree with the re-simulation (else the test proves nothing).
-        for (std::uint64_t t = 1; t <= r.last_tick(); t += 997) CHECK(truth[t] == r.hashes[t - 1]);
+        for (std::uint64_t t = 1; t <= r.last_tick(); t += 997)
+            CHECK(truth[t] == r.hashes[t - 1]);
 
         SeekEngine engine(r);
         std::uniform_int_distribution<std::uint64_t> any(0, r.last_tick());
@@ -86,9 +88,11 @@ TEST_CASE("goal marks and neighbours follow the file's goal events") {
     CHECK_FALSE(engine.next_goal(goals.back()).has_value());
     // At a goal's tick the score has changed, one tick before it has not.
     engine.seek(goals[0] - 1);
-    const std::uint32_t before = engine.match().score(game::Team::left) + engine.match().score(game::Team::right);
+    const std::uint32_t before =
+        engine.match().score(game::Team::left) + engine.match().score(game::Team::right);
     engine.seek(goals[0]);
-    CHECK(engine.match().score(game::Team::left) + engine.match().score(game::Team::right) == before + 1);
+    CHECK(engine.match().score(game::Team::left) + engine.match().score(game::Team::right) ==
+          before + 1);
 }
 
 TEST_CASE("times parse and print as the timeline shows them") {

@@ -82,12 +82,14 @@ std::string frame_output(const render::Grid* previous, const render::Grid& next)
     return out;
 }
 
-std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate, std::uint64_t index) {
+std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate,
+                            std::uint64_t index) {
     const double ticks = static_cast<double>(index) * options.speed * tick_rate / options.fps;
     return options.from + static_cast<std::uint64_t>(std::llround(ticks));
 }
 
-CastFigures write_cast(const replay::Replay& replay, const CastOptions& options, std::ostream& out) {
+CastFigures write_cast(const replay::Replay& replay, const CastOptions& options,
+                       std::ostream& out) {
     out << cast_header(options) << '\n';
     SeekEngine engine(replay);
     Playback playback;
@@ -96,10 +98,11 @@ CastFigures write_cast(const replay::Replay& replay, const CastOptions& options,
     render::Grid previous;
     CastFigures figures;
     for (std::uint64_t index = 0;; ++index) {
-        playback.position = std::min(cast_position(options, replay.header.tick_rate, index),
-                                     playback.length);
+        playback.position =
+            std::min(cast_position(options, replay.header.tick_rate, index), playback.length);
         engine.seek(playback.position);
-        const render::Grid grid = compose(engine, options.view, playback, options.width, options.height);
+        const render::Grid grid =
+            compose(engine, options.view, playback, options.width, options.height);
         const double seconds = std::round(static_cast<double>(index) / options.fps * 1e6) / 1e6;
         const std::string text = frame_output(index == 0 ? nullptr : &previous, grid);
         if (!text.empty()) out << nlohmann::json::array({seconds, "o", text}).dump() << '\n';

@@ -15,8 +15,8 @@ namespace carom::tool {
 struct CastOptions {
     int width = 100;
     int height = 32;
-    double speed = 1.0;   // match seconds per cast second
-    double fps = 15.0;    // frames per cast second
+    double speed = 1.0;      // match seconds per cast second
+    double fps = 15.0;       // frames per cast second
     std::uint64_t from = 0;  // first tick
     ViewOptions view;
     double timestamp = 0.0;  // the header's (Unix time)
@@ -35,7 +35,8 @@ std::string cast_header(const CastOptions& options);
 std::string frame_output(const render::Grid* previous, const render::Grid& next);
 
 // Where frame `index` stands on the replay's virtual timeline.
-std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate, std::uint64_t index);
+std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate,
+                            std::uint64_t index);
 
 // Writes the whole cast: frames from `from` to the end of the timeline.
 // Throws replay::InconsistentReplay like SeekEngine::seek.

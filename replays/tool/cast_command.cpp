@@ -47,7 +47,8 @@ int run_cast(const CastArgs& a) {
     if (!a.from.empty()) {
         const auto t = parse_time(a.from, rate);
         if (!t) {
-            std::fprintf(stderr, "carom-replay cast: --from %s: want SECONDS or M:SS\n", a.from.c_str());
+            std::fprintf(stderr, "carom-replay cast: --from %s: want SECONDS or M:SS\n",
+                         a.from.c_str());
             return kExitUnreadable;
         }
         o.from = *t;
@@ -93,7 +94,8 @@ int run_cast(const CastArgs& a) {
 Command add_cast(CLI::App& app) {
     auto args = std::make_shared<CastArgs>();
     CLI::App* sub = app.add_subcommand(
-        "cast", "Write a replay as an asciicast v2 recording (asciinema play, the asciinema web player)");
+        "cast",
+        "Write a replay as an asciicast v2 recording (asciinema play, the asciinema web player)");
     sub->add_option("file", args->file, "Replay file")->required();
     sub->add_option("-o,--output", args->output, "The .cast file to write")->required();
     sub->add_option("--size", args->size, "Terminal size WIDTHxHEIGHT")->capture_default_str();

@@ -7,7 +7,8 @@
 
 namespace carom::tool {
 
-PlaybackControl::PlaybackControl(const SeekEngine& engine, std::uint64_t length, std::uint64_t start)
+PlaybackControl::PlaybackControl(const SeekEngine& engine, std::uint64_t length,
+                                 std::uint64_t start)
     : engine_(engine), length_(length), position_(std::min(start, length)) {}
 
 std::uint64_t PlaybackControl::match_tick() const {
@@ -21,7 +22,9 @@ void PlaybackControl::jump_to(std::uint64_t position) {
 
 void PlaybackControl::press(ViewKey key) {
     const std::uint64_t rate = engine_.replay().header.tick_rate;
-    const auto back = [this](std::uint64_t ticks) { jump_to(position_ - std::min(position_, ticks)); };
+    const auto back = [this](std::uint64_t ticks) {
+        jump_to(position_ - std::min(position_, ticks));
+    };
     switch (key) {
         case ViewKey::pause:
             if (position_ >= length_ && paused_) jump_to(0);  // play again from the start

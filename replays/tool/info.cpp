@@ -16,9 +16,12 @@ const char* team_name(game::Team t) {
 
 const char* event_name(game::MatchEvent::Kind k) {
     switch (k) {
-        case game::MatchEvent::Kind::goal: return "goal";
-        case game::MatchEvent::Kind::kickoff: return "kickoff";
-        case game::MatchEvent::Kind::end: return "end";
+        case game::MatchEvent::Kind::goal:
+            return "goal";
+        case game::MatchEvent::Kind::kickoff:
+            return "kickoff";
+        case game::MatchEvent::Kind::end:
+            return "end";
     }
     return "unknown";
 }
@@ -63,7 +66,8 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
             o["scorer"] = e.scorer ? nlohmann::json(*e.scorer) : nlohmann::json(nullptr);
             if (e.own_goal_by) o["own_goal_by"] = *e.own_goal_by;
         }
-        if (e.kind == game::MatchEvent::Kind::end) o["winner"] = e.draw ? "draw" : team_name(e.team);
+        if (e.kind == game::MatchEvent::Kind::end)
+            o["winner"] = e.draw ? "draw" : team_name(e.team);
         events.push_back(o);
     }
     j["events"] = events;
@@ -92,7 +96,8 @@ void print_text(const nlohmann::json& j) {
                 j["keyframes"].get<std::size_t>());
     std::printf("  players at start:");
     for (const auto& p : j["players"])
-        std::printf(" %s(slot %u)", p["name"].get<std::string>().c_str(), p["slot"].get<unsigned>());
+        std::printf(" %s(slot %u)", p["name"].get<std::string>().c_str(),
+                    p["slot"].get<unsigned>());
     std::printf("\n  joins/leaves: %zu; events:", j["roster"].size());
     for (const auto& e : j["events"]) {
         if (e["kind"] == "goal") {

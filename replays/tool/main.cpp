@@ -30,8 +30,8 @@ int main(int argc, char** argv) {
         "file, or bad arguments."};
     app.require_subcommand(1);
     std::vector<carom::tool::Command> commands{
-        carom::tool::add_record(app), carom::tool::add_info(app), carom::tool::add_verify(app),
-        carom::tool::add_diff(app), carom::tool::add_export(app), carom::tool::add_bots(app)};
+        carom::tool::add_record(app), carom::tool::add_info(app),   carom::tool::add_verify(app),
+        carom::tool::add_diff(app),   carom::tool::add_export(app), carom::tool::add_bots(app)};
 #ifdef CAROM_HAVE_PLAY
     commands.push_back(carom::tool::add_play(app));
 #else
@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
 #ifdef CAROM_HAVE_CAST
     commands.push_back(carom::tool::add_cast(app));
 #else
-    commands.push_back(carom::tool::add_missing(app, "cast", "Write a replay as an asciicast v2 recording"));
+    commands.push_back(
+        carom::tool::add_missing(app, "cast", "Write a replay as an asciicast v2 recording"));
 #endif
     try {
         app.parse(argc, argv);

@@ -10,11 +10,11 @@
 #include <csignal>
 #include <cstdio>
 
+#include "carom/terminal/terminal.hpp"
 #include "commands.hpp"
 #include "control.hpp"
 #include "load.hpp"
 #include "view.hpp"
-#include "carom/terminal/terminal.hpp"
 
 namespace carom::tool {
 namespace {
@@ -23,28 +23,55 @@ namespace {
 ViewKey view_key(const terminal::Key& k) {
     using Kind = terminal::Key::Kind;
     switch (k.kind) {
-        case Kind::left: return ViewKey::back_5s;
-        case Kind::right: return ViewKey::forward_5s;
-        case Kind::up: return ViewKey::back_30s;
-        case Kind::down: return ViewKey::forward_30s;
-        case Kind::home: return ViewKey::home;
-        case Kind::end: return ViewKey::end;
-        case Kind::other: return ViewKey::other;
-        case Kind::character: break;
+        case Kind::left:
+            return ViewKey::back_5s;
+        case Kind::right:
+            return ViewKey::forward_5s;
+        case Kind::up:
+            return ViewKey::back_30s;
+        case Kind::down:
+            return ViewKey::forward_30s;
+        case Kind::home:
+            return ViewKey::home;
+        case Kind::end:
+            return ViewKey::end;
+        case Kind::other:
+            return ViewKey::other;
+        case Kind::character:
+            break;
     }
     switch (k.ch) {
-        case ' ': case 'p': case 'P': return ViewKey::pause;
-        case '+': case '=': return ViewKey::faster;
-        case '-': case '_': return ViewKey::slower;
-        case '[': return ViewKey::previous_goal;
-        case ']': return ViewKey::next_goal;
-        case ',': case '<': return ViewKey::tick_back;
-        case '.': case '>': return ViewKey::tick_forward;
-        case 'g': return ViewKey::home;
-        case 'G': return ViewKey::end;
-        case '\t': return ViewKey::roster;
-        case 'q': case 'Q': return ViewKey::quit;
-        default: return ViewKey::other;
+        case ' ':
+        case 'p':
+        case 'P':
+            return ViewKey::pause;
+        case '+':
+        case '=':
+            return ViewKey::faster;
+        case '-':
+        case '_':
+            return ViewKey::slower;
+        case '[':
+            return ViewKey::previous_goal;
+        case ']':
+            return ViewKey::next_goal;
+        case ',':
+        case '<':
+            return ViewKey::tick_back;
+        case '.':
+        case '>':
+            return ViewKey::tick_forward;
+        case 'g':
+            return ViewKey::home;
+        case 'G':
+            return ViewKey::end;
+        case '\t':
+            return ViewKey::roster;
+        case 'q':
+        case 'Q':
+            return ViewKey::quit;
+        default:
+            return ViewKey::other;
     }
 }
 
@@ -58,7 +85,8 @@ void install_signal_handlers() {
     struct sigaction action {};
     action.sa_handler = on_viewer_signal;
     sigemptyset(&action.sa_mask);
-    for (const int s : {SIGINT, SIGTERM, SIGHUP}) sigaction(s, &action, nullptr);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP})
+        sigaction(s, &action, nullptr);
 }
 
 // A damaged file says where it stops for this long after the start (and at its end).
@@ -94,7 +122,8 @@ int run_play(const PlayArgs& a) {
     if (!a.from.empty()) {
         const auto t = parse_time(a.from, rate);
         if (!t) {
-            std::fprintf(stderr, "carom-replay play: --from %s: want SECONDS or M:SS\n", a.from.c_str());
+            std::fprintf(stderr, "carom-replay play: --from %s: want SECONDS or M:SS\n",
+                         a.from.c_str());
             return kExitUnreadable;
         }
         start = *t;
@@ -139,24 +168,29 @@ int run_play(const PlayArgs& a) {
                 failure = e.what();
                 break;
             }
-            Playback playback{control.position(), control.length(), control.speed(), control.paused(),
-                              kViewerHelp};
+            Playback playback{control.position(), control.length(), control.speed(),
+                              control.paused(), kViewerHelp};
             const double elapsed = std::chrono::duration<double>(now - began).count();
-            if (replay->problem && (elapsed < kProblemShownSeconds || engine.tick() == engine.last_tick()))
+            if (replay->problem &&
+                (elapsed < kProblemShownSeconds || engine.tick() == engine.last_tick()))
                 playback.help = stop_note(*replay);
             terminal.draw(compose(engine, view, playback, terminal.width(), terminal.height()));
             const auto spent = std::chrono::steady_clock::now() - now;
             const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(frame - spent);
-            poll(&input, 1, static_cast<int>(std::max<std::int64_t>(wait.count(), 0)));  // EINTR just loops
+            poll(&input, 1,
+                 static_cast<int>(std::max<std::int64_t>(wait.count(), 0)));  // EINTR just loops
         }
     }  // the terminal is given back here, before anything is printed
     if (!failure.empty()) {
         std::fprintf(stderr, "carom-replay play: %s: %s\n", a.file.c_str(), failure.c_str());
         return kExitUnreadable;
     }
-    if (replay->problem) std::fprintf(stderr, "carom-replay play: %s: %s\n", a.file.c_str(), stop_note(*replay).c_str());
+    if (replay->problem)
+        std::fprintf(stderr, "carom-replay play: %s: %s\n", a.file.c_str(),
+                     stop_note(*replay).c_str());
     if (g_signal != 0) {
-        std::fprintf(stderr, "carom-replay play: stopped by signal %d\n", static_cast<int>(g_signal));
+        std::fprintf(stderr, "carom-replay play: stopped by signal %d\n",
+                     static_cast<int>(g_signal));
         return 128 + g_signal;
     }
     return kExitOk;
@@ -166,7 +200,8 @@ int run_play(const PlayArgs& a) {
 
 Command add_play(CLI::App& app) {
     auto args = std::make_shared<PlayArgs>();
-    CLI::App* sub = app.add_subcommand("play", "Watch a replay in the terminal: pause, seek, speed");
+    CLI::App* sub =
+        app.add_subcommand("play", "Watch a replay in the terminal: pause, seek, speed");
     sub->add_option("file", args->file, "Replay file")->required();
     sub->add_option("--from", args->from, "Start at this match time (SECONDS or M:SS)");
     sub->add_option("--tick", args->tick, "Start at this tick");
@@ -177,8 +212,10 @@ Command add_play(CLI::App& app) {
         ->capture_default_str();
     sub->footer(
         "Keys: space pause/resume; + - speed (0.25x to 16x); left/right -/+5 s; up/down -/+30 s;\n"
-        "[ ] previous/next goal; , . one tick back/forward while paused; Home/End; Tab names; q quit.\n"
-        "Exit codes: 0 quit, 2 unreadable file, bad arguments or no terminal (use export or cast),\n"
+        "[ ] previous/next goal; , . one tick back/forward while paused; Home/End; Tab names; q "
+        "quit.\n"
+        "Exit codes: 0 quit, 2 unreadable file, bad arguments or no terminal (use export or "
+        "cast),\n"
         "128+N stopped by signal N.");
     return {sub, [args] { return run_play(*args); }};
 }

@@ -22,9 +22,9 @@ SeekEngine::SeekEngine(const replay::Replay& replay) : replay_(replay) {
 
 const replay::Keyframe* SeekEngine::keyframe_for(std::uint64_t target) const {
     const auto& kfs = replay_.keyframes;
-    const auto after = std::partition_point(kfs.begin(), kfs.end(), [target](const replay::Keyframe& k) {
-        return k.state.tick <= target;
-    });
+    const auto after = std::partition_point(
+        kfs.begin(), kfs.end(),
+        [target](const replay::Keyframe& k) { return k.state.tick <= target; });
     return after == kfs.begin() ? nullptr : &*std::prev(after);
 }
 
@@ -103,7 +103,8 @@ std::optional<std::uint64_t> parse_time(const std::string& text, std::uint32_t t
     std::string rest = text;
     if (const auto colon = text.find(':'); colon != std::string::npos) {
         const std::string m = text.substr(0, colon);
-        if (m.empty() || m.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+        if (m.empty() || m.find_first_not_of("0123456789") != std::string::npos)
+            return std::nullopt;
         minutes = std::strtod(m.c_str(), nullptr);
         rest = text.substr(colon + 1);
         if (rest.empty()) return std::nullopt;

@@ -13,7 +13,7 @@
 namespace carom::tool {
 
 struct GoalMark {
-    std::uint64_t tick = 0;  // the step that scored: the score has changed at this tick
+    std::uint64_t tick = 0;              // the step that scored: the score has changed at this tick
     game::Team team = game::Team::left;  // the scoring team
     std::optional<game::Slot> scorer;
     std::optional<game::Slot> own_goal_by;

@@ -18,7 +18,8 @@ void print_divergence(const std::string& file, const replay::Divergence& d) {
                 static_cast<unsigned long long>(d.recorded_hash),
                 static_cast<unsigned long long>(d.simulated_hash));
     if (d.recorded_hash == d.simulated_hash) {
-        std::printf("  the state agrees there: what the file claims is wrong, not the simulation\n");
+        std::printf(
+            "  the state agrees there: what the file claims is wrong, not the simulation\n");
         return;
     }
     if (!d.keyframe_tick) {
@@ -35,8 +36,8 @@ void print_divergence(const std::string& file, const replay::Divergence& d) {
     const std::size_t shown = std::min<std::size_t>(d.fields.size(), 20);
     for (std::size_t i = 0; i < shown; ++i) {
         const replay::FieldDiff& f = d.fields[i];
-        std::printf("    %s %s: %s vs %s\n", f.entity.c_str(), f.field.c_str(),
-                    f.recorded.c_str(), f.simulated.c_str());
+        std::printf("    %s %s: %s vs %s\n", f.entity.c_str(), f.field.c_str(), f.recorded.c_str(),
+                    f.simulated.c_str());
     }
     if (shown < d.fields.size()) std::printf("    ... and %zu more\n", d.fields.size() - shown);
 }
@@ -69,14 +70,14 @@ int verify_one(const std::string& file, bool synctest) {
                     static_cast<unsigned long long>(report.ticks), describe(*r->problem).c_str());
         return kExitUnreadable;
     }
-    std::printf("%s: OK: %llu ticks (%.1f s of play), %u keyframes%s, final hash %016llx, "
-                "in %.3f s (%.0fx real time)\n",
-                file.c_str(), static_cast<unsigned long long>(report.ticks), game_seconds,
-                report.keyframes,
-                synctest ? (", " + std::to_string(report.synctest_windows) + " synctest windows").c_str()
-                         : "",
-                static_cast<unsigned long long>(r->footer->final_hash), seconds,
-                seconds > 0 ? game_seconds / seconds : 0.0);
+    std::printf(
+        "%s: OK: %llu ticks (%.1f s of play), %u keyframes%s, final hash %016llx, "
+        "in %.3f s (%.0fx real time)\n",
+        file.c_str(), static_cast<unsigned long long>(report.ticks), game_seconds, report.keyframes,
+        synctest ? (", " + std::to_string(report.synctest_windows) + " synctest windows").c_str()
+                 : "",
+        static_cast<unsigned long long>(r->footer->final_hash), seconds,
+        seconds > 0 ? game_seconds / seconds : 0.0);
     return kExitOk;
 }
 

@@ -29,10 +29,11 @@ bool finished_at_end(const SeekEngine& engine) {
 }  // namespace
 
 std::uint64_t timeline_length(const replay::Replay& replay) {
-    const bool finished = replay.footer.has_value() && replay.footer->result != replay::Result::unfinished;
+    const bool finished =
+        replay.footer.has_value() && replay.footer->result != replay::Result::unfinished;
     if (!finished) return replay.last_tick();
-    return replay.last_tick() + std::max<std::uint64_t>(replay.header.final_pause_ticks,
-                                                        replay.header.tick_rate);
+    return replay.last_tick() +
+           std::max<std::uint64_t>(replay.header.final_pause_ticks, replay.header.tick_rate);
 }
 
 std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name) {
@@ -53,7 +54,7 @@ ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options) {
     for (game::Slot s = 0; s < m.slot_count(); ++s) {
         if (!m.active(s)) continue;
         const bool followed = options.follow == s;
-        const render::Ink ink = followed ? render::Ink::own
+        const render::Ink ink = followed                           ? render::Ink::own
                                 : m.team_of(s) == game::Team::left ? render::Ink::team_left
                                                                    : render::Ink::team_right;
         v.disks.push_back({m.player_disk(s).position, map.tuning.player_radius, ink});
@@ -91,8 +92,8 @@ ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options) {
             bool bot = false;
             for (const replay::PlayerInfo& p : engine.replay().header.players)
                 if (p.slot == s && p.name == state.players[s].name) bot = p.bot;
-            v.roster.push_back({name_of(m, s), m.team_of(s), state.players[s].goals, bot,
-                                options.follow == s});
+            v.roster.push_back(
+                {name_of(m, s), m.team_of(s), state.players[s].goals, bot, options.follow == s});
         }
     }
     v.scene.map = &map;
@@ -143,7 +144,8 @@ void draw_timeline(const SeekEngine& engine, const Playback& p, render::Grid& gr
             grid.set(c, row, {c < head ? U'=' : U'-', render::Ink::wall});
         for (const GoalMark& g : engine.goals())
             grid.set(column(g.tick), row,
-                     {U'o', g.team == game::Team::left ? render::Ink::team_left : render::Ink::team_right});
+                     {U'o', g.team == game::Team::left ? render::Ink::team_left
+                                                       : render::Ink::team_right});
         grid.set(head, row, {U'|', render::Ink::alert});
         x = x0 + bar;
         grid.put(x, row, "]", render::Ink::text);
@@ -160,7 +162,8 @@ render::Grid compose(const SeekEngine& engine, const ViewOptions& options, const
     const ViewScene view = build_scene(engine, options);
     const render::Grid top = render::render(view.scene, width, height - reserved, options.glyphs);
     for (int y = 0; y < top.height(); ++y)
-        for (int x = 0; x < width; ++x) grid.set(x, y, top.at(x, y));
+        for (int x = 0; x < width; ++x)
+            grid.set(x, y, top.at(x, y));
     if (!playback.help.empty()) grid.put(0, height - 2, playback.help, render::Ink::text);
     draw_timeline(engine, playback, grid, height - 1);
 

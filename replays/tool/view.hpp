@@ -35,7 +35,7 @@ struct Playback {
     std::uint64_t length = 0;  // last_tick + the final pause
     double speed = 1.0;
     bool paused = false;
-    std::string help;     // the line above the timeline (keys, or a message); empty: none
+    std::string help;  // the line above the timeline (keys, or a message); empty: none
 };
 
 ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options);

@@ -60,9 +60,10 @@ void Room::start_match() {
             replay_path_ = path;
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
-            spdlog::error("room {}: match {} is not recorded (it is played all the same; the "
-                          "next match tries again): {}",
-                          options_.index, match_number_, e.what());
+            spdlog::error(
+                "room {}: match {} is not recorded (it is played all the same; the "
+                "next match tries again): {}",
+                options_.index, match_number_, e.what());
         }
     }
     if (!recorder_) bare_ = bare_match(players);
@@ -76,7 +77,8 @@ void Room::start_match() {
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
 }
 
-std::unique_ptr<game::Match> Room::bare_match(const std::vector<replay::PlayerInfo>& players) const {
+std::unique_ptr<game::Match> Room::bare_match(
+    const std::vector<replay::PlayerInfo>& players) const {
     auto match = std::make_unique<game::Match>(options_.map, seed_);
     for (const replay::PlayerInfo& p : players)
         match->join(p.slot, p.name);
@@ -85,9 +87,10 @@ std::unique_ptr<game::Match> Room::bare_match(const std::vector<replay::PlayerIn
 
 void Room::stop_recording(const char* what) {
     if (options_.stats) ++options_.stats->replay_write_errors;
-    spdlog::error("room {}: match {}: recording stopped at tick {}, the match goes on "
-                  "unrecorded (the next match tries again): {}",
-                  options_.index, match_number_, recorder_->match().tick(), what);
+    spdlog::error(
+        "room {}: match {}: recording stopped at tick {}, the match goes on "
+        "unrecorded (the next match tries again): {}",
+        options_.index, match_number_, recorder_->match().tick(), what);
     // The step ran before the write failed: carry its state and events on.
     auto match = std::make_unique<game::Match>(options_.map, seed_);
     match->restore(recorder_->match().save());
@@ -101,9 +104,10 @@ void Room::stop_recording(const char* what) {
 void Room::fail(const char* what) {
     failed_ = true;
     if (options_.stats) ++options_.stats->rooms_failed;
-    spdlog::error("room {}: match {} failed in the step of tick {}: {}; the room is paused, "
-                  "the other rooms play on",
-                  options_.index, match_number_, match().tick() + 1, what);
+    spdlog::error(
+        "room {}: match {} failed in the step of tick {}: {}; the room is paused, "
+        "the other rooms play on",
+        options_.index, match_number_, match().tick() + 1, what);
     if (!recorder_) return;
     try {
         recorder_->flush();  // every tick before the fault, and no footer

@@ -73,7 +73,8 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.run_id = run_id;
         o.seed = config_.seed;
         o.frame_history = config_.snapshot_history;
-        o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * config_.tick_rate_hz);
+        o.final_pause_ticks =
+            static_cast<std::uint32_t>(config_.final_pause_s * config_.tick_rate_hz);
         o.stats = &stats_;
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));

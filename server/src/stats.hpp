@@ -45,11 +45,11 @@ struct Stats {
 // and the datagrams the kernel dropped meanwhile (the socket buffer was full
 // because the server left them unread: the cost of the budget under a flood).
 struct ReceiveStats {
-    std::uint64_t wakeups = 0;           // readiness events handled
-    std::uint64_t datagrams = 0;         // read from the socket
-    std::uint64_t yields_budget = 0;     // stopped at the per-wake-up datagram budget
-    std::uint64_t yields_tick_due = 0;   // stopped because a tick was due
-    std::uint64_t dropped_unread = 0;    // dropped by the kernel, unread (SO_RXQ_OVFL)
+    std::uint64_t wakeups = 0;          // readiness events handled
+    std::uint64_t datagrams = 0;        // read from the socket
+    std::uint64_t yields_budget = 0;    // stopped at the per-wake-up datagram budget
+    std::uint64_t yields_tick_due = 0;  // stopped because a tick was due
+    std::uint64_t dropped_unread = 0;   // dropped by the kernel, unread (SO_RXQ_OVFL)
 };
 
 // Tick durations (or lateness) since the last report, for p50/p99.

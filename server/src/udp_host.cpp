@@ -238,8 +238,10 @@ void UdpTransport::receive_batch() {
                 if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_RXQ_OVFL) continue;
                 std::uint32_t total = 0;  // the socket's drops so far, wrapping at 2^32
                 std::memcpy(&total, CMSG_DATA(c), sizeof total);
-                if (overflow_known_) receive_stats_.dropped_unread += total - overflow_seen_;
-                else receive_stats_.dropped_unread += total;
+                if (overflow_known_)
+                    receive_stats_.dropped_unread += total - overflow_seen_;
+                else
+                    receive_stats_.dropped_unread += total;
                 overflow_seen_ = total;
                 overflow_known_ = true;
             }
@@ -326,12 +328,11 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
                 "out {} pkt/{} B, send errors {}, invalid {} {}",
                 j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
                 j["tick_late_ms_p99"].get<double>(), j["tick_late_ms_max"].get<double>(),
-                j["ticks_catch_up"].get<std::uint64_t>(),
-                j["clients"].get<std::size_t>(), j["rooms"].get<std::uint32_t>(),
-                j["packets_in"].get<std::uint64_t>(), j["bytes_in"].get<std::uint64_t>(),
-                j["packets_out"].get<std::uint64_t>(), j["bytes_out"].get<std::uint64_t>(),
-                j["send_errors"].get<std::uint64_t>(), j["invalid_total"].get<std::uint64_t>(),
-                j["invalid"].dump());
+                j["ticks_catch_up"].get<std::uint64_t>(), j["clients"].get<std::size_t>(),
+                j["rooms"].get<std::uint32_t>(), j["packets_in"].get<std::uint64_t>(),
+                j["bytes_in"].get<std::uint64_t>(), j["packets_out"].get<std::uint64_t>(),
+                j["bytes_out"].get<std::uint64_t>(), j["send_errors"].get<std::uint64_t>(),
+                j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
             report_ticks.clear();
             next_report += std::chrono::duration_cast<Clock::duration>(
                 std::chrono::duration<double>(options.stats_interval_s));

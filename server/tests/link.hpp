@@ -74,15 +74,16 @@ class ScriptedClient {
 
     // Padded to kConnectRequestMinBytes unless told otherwise, as Connection does.
     void respond(const std::string& name, std::uint64_t cookie, std::int32_t room = -1,
-                 bool spectator = false, std::size_t min_bytes = protocol::kConnectRequestMinBytes) {
+                 bool spectator = false,
+                 std::size_t min_bytes = protocol::kConnectRequestMinBytes) {
         std::size_t padding = 0;
         for (;;) {
             flatbuffers::FlatBufferBuilder b;
             const std::vector<std::uint8_t> pad(padding, 0);
             const auto body = net::CreateConnectResponse(b, b.CreateString(name), room, spectator,
                                                          token_, cookie, b.CreateVector(pad));
-            const auto bytes = protocol::finish_packet(b, 0, net::Body::ConnectResponse,
-                                                       body.Union());
+            const auto bytes =
+                protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
             if (bytes.size() >= min_bytes) {
                 send_raw(bytes);
                 return;
@@ -114,19 +115,22 @@ class ScriptedClient {
         for (const auto& [seq, bits] : commands)
             cmds.emplace_back(seq, bits);
         const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 0);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union(), secret_));
+        send_raw(
+            protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union(), secret_));
     }
 
     void keep_alive(std::uint32_t ping_id = 0) {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateKeepAlive(b, ping_id);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union(), secret_));
+        send_raw(
+            protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union(), secret_));
     }
 
     void disconnect() {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
-        send_raw(protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union(), secret_));
+        send_raw(
+            protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union(), secret_));
     }
 
     // The oldest datagram the server sent here, or null. It stays valid until the next call.

@@ -180,7 +180,8 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
     check("request", a, [&] { a.request("ana"); });
     check("request, unpadded", a, [&] { a.request("ana", -1, false, 0); });
     check("request, another version", a, [&] {
-        a.request("ana", -1, false, protocol::kConnectRequestMinBytes, protocol::kProtocolVersion + 1);
+        a.request("ana", -1, false, protocol::kConnectRequestMinBytes,
+                  protocol::kProtocolVersion + 1);
     });
     check("request, another version, unpadded", a,
           [&] { a.request("ana", -1, false, 0, protocol::kProtocolVersion + 1); });
@@ -217,8 +218,8 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
     check("input, unknown sender", g, [&] { g.input(Inputs{{1, 0}}); });
     check("keep-alive, unknown sender", g, [&] { g.keep_alive(); });
     check("disconnect, unknown sender", g, [&] { g.disconnect(); });
-    for (const net::Body kind : {net::Body::Challenge, net::Body::Accepted, net::Body::Denied,
-                                 net::Body::Snapshot}) {
+    for (const net::Body kind :
+         {net::Body::Challenge, net::Body::Accepted, net::Body::Denied, net::Body::Snapshot}) {
         check(net::EnumNameBody(kind), g, [&] {
             flatbuffers::FlatBufferBuilder fb;
             flatbuffers::Offset<void> body;
@@ -258,7 +259,8 @@ TEST_CASE("handshake replies are rate-limited per source address") {
         c.request("x");
     }
     std::size_t answered = 0;
-    for (const auto& [to, q] : link.inbox) answered += q.size();
+    for (const auto& [to, q] : link.inbox)
+        answered += q.size();
     CHECK(answered == 10);
     CHECK(dropped(server, Drop::rate_limited) == 40);
     // Another IP is not held back by the first one's flood.

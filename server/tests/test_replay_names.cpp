@@ -16,8 +16,8 @@ using namespace carom::server;
 using namespace carom::server::test;
 
 TEST_CASE("two servers with the same run id on one directory each keep their replay") {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     fmt::format("carom-replay-names-{}", ::getpid());
+    const auto dir =
+        std::filesystem::temp_directory_path() / fmt::format("carom-replay-names-{}", ::getpid());
     std::filesystem::remove_all(dir);
     Link link_a, link_b;
     ServerConfig config = config_for("rink.json");
@@ -36,7 +36,8 @@ TEST_CASE("two servers with the same run id on one directory each keep their rep
     REQUIRE(sb.size() == 1);
     CHECK(sa[0].replay != sb[0].replay);
     std::size_t files = 0;
-    for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.path().extension() == ".crpl";
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        files += e.path().extension() == ".crpl";
     CHECK(files == 2);
     for (const auto& expected : {std::pair{sa[0], 200}, std::pair{sb[0], 150}}) {
         // Named, not structured bindings: CAPTURE's lambda cannot take those in clang 14.

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -122,7 +122,8 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 1)->body_type() == net::Body::Accepted);
-    for (int t = 0; t < 100; ++t) server.tick();
+    for (int t = 0; t < 100; ++t)
+        server.tick();
     // From now on every write of room 1's replay fails as a full disk would.
     replay::set_write_fault([](const std::filesystem::path& p) {
         return p.filename().string().starts_with("room01") ? ENOSPC : 0;
@@ -148,7 +149,8 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     check_verifies(files[1], 60, false);  // what room 1 wrote before the fault still verifies
 }
 
-TEST_CASE("an unwritable replay directory: the next match plays unrecorded, the one after records") {
+TEST_CASE(
+    "an unwritable replay directory: the next match plays unrecorded, the one after records") {
     TempDir dir("unwritable");
     const auto moved = dir.path().string() + ".moved";
     std::filesystem::remove_all(moved);
@@ -160,7 +162,8 @@ TEST_CASE("an unwritable replay directory: the next match plays unrecorded, the 
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
-    for (int t = 0; t < 100; ++t) server.tick();
+    for (int t = 0; t < 100; ++t)
+        server.tick();
     // Mid-match, the directory becomes unwritable: read-only for an ordinary
     // user; root writes through permissions, so for root it is replaced by a file.
     const bool root = ::geteuid() == 0;
@@ -168,8 +171,8 @@ TEST_CASE("an unwritable replay directory: the next match plays unrecorded, the 
         std::filesystem::rename(dir.path(), moved);
         std::ofstream(dir.path()) << "not a directory\n";
     } else {
-        std::filesystem::permissions(dir.path(), std::filesystem::perms::owner_read |
-                                                     std::filesystem::perms::owner_exec);
+        std::filesystem::permissions(
+            dir.path(), std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     }
     const auto run_to_match = [&](std::uint32_t number) {
         const std::uint64_t limit = server.room(0).match().ticks_left() + 600;
@@ -201,7 +204,8 @@ TEST_CASE("an unwritable replay directory: the next match plays unrecorded, the 
     REQUIRE(finished.size() == 2);
     CHECK_FALSE(finished[0].replay.empty());  // match 1 kept its open file
     CHECK(finished[1].replay.empty());        // match 2 was not recorded
-    for (int t = 0; t < 100; ++t) server.tick();
+    for (int t = 0; t < 100; ++t)
+        server.tick();
     const auto summaries = server.shutdown();
     REQUIRE(summaries.size() == 1);
     REQUIRE_FALSE(summaries[0].replay.empty());  // match 3 records again
@@ -217,14 +221,16 @@ TEST_CASE("a replay file that reaches the size the system allows: recording stop
     config.bots = true;
     config.replay_dir = dir.path();
     Server server(config, link, fixed_cookies(), "t");
-    for (int t = 0; t < 130; ++t) server.tick();
+    for (int t = 0; t < 130; ++t)
+        server.tick();
     const auto files = replays_in(dir.path());
     REQUIRE(files.size() == 1);
     const auto size = std::filesystem::file_size(files[0]);
     {
         // Writes past the limit fail with EFBIG (SIGXFSZ ignored): a small disk, full.
         FileSizeLimit limit(size + 1000);
-        for (int t = 0; t < 470; ++t) REQUIRE_NOTHROW(server.tick());
+        for (int t = 0; t < 470; ++t)
+            REQUIRE_NOTHROW(server.tick());
     }
     CHECK(server.stats().replay_write_errors == 1);
     CHECK(server.room(0).match().tick() == 600);
@@ -269,7 +275,8 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     for (const MatchSummary& s : summaries)
         if (!s.replay.empty()) recorded.push_back(s.replay);
     REQUIRE(recorded.size() == 2);  // rooms 0 and 2 finished their replays
-    for (const auto& file : recorded) check_verifies(file, 304, true);
+    for (const auto& file : recorded)
+        check_verifies(file, 304, true);
     // The paused room's file holds every tick before the fault, and no footer.
     const auto files = replays_in(dir.path());
     REQUIRE(files.size() == 3);

@@ -48,7 +48,8 @@ struct RecordedServer {
         return limit;
     }
     void ticks(std::uint64_t n) {
-        for (std::uint64_t i = 0; i < n; ++i) server->tick();
+        for (std::uint64_t i = 0; i < n; ++i)
+            server->tick();
     }
     std::uint64_t goals_so_far() const {
         const game::Match& m = server->room(0).match();
@@ -77,10 +78,10 @@ std::vector<replay::Replay> shutdown_and_verify(RecordedServer& rs) {
         if (report.divergence) {
             std::string fields;
             for (const auto& f : report.divergence->fields)
-                fields += fmt::format("\n  {} {}: {} vs {}", f.entity, f.field, f.recorded,
-                                      f.simulated);
-            FAIL_CHECK("diverged at tick ", report.divergence->tick, ": ",
-                       report.divergence->what, fields);
+                fields +=
+                    fmt::format("\n  {} {}: {} vs {}", f.entity, f.field, f.recorded, f.simulated);
+            FAIL_CHECK("diverged at tick ", report.divergence->tick, ": ", report.divergence->what,
+                       fields);
         }
         CHECK_FALSE(report.inconsistency.has_value());
         CHECK(report.ticks == r.last_tick());
@@ -104,11 +105,11 @@ TEST_CASE("players who leave in the tick of the shutdown leave a replay that ver
     std::vector<ScriptedClient> clients;
     for (std::uint16_t p = 0; p < 3; ++p) {
         clients.push_back(rs.client(static_cast<std::uint16_t>(6000 + p)));
-        REQUIRE(clients.back().connect(fmt::format("p{}", p))->body_type() ==
-                net::Body::Accepted);
+        REQUIRE(clients.back().connect(fmt::format("p{}", p))->body_type() == net::Body::Accepted);
     }
     rs.ticks(200);
-    for (ScriptedClient& c : clients) c.disconnect();  // bots take the slots back
+    for (ScriptedClient& c : clients)
+        c.disconnect();  // bots take the slots back
     ScriptedClient late = rs.client(6100);
     REQUIRE(late.connect("late")->body_type() == net::Body::Accepted);
     const auto replays = shutdown_and_verify(rs);

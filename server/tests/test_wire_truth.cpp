@@ -43,7 +43,8 @@ void drain(ScriptedClient& c, std::vector<Seen>& seen, std::vector<SeenEvent>& e
             for (const net::MatchEventNet* e : *s->events())
                 events.push_back({e->kind(), e->tick(), e->draw(), s->tick()});
         if (roster_out != nullptr && s->players() != nullptr)
-            for (const net::PlayerInfo* info : *s->players()) roster_out->push_back(info);
+            for (const net::PlayerInfo* info : *s->players())
+                roster_out->push_back(info);
     }
 }
 
@@ -138,12 +139,12 @@ TEST_CASE("goal events of a later match carry the server tick of their step") {
     const std::uint64_t limit = 2 * 60 * 200;
     for (std::uint64_t t = 0; t < limit && goal_ticks.size() < 2; ++t) {
         const Room& room = server.room(0);
-        const std::uint32_t before = room.match().score(game::Team::left) +
-                                     room.match().score(game::Team::right);
+        const std::uint32_t before =
+            room.match().score(game::Team::left) + room.match().score(game::Team::right);
         const std::uint32_t match = room.match_number();
         server.tick();
-        const std::uint32_t after = room.match().score(game::Team::left) +
-                                    room.match().score(game::Team::right);
+        const std::uint32_t after =
+            room.match().score(game::Team::left) + room.match().score(game::Team::right);
         if (match == 2 && room.match_number() == 2 && after > before)
             goal_ticks.push_back(server.current_tick());
         drain(c, seen, events);
@@ -157,8 +158,7 @@ TEST_CASE("goal events of a later match carry the server tick of their step") {
     }
     std::vector<std::uint64_t> wire_goal_ticks;
     for (const SeenEvent& e : events)
-        if (e.kind == schema::EventKind::goal && e.tick >= goal_ticks[0] &&
-            e.tick <= goal_ticks[1])
+        if (e.kind == schema::EventKind::goal && e.tick >= goal_ticks[0] && e.tick <= goal_ticks[1])
             wire_goal_ticks.push_back(e.tick);
     CHECK(wire_goal_ticks == goal_ticks);
     // The match's own tick is far smaller: match 2 began after the whole of match 1.

@@ -40,12 +40,13 @@ void Interpolator::update_delay() {
     base_offset_ms_ = *std::min_element(offsets_.begin(), offsets_.end());
     // Jitter: the 90th percentile of the lateness above the fastest arrival.
     std::vector<double> late(offsets_.begin(), offsets_.end());
-    for (double& l : late) l -= base_offset_ms_;
+    for (double& l : late)
+        l -= base_offset_ms_;
     const auto k = static_cast<std::ptrdiff_t>(late.size() * 9 / 10);
     std::nth_element(late.begin(), late.begin() + k, late.end());
     const double jitter = late[static_cast<std::size_t>(k)];
-    const double floor = config_.min_delay_ms > 0.0 ? config_.min_delay_ms
-                                                    : 2.0 * config_.snapshot_interval_ms;
+    const double floor =
+        config_.min_delay_ms > 0.0 ? config_.min_delay_ms : 2.0 * config_.snapshot_interval_ms;
     delay_ms_ = std::clamp(config_.snapshot_interval_ms + jitter, floor, config_.max_delay_ms);
 }
 
@@ -70,9 +71,9 @@ const std::vector<game::Vec2>& Interpolator::sample(double now_ms) {
     const Held& newest = frames_.back();
     if (tick >= static_cast<double>(newest.tick)) {
         ++starved_;
-        const double ahead_s =
-            std::min((tick - static_cast<double>(newest.tick)) * config_.tick_ms,
-                     config_.max_extrapolate_ms) / 1000.0;
+        const double ahead_s = std::min((tick - static_cast<double>(newest.tick)) * config_.tick_ms,
+                                        config_.max_extrapolate_ms) /
+                               1000.0;
         for (std::size_t i = 0; i < newest.position.size(); ++i)
             out_.push_back(newest.position[i] + newest.velocity[i] * ahead_s);
         return out_;
@@ -83,14 +84,16 @@ const std::vector<game::Vec2>& Interpolator::sample(double now_ms) {
     }
     // The two frames around the shown time.
     std::size_t b = 1;
-    while (static_cast<double>(frames_[b].tick) < tick) ++b;
+    while (static_cast<double>(frames_[b].tick) < tick)
+        ++b;
     const Held& from = frames_[b - 1];
     const Held& to = frames_[b];
     const double span_ticks = static_cast<double>(to.tick - from.tick);
     const double t = (tick - static_cast<double>(from.tick)) / span_ticks;
     const double span_s = span_ticks * config_.tick_ms / 1000.0;
     for (std::size_t i = 0; i < from.position.size(); ++i) {
-        const double speed = std::max(physics::length(from.velocity[i]), physics::length(to.velocity[i]));
+        const double speed =
+            std::max(physics::length(from.velocity[i]), physics::length(to.velocity[i]));
         const game::Vec2 moved = to.position[i] - from.position[i];
         if (physics::length(moved) > speed * span_s * 1.5 + kTeleportSlackUnits) {
             ++teleports_;

@@ -22,8 +22,8 @@ bool same(const net::DiskQ& a, const net::DiskQ& b) {
 
 }  // namespace
 
-Predictor::Predictor(const game::Map& map, std::uint64_t match_seed,
-                     std::uint64_t match_start_tick, game::Slot slot, PredictorConfig config)
+Predictor::Predictor(const game::Map& map, std::uint64_t match_seed, std::uint64_t match_start_tick,
+                     game::Slot slot, PredictorConfig config)
     : config_(config),
       match_(map, match_seed),
       slot_(slot),
@@ -45,8 +45,8 @@ std::uint32_t Predictor::pause_ticks_left(std::uint64_t frame_tick) const {
         goal = *pause_seen_;
     }
     const std::uint64_t end = goal + game::kGoalPauseTicks;
-    return static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>(end > frame_tick ? end - frame_tick : 1, 1, game::kGoalPauseTicks));
+    return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+        end > frame_tick ? end - frame_tick : 1, 1, game::kGoalPauseTicks));
 }
 
 const physics::DiskState& Predictor::disk() const {
@@ -93,10 +93,12 @@ game::MatchState Predictor::state_of(const protocol::Frame& frame, const Pending
     // (Two pucks scoring on the same tick make one pause: then it is off.)
     const std::uint64_t goals = std::uint64_t{frame.score[0]} + frame.score[1];
     // A hostile frame's score is capped at what a match can hold (a pause a goal).
-    const std::uint64_t kickoffs = std::min(
-        goals - (s.phase == game::Phase::goal_pause && goals > 0 ? 1 : 0), total / game::kGoalPauseTicks + 1);
+    const std::uint64_t kickoffs =
+        std::min(goals - (s.phase == game::Phase::goal_pause && goals > 0 ? 1 : 0),
+                 total / game::kGoalPauseTicks + 1);
     game::Rng rng(rng_at_start_);
-    for (std::uint64_t i = 0; i < kickoffs * 2 * match_.puck_count(); ++i) rng.next();
+    for (std::uint64_t i = 0; i < kickoffs * 2 * match_.puck_count(); ++i)
+        rng.next();
     s.rng = rng.state();
     const std::uint32_t pucks = match_.puck_count();
     for (game::Slot slot = 0; slot < match_.slot_count(); ++slot) {
@@ -122,9 +124,10 @@ game::MatchState Predictor::state_of(const protocol::Frame& frame, const Pending
 
 void Predictor::on_frame(const protocol::Frame& frame, std::uint32_t last_applied) {
     const std::size_t own = std::size_t{match_.puck_count()} + slot_;
-    const bool fits = frame.disks.size() == std::size_t{match_.puck_count()} + match_.slot_count() &&
-                      std::all_of(frame.disks.begin(), frame.disks.end(),
-                                  [this](const net::DiskQ& q) { return sane(match_.map(), q); });
+    const bool fits =
+        frame.disks.size() == std::size_t{match_.puck_count()} + match_.slot_count() &&
+        std::all_of(frame.disks.begin(), frame.disks.end(),
+                    [this](const net::DiskQ& q) { return sane(match_.map(), q); });
     if (!fits) {
         ++stats_.rejected;
         return;
@@ -134,13 +137,15 @@ void Predictor::on_frame(const protocol::Frame& frame, std::uint32_t last_applie
     } else if (frame.phase == game::Phase::playing) {
         last_playing_tick_ = std::max(last_playing_tick_, frame.tick);
     }
-    while (!pending_.empty() && pending_.front().sequence < last_applied) pending_.pop_front();
-    const Pending* applied =
-        !pending_.empty() && pending_.front().sequence == last_applied ? &pending_.front() : nullptr;
-    const bool agrees = applied != nullptr && applied->after &&
-                        same(protocol::quantise(applied->after->disk.position,
-                                                applied->after->disk.velocity),
-                             frame.disks[own]);
+    while (!pending_.empty() && pending_.front().sequence < last_applied)
+        pending_.pop_front();
+    const Pending* applied = !pending_.empty() && pending_.front().sequence == last_applied
+                                 ? &pending_.front()
+                                 : nullptr;
+    const bool agrees =
+        applied != nullptr && applied->after &&
+        same(protocol::quantise(applied->after->disk.position, applied->after->disk.velocity),
+             frame.disks[own]);
 
     const game::Vec2 drawn_before = ready_ ? drawn_position() : game::Vec2{};
     try {
@@ -150,7 +155,8 @@ void Predictor::on_frame(const protocol::Frame& frame, std::uint32_t last_applie
         return;
     }
     if (applied != nullptr) pending_.pop_front();
-    for (Pending& p : pending_) step(p);
+    for (Pending& p : pending_)
+        step(p);
 
     ++stats_.frames;
     ++(agrees ? stats_.exact : stats_.corrections);

@@ -119,7 +119,8 @@ void Session::on_new_match(const client::MatchInfo& info) {
     if (slot < 0) return;
     predictor_ = std::make_unique<Predictor>(*map_, info.seed, info.start_tick,
                                              static_cast<game::Slot>(slot), config_.prediction);
-    for (const auto& [sequence, input] : sent_) predictor_->apply_input(sequence, input);
+    for (const auto& [sequence, input] : sent_)
+        predictor_->apply_input(sequence, input);
 }
 
 void Session::send(game::Input input, std::uint64_t now_ms) {
@@ -152,7 +153,8 @@ std::string Session::banner(const protocol::Frame& f) const {
     }
     if (f.phase != game::Phase::goal_pause) return "";
     // The goal of this pause, if its event arrived (it rides one snapshot).
-    if (!goal_ || goal_->tick > f.tick || goal_->tick + game::kGoalPauseTicks < f.tick) return "GOAL!";
+    if (!goal_ || goal_->tick > f.tick || goal_->tick + game::kGoalPauseTicks < f.tick)
+        return "GOAL!";
     if (goal_->scorer >= 0) return "GOAL! " + name_of(goal_->scorer);
     if (goal_->own_goal_by >= 0) return "GOAL! own goal by " + name_of(goal_->own_goal_by);
     return goal_->team == game::Team::left ? "GOAL! left" : "GOAL! right";
@@ -221,7 +223,7 @@ std::optional<Ending> Session::ending() const {
                                          " s"};
         case client::CloseReason::server_disconnect: {
             const net::DisconnectReason r = connection_.server_disconnect_reason();
-            std::string m = r == net::DisconnectReason::kicked   ? "kicked by the server"
+            std::string m = r == net::DisconnectReason::kicked    ? "kicked by the server"
                             : r == net::DisconnectReason::timeout ? "timed out by the server"
                             : r == net::DisconnectReason::server_shutdown
                                 ? "the server shut down"
@@ -244,8 +246,10 @@ render::Hud Session::hud(std::uint64_t now_ms) const {
     if (!st.rtt_ms.empty()) {
         // The median of the recent pings: one late packet does not make the HUD jump.
         const std::size_t n = std::min<std::size_t>(st.rtt_ms.size(), 31);
-        std::vector<double> recent(st.rtt_ms.end() - static_cast<std::ptrdiff_t>(n), st.rtt_ms.end());
-        std::nth_element(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(n / 2), recent.end());
+        std::vector<double> recent(st.rtt_ms.end() - static_cast<std::ptrdiff_t>(n),
+                                   st.rtt_ms.end());
+        std::nth_element(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                         recent.end());
         h.ping_ms = recent[n / 2];
     }
     h.loss = st.loss_estimate();
@@ -278,7 +282,7 @@ render::Hud Session::hud(std::uint64_t now_ms) const {
         h.note = "spectating";
     } else if (rules_) {
         h.note = team_of(static_cast<game::Slot>(s.slot)) == game::Team::left ? "you: left"
-                                                                             : "you: right";
+                                                                              : "you: right";
     }
     (void)now_ms;
     return h;
@@ -306,11 +310,12 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
             // Inactive slots are parked off the field: not drawn.
             if (((f->active_mask >> s) & 1U) == 0) continue;
             const bool mine = own >= 0 && s == static_cast<game::Slot>(own);
-            const game::Vec2 p =
-                mine && predictor_ && predictor_->ready() ? predictor_->drawn_position() : at[pucks + s];
-            const render::Ink ink = mine ? render::Ink::own
+            const game::Vec2 p = mine && predictor_ && predictor_->ready()
+                                     ? predictor_->drawn_position()
+                                     : at[pucks + s];
+            const render::Ink ink = mine                             ? render::Ink::own
                                     : team_of(s) == game::Team::left ? render::Ink::team_left
-                                                                             : render::Ink::team_right;
+                                                                     : render::Ink::team_right;
             disks_.push_back({p, map_->tuning.player_radius, ink});
         }
         // Your disk last: drawn over anything it overlaps.

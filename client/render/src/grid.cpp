@@ -53,7 +53,8 @@ void append_utf8(std::string& out, char32_t c) {
 
 std::string Grid::row_utf8(int y) const {
     std::string out;
-    for (int x = 0; x < width_; ++x) append_utf8(out, at(x, y).ch);
+    for (int x = 0; x < width_; ++x)
+        append_utf8(out, at(x, y).ch);
     return out;
 }
 
@@ -71,7 +72,8 @@ std::string Grid::ink_map() const {
     static_assert(sizeof kLetters - 1 == static_cast<std::size_t>(Ink::count_));
     std::string out;
     for (int y = 0; y < height_; ++y) {
-        for (int x = 0; x < width_; ++x) out += kLetters[static_cast<std::size_t>(at(x, y).ink)];
+        for (int x = 0; x < width_; ++x)
+            out += kLetters[static_cast<std::size_t>(at(x, y).ink)];
         out += '\n';
     }
     return out;

@@ -23,8 +23,10 @@ void view_bounds(const game::Map& map, game::Vec2& lo, game::Vec2& hi) {
         lo = {std::min(lo.x, a.min.x), std::min(lo.y, a.min.y)};
         hi = {std::max(hi.x, a.max.x), std::max(hi.y, a.max.y)};
     };
-    for (const game::Box& b : map.boxes) grow(physics::bounds_of(b));
-    for (const game::Segment& s : map.segments) grow(physics::bounds_of(s));
+    for (const game::Box& b : map.boxes)
+        grow(physics::bounds_of(b));
+    for (const game::Segment& s : map.segments)
+        grow(physics::bounds_of(s));
     lo = {std::max(lo.x, -kMarginUnits), std::max(lo.y, -kMarginUnits)};
     hi = {std::min(hi.x, map.size.x + kMarginUnits), std::min(hi.y, map.size.y + kMarginUnits)};
 }
@@ -66,8 +68,9 @@ void blit(const Canvas& canvas, Grid& grid, int top, Glyphs glyphs) {
                 for (int dy = 0; dy < kDotsY; ++dy) {
                     const Ink dot = canvas.at(cx * kDotsX + dx, cy * kDotsY + dy);
                     if (dot == Ink::none) continue;
-                    bits = static_cast<std::uint8_t>(bits | kBrailleBit[static_cast<std::size_t>(dx)]
-                                                                       [static_cast<std::size_t>(dy)]);
+                    bits = static_cast<std::uint8_t>(
+                        bits |
+                        kBrailleBit[static_cast<std::size_t>(dx)][static_cast<std::size_t>(dy)]);
                     ink = std::max(ink, dot);
                 }
             }
@@ -89,12 +92,14 @@ void draw_roster(std::span<const RosterLine> roster, Grid& grid, int top, int ro
                            r.team == game::Team::left ? Ink::team_left : Ink::team_right);
     }
     int width = 0;
-    for (const auto& [text, ink] : lines) width = std::max(width, static_cast<int>(text.size()));
+    for (const auto& [text, ink] : lines)
+        width = std::max(width, static_cast<int>(text.size()));
     const int shown = std::min(static_cast<int>(lines.size()), rows);
     const int x0 = std::max((grid.width() - width - 2) / 2, 0);
     const int y0 = top + std::max((rows - shown) / 2, 0);
     for (int i = 0; i < shown; ++i) {
-        for (int x = x0; x < x0 + width + 2; ++x) grid.set(x, y0 + i, {U' ', Ink::text});
+        for (int x = x0; x < x0 + width + 2; ++x)
+            grid.set(x, y0 + i, {U' ', Ink::text});
         grid.put(x0 + 1, y0 + i, lines[static_cast<std::size_t>(i)].first,
                  lines[static_cast<std::size_t>(i)].second);
     }
@@ -122,12 +127,15 @@ Grid render(const Scene& scene, int width, int height, Glyphs glyphs) {
     game::Vec2 hi;
     view_bounds(*scene.map, lo, hi);
     Canvas canvas(width, rows, lo, hi);
-    for (const game::Box& b : scene.map->boxes) canvas.box(b, Ink::wall);
-    for (const game::Segment& s : scene.map->segments) canvas.segment(s, Ink::wall);
+    for (const game::Box& b : scene.map->boxes)
+        canvas.box(b, Ink::wall);
+    for (const game::Segment& s : scene.map->segments)
+        canvas.segment(s, Ink::wall);
     for (const game::Goal& g : scene.map->goals)
         canvas.segment({g.post_a, g.post_b},
                        g.defender == game::Team::left ? Ink::goal_left : Ink::goal_right);
-    for (const DiskView& d : scene.disks) canvas.disk(d.position, d.radius, d.ink);
+    for (const DiskView& d : scene.disks)
+        canvas.disk(d.position, d.radius, d.ink);
     blit(canvas, grid, top, glyphs);
 
     if (!scene.roster.empty()) draw_roster(scene.roster, grid, top, rows);

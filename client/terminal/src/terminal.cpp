@@ -50,10 +50,12 @@ Terminal::Terminal(bool force_ascii) {
     set_up();
 }
 
-Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width, int height)
+Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width,
+                   int height)
     : utf8_(utf8) {
     screen_ = newterm(term, out, in);
-    if (screen_ == nullptr) throw std::runtime_error(std::string("cannot open a screen for TERM=") + term);
+    if (screen_ == nullptr)
+        throw std::runtime_error(std::string("cannot open a screen for TERM=") + term);
     set_term(screen_);
     resizeterm(height, width);
     set_up();
@@ -118,13 +120,20 @@ std::optional<Key> Terminal::key() {
             return std::nullopt;
         case KEY_CODE_YES:
             switch (code) {
-                case KEY_UP: return Key{Kind::up, 0};
-                case KEY_DOWN: return Key{Kind::down, 0};
-                case KEY_LEFT: return Key{Kind::left, 0};
-                case KEY_RIGHT: return Key{Kind::right, 0};
-                case KEY_HOME: return Key{Kind::home, 0};
-                case KEY_END: return Key{Kind::end, 0};
-                default: return Key{Kind::other, 0};  // KEY_RESIZE among them
+                case KEY_UP:
+                    return Key{Kind::up, 0};
+                case KEY_DOWN:
+                    return Key{Kind::down, 0};
+                case KEY_LEFT:
+                    return Key{Kind::left, 0};
+                case KEY_RIGHT:
+                    return Key{Kind::right, 0};
+                case KEY_HOME:
+                    return Key{Kind::home, 0};
+                case KEY_END:
+                    return Key{Kind::end, 0};
+                default:
+                    return Key{Kind::other, 0};  // KEY_RESIZE among them
             }
         default:
             return Key{Kind::character, static_cast<char32_t>(code)};

@@ -24,8 +24,7 @@ std::string num(double v) {
 }
 
 // "field: value V is outside [lo, hi]"; empty when inside (NaN is outside).
-std::string range(const std::string& field, double v, double lo, double hi,
-                  const char* unit = "") {
+std::string range(const std::string& field, double v, double lo, double hi, const char* unit = "") {
     if (v >= lo && v <= hi) return {};
     return field + ": " + num(v) + " is outside [" + num(lo) + ", " + num(hi) + "]" + unit;
 }
@@ -103,8 +102,10 @@ std::string validate(const Map& map) {
                    ") is not printable ASCII (0x20..0x7E)";
     }
     if (!finite(map.size)) return "size: width and height must be finite";
-    if (auto e = range("size: width", map.size.x, kSizeMin, kSizeMax, " units"); !e.empty()) return e;
-    if (auto e = range("size: height", map.size.y, kSizeMin, kSizeMax, " units"); !e.empty()) return e;
+    if (auto e = range("size: width", map.size.x, kSizeMin, kSizeMax, " units"); !e.empty())
+        return e;
+    if (auto e = range("size: height", map.size.y, kSizeMin, kSizeMax, " units"); !e.empty())
+        return e;
     if (map.team_size < 1 || map.team_size > kTeamSizeMax)
         return "team_size: must be in [1, 16], not " + std::to_string(map.team_size);
     if (map.match_seconds < 1 || map.match_seconds > kMatchSecondsMax)
@@ -113,12 +114,14 @@ std::string validate(const Map& map) {
         return "score_limit: " + std::to_string(map.score_limit) + " must be in [0, " +
                std::to_string(kScoreLimitMax) + "] (0: no limit)";
     if (map.boxes.size() > kBoxesMax)
-        return "boxes: " + std::to_string(map.boxes.size()) + ", at most " + std::to_string(kBoxesMax);
+        return "boxes: " + std::to_string(map.boxes.size()) + ", at most " +
+               std::to_string(kBoxesMax);
     if (map.segments.size() > kSegmentsMax)
         return "segments: " + std::to_string(map.segments.size()) + ", at most " +
                std::to_string(kSegmentsMax);
     if (map.spawns.size() > kSpawnsMax)
-        return "spawns: " + std::to_string(map.spawns.size()) + ", at most " + std::to_string(kSpawnsMax);
+        return "spawns: " + std::to_string(map.spawns.size()) + ", at most " +
+               std::to_string(kSpawnsMax);
     for (std::size_t i = 0; i < map.boxes.size(); ++i) {
         const Box& b = map.boxes[i];
         if (!finite(b.center)) return at("boxes", i, "center: must be finite");
@@ -157,10 +160,11 @@ std::string validate(const Map& map) {
     }
     for (const Team team : {Team::left, Team::right}) {
         std::uint32_t count = 0;
-        for (const Spawn& s : map.spawns) count += s.team == team ? 1u : 0u;
+        for (const Spawn& s : map.spawns)
+            count += s.team == team ? 1u : 0u;
         if (count < map.team_size) {
-            return "spawns: team " + std::string(team == Team::left ? "left" : "right") +
-                   " has " + std::to_string(count) + " spawn(s) for a team size of " +
+            return "spawns: team " + std::string(team == Team::left ? "left" : "right") + " has " +
+                   std::to_string(count) + " spawn(s) for a team size of " +
                    std::to_string(map.team_size);
         }
     }

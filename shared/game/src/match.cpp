@@ -83,12 +83,12 @@ Match::Match(Map map, std::uint64_t seed)
 
 void Match::build_world() {
     const Tuning& t = map_.tuning;
-    const physics::StaticDef wall{{t.wall_restitution, 0.0},
-                                  physics::WallResponse::bounce,
-                                  {kWallLayer, 0xFFFFFFFFu},
-                                  0};
-    for (const Box& box : map_.boxes) world_.create_box({box, wall});
-    for (const Segment& segment : map_.segments) world_.create_segment({segment, wall});
+    const physics::StaticDef wall{
+        {t.wall_restitution, 0.0}, physics::WallResponse::bounce, {kWallLayer, 0xFFFFFFFFu}, 0};
+    for (const Box& box : map_.boxes)
+        world_.create_box({box, wall});
+    for (const Segment& segment : map_.segments)
+        world_.create_segment({segment, wall});
 
     for (std::size_t i = 0; i < map_.puck_spawns.size(); ++i) {
         DiskDef def;
@@ -146,7 +146,8 @@ std::optional<Slot> Match::free_slot(std::optional<Team> preferred) const {
         if (auto s = first_free(*preferred)) return s;
     }
     std::array<std::uint32_t, 2> count{};
-    for (Slot s = 0; s < slot_count(); ++s) count[index_of(team_of(s))] += players_[s].active;
+    for (Slot s = 0; s < slot_count(); ++s)
+        count[index_of(team_of(s))] += players_[s].active;
     const Team fewer = count[1] < count[0] ? Team::right : Team::left;
     if (auto s = first_free(fewer)) return s;
     return first_free(other(fewer));
@@ -178,8 +179,7 @@ void Match::leave(Slot slot) {
 std::span<const MatchEvent> Match::step(std::span<const Input> inputs) {
     events_.clear();
     if (phase_ == Phase::finished) return events_;
-    if (inputs.size() != slot_count())
-        throw std::invalid_argument("step: need one input per slot");
+    if (inputs.size() != slot_count()) throw std::invalid_argument("step: need one input per slot");
 
     apply_inputs(inputs);
     for (std::size_t i = 0; i < pucks_.size(); ++i)
@@ -192,8 +192,8 @@ std::span<const MatchEvent> Match::step(std::span<const Input> inputs) {
     } else if (phase_ == Phase::goal_pause && --phase_ticks_ == 0) {
         kickoff();
     }
-    const bool score_reached = map_.score_limit != 0 &&
-                               (score_[0] >= map_.score_limit || score_[1] >= map_.score_limit);
+    const bool score_reached =
+        map_.score_limit != 0 && (score_[0] >= map_.score_limit || score_[1] >= map_.score_limit);
     if (phase_ != Phase::finished && (ticks_left() == 0 || score_reached)) finish();
     return events_;
 }
@@ -211,7 +211,8 @@ void Match::apply_inputs(std::span<const Input> inputs) {
             v += p.last_input.vector() * (t.player_acceleration * kTickSeconds);
         v -= v * (t.player_drag * kTickSeconds);
         const double speed_squared = physics::length_squared(v);
-        if (speed_squared > max_speed_squared) v = v * (t.player_max_speed / std::sqrt(speed_squared));
+        if (speed_squared > max_speed_squared)
+            v = v * (t.player_max_speed / std::sqrt(speed_squared));
         world_.set_velocity(p.body, v);
     }
     for (const Puck& puck : pucks_) {
@@ -261,10 +262,11 @@ void Match::detect_goals(std::span<const Vec2> before) {
         for (const Goal& goal : map_.goals) {
             const double side = field_side(goal, centre);
             bool scored = crosses_mouth(goal, side, before[i], after);
-            if (!scored && side * physics::cross(goal.post_b - goal.post_a,
-                                                 before[i] - goal.post_a) > 0.0) {
+            if (!scored &&
+                side * physics::cross(goal.post_b - goal.post_a, before[i] - goal.post_a) > 0.0) {
                 for (const physics::Contact& c : contacts) {
-                    const bool involves = c.disk == body || (c.other.is_disk() && c.other.body() == body);
+                    const bool involves =
+                        c.disk == body || (c.other.is_disk() && c.other.body() == body);
                     if (involves && behind_mouth(goal, side, c.point)) {
                         scored = true;
                         break;
@@ -404,7 +406,8 @@ std::uint64_t Match::state_hash() const {
     for (const Player& p : players_) {
         h.add(p.active);
         h.add(static_cast<std::uint64_t>(p.name.size()));
-        for (const char c : p.name) h.add(static_cast<std::uint32_t>(static_cast<unsigned char>(c)));
+        for (const char c : p.name)
+            h.add(static_cast<std::uint32_t>(static_cast<unsigned char>(c)));
         h.add(static_cast<std::uint32_t>(p.last_input.bits()));
         h.add(p.kick_cooldown);
         h.add(p.goals);

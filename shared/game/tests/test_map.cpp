@@ -35,8 +35,14 @@ TEST_CASE("Bad maps are refused with the field and the reason") {
         {"team_size:", [](Map& m) { m.team_size = 0; }},
         {"match_seconds:", [](Map& m) { m.match_seconds = 0; }},
         {"boxes[1].half_extents:", [](Map& m) { m.boxes[1].half_extents.x = -1.0; }},
-        {"boxes[0].axis:", [](Map& m) { m.boxes[0].axis = {0.0, 0.0}; }},
-        {"segments[0].b:", [](Map& m) { m.segments.push_back({{1.0, 1.0}, {1.0, 1.0}}); }},
+        {"boxes[0].axis:",
+         [](Map& m) {
+             m.boxes[0].axis = {0.0, 0.0};
+         }},
+        {"segments[0].b:",
+         [](Map& m) {
+             m.segments.push_back({{1.0, 1.0}, {1.0, 1.0}});
+         }},
         {"goals:", [](Map& m) { m.goals.pop_back(); }},
         {"goals:", [](Map& m) { m.goals[1].defender = Team::left; }},
         {"goals[0].post_b:", [](Map& m) { m.goals[0].post_b = m.goals[0].post_a; }},
@@ -47,18 +53,26 @@ TEST_CASE("Bad maps are refused with the field and the reason") {
         {"tuning.wall_restitution:", [](Map& m) { m.tuning.wall_restitution = 1.5; }},
         {"team_size: must be in [1, 16]", [](Map& m) { m = test::small_map(17); }},
         {"puck_spawns: need between 1 and 16",
-         [](Map& m) { m.puck_spawns.assign(17, {30.0, 15.0}); }},
+         [](Map& m) {
+             m.puck_spawns.assign(17, {30.0, 15.0});
+         }},
         // From (0, 10) to (60, 20): the line runs through the centre (30, 15).
         {"goals[0].posts: the goal line passes through the field centre",
-         [](Map& m) { m.goals[0].post_b = {60.0, 20.0}; }},
+         [](Map& m) {
+             m.goals[0].post_b = {60.0, 20.0};
+         }},
         {"goals[1].posts: the goal line passes through the field centre",
-         [](Map& m) { m.goals[1].post_a = {0.0, 10.0}; }},
+         [](Map& m) {
+             m.goals[1].post_a = {0.0, 10.0};
+         }},
         {"spawns[1].position: must be finite",
          [](Map& m) { m.spawns[1].position.y = std::numeric_limits<double>::infinity(); }},
-        {"segments[0].a/b: must be finite", [](Map& m) {
+        {"segments[0].a/b: must be finite",
+         [](Map& m) {
              m.segments.push_back({{1.0, 1.0}, {std::numeric_limits<double>::quiet_NaN(), 2.0}});
          }},
-        {"segments[0].a/b: must be finite", [](Map& m) {
+        {"segments[0].a/b: must be finite",
+         [](Map& m) {
              m.segments.push_back({{-std::numeric_limits<double>::infinity(), 1.0}, {1.0, 2.0}});
          }},
         {"puck_spawns[0].must be finite",
@@ -84,7 +98,8 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 
 }  // namespace
 
-TEST_CASE("Every tuning value is accepted at its limits and refused just beyond, naming the range") {
+TEST_CASE(
+    "Every tuning value is accepted at its limits and refused just beyond, naming the range") {
     struct Bound {
         const char* field;
         double Tuning::*member;

@@ -56,18 +56,21 @@ TEST_CASE("Movement accelerates along the input and is capped") {
     m.join(0, "ana");
     std::vector<Input> in = idle_inputs(m);
     in[0] = Input::move(0);
-    for (int i = 0; i < 600; ++i) m.step(in);  // 10 s of holding right, into the wall
+    for (int i = 0; i < 600; ++i)
+        m.step(in);  // 10 s of holding right, into the wall
     const Tuning t = m.map().tuning;
     CHECK(carom::physics::length(m.player_disk(0).velocity) <= t.player_max_speed * (1.0 + 1e-12));
     Match free(test::small_map(), 1);
     free.join(0, "ana");
     in[0] = Input::move(4);  // up: a few ticks, not yet at the wall
-    for (int i = 0; i < 3; ++i) free.step(in);
+    for (int i = 0; i < 3; ++i)
+        free.step(in);
     const Vec2 v = free.player_disk(0).velocity;
     CHECK(v.y > 0.0);
     CHECK(std::abs(v.x) < 1e-12);
     in[0] = Input{};
-    for (int i = 0; i < 600; ++i) free.step(in);
+    for (int i = 0; i < 600; ++i)
+        free.step(in);
     CHECK(carom::physics::length(free.player_disk(0).velocity) < 1e-3);  // drag stops it
 }
 
@@ -118,7 +121,8 @@ TEST_CASE("A puck through the mouth scores, pauses, then kicks off") {
     CHECK(m.save().players[1].goals == 1);
     bool kicked_off = false;
     for (std::uint32_t i = 0; i < kGoalPauseTicks && !kicked_off; ++i) {
-        for (const MatchEvent& e : m.step(in)) kicked_off |= e.kind == MatchEvent::Kind::kickoff;
+        for (const MatchEvent& e : m.step(in))
+            kicked_off |= e.kind == MatchEvent::Kind::kickoff;
     }
     CHECK(kicked_off);
     CHECK(m.phase() == Phase::playing);
@@ -132,7 +136,8 @@ TEST_CASE("A puck beside the goal does not score") {
     s.pucks[0].disk = {{5.0, 25.0}, {-120.0, 0.0}};  // at the wall above the post
     m.restore(s);
     std::vector<Input> in = idle_inputs(m);
-    for (int i = 0; i < 30; ++i) CHECK(m.step(in).empty());
+    for (int i = 0; i < 30; ++i)
+        CHECK(m.step(in).empty());
     CHECK(m.score(Team::right) == 0);
 }
 
@@ -161,7 +166,9 @@ TEST_CASE("The same inputs give the same match, and save and restore continue ex
         std::vector<Input> in(m.slot_count());
         for (int t = from; t < to; ++t) {
             for (Slot s = 0; s < m.slot_count(); ++s)
-                in[s] = Input::move(static_cast<std::uint8_t>((static_cast<Slot>(t) / 7 + 5 * s) % 16), t % 11 == 0);
+                in[s] =
+                    Input::move(static_cast<std::uint8_t>((static_cast<Slot>(t) / 7 + 5 * s) % 16),
+                                t % 11 == 0);
             m.step(in);
         }
     };

@@ -137,9 +137,8 @@ bool SeamIndex::runs_on(std::uint32_t index, Vec2 corner, Vec2 leaving) const {
         auto it = std::lower_bound(clusters_.begin(), clusters_.end(), lo,
                                    [](const Cluster& c, double v) { return c.key_max < v; });
         for (; it != clusters_.end() && it->key_min <= hi; ++it) {
-            auto e = std::lower_bound(
-                it->edges.begin(), it->edges.end(), offset - window,
-                [](const LineEdge& x, double v) { return x.offset < v; });
+            auto e = std::lower_bound(it->edges.begin(), it->edges.end(), offset - window,
+                                      [](const LineEdge& x, double v) { return x.offset < v; });
             for (; e != it->edges.end() && e->offset <= offset + window; ++e) {
                 if (e->owner != index && continues(e->edge, corner, leaving)) return true;
             }

@@ -41,7 +41,8 @@ flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
         spawns.push_back(schema::CreateSpawn(b, to_schema(s.team), &p));
     }
     std::vector<schema::Vec2> pucks;
-    for (const game::Vec2& p : map.puck_spawns) pucks.push_back(to_schema(p));
+    for (const game::Vec2& p : map.puck_spawns)
+        pucks.push_back(to_schema(p));
     const game::Tuning& t = map.tuning;
     const auto tuning = schema::CreateTuning(
         b, t.player_radius, t.player_mass, t.puck_radius, t.puck_mass, t.player_acceleration,
@@ -77,7 +78,8 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
         return "name: " + std::to_string(m.name()->size()) + " characters, must be 1 to " +
                std::to_string(limits::kNameBytes);
     if (auto e = too_many("boxes", m.boxes() ? m.boxes()->size() : 0, limits::kBoxesMax)) return *e;
-    if (auto e = too_many("segments", m.segments() ? m.segments()->size() : 0, limits::kSegmentsMax))
+    if (auto e =
+            too_many("segments", m.segments() ? m.segments()->size() : 0, limits::kSegmentsMax))
         return *e;
     if (auto e = too_many("goals", m.goals() ? m.goals()->size() : 0, 2)) return *e;
     if (auto e = too_many("spawns", m.spawns() ? m.spawns()->size() : 0, limits::kSpawnsMax))
@@ -102,8 +104,8 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
     }
     if (m.goals()) {
         for (const schema::Goal* g : *m.goals()) {
-            const auto defender = g->defender() == schema::Team::right ? game::Team::right
-                                                                       : game::Team::left;
+            const auto defender =
+                g->defender() == schema::Team::right ? game::Team::right : game::Team::left;
             map.goals.push_back({defender, to_game(g->post_a()), to_game(g->post_b())});
         }
     }
@@ -115,17 +117,18 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
         }
     }
     if (m.puck_spawns()) {
-        for (const schema::Vec2* p : *m.puck_spawns()) map.puck_spawns.push_back(to_game(p));
+        for (const schema::Vec2* p : *m.puck_spawns())
+            map.puck_spawns.push_back(to_game(p));
     }
     map.team_size = m.team_size();
     map.match_seconds = m.match_seconds();
     map.score_limit = m.score_limit();
     if (const schema::Tuning* t = m.tuning()) {
-        map.tuning = {t->player_radius(),       t->player_mass(),       t->puck_radius(),
-                      t->puck_mass(),           t->player_acceleration(), t->player_max_speed(),
-                      t->player_drag(),         t->puck_drag(),         t->kick_speed(),
-                      t->kick_reach(),          t->kick_cooldown_ticks(), t->wall_restitution(),
-                      t->player_restitution(),  t->puck_restitution()};
+        map.tuning = {t->player_radius(),      t->player_mass(),         t->puck_radius(),
+                      t->puck_mass(),          t->player_acceleration(), t->player_max_speed(),
+                      t->player_drag(),        t->puck_drag(),           t->kick_speed(),
+                      t->kick_reach(),         t->kick_cooldown_ticks(), t->wall_restitution(),
+                      t->player_restitution(), t->puck_restitution()};
     }
     if (std::string reason = game::validate(map); !reason.empty()) return reason;
     return map;

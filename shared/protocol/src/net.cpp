@@ -93,8 +93,7 @@ VerifiedPacket verify_packet(std::span<const std::uint8_t> bytes) {
 
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& b,
                                             std::uint32_t client_id, net::Body type,
-                                            flatbuffers::Offset<void> body,
-                                            std::uint64_t secret) {
+                                            flatbuffers::Offset<void> body, std::uint64_t secret) {
     net::PacketBuilder packet(b);
     if (secret != 0) packet.add_session_secret(secret);
     // The one-byte union type first: it then sits against the body's vtable
@@ -213,10 +212,10 @@ std::span<const std::uint8_t> encode_snapshot(flatbuffers::FlatBufferBuilder& b,
             return s ? static_cast<std::int32_t>(*s) : -1;
         };
         for (const game::MatchEvent& e : extras.events)
-            events.push_back(net::CreateMatchEventNet(
-                b, static_cast<schema::EventKind>(e.kind), e.tick,
-                static_cast<schema::Team>(e.team), slot_or_none(e.scorer), e.puck,
-                slot_or_none(e.own_goal_by), e.draw));
+            events.push_back(net::CreateMatchEventNet(b, static_cast<schema::EventKind>(e.kind),
+                                                      e.tick, static_cast<schema::Team>(e.team),
+                                                      slot_or_none(e.scorer), e.puck,
+                                                      slot_or_none(e.own_goal_by), e.draw));
         events_offset = b.CreateVector(events);
     }
 

@@ -28,8 +28,7 @@ flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, co
                                       h.tick_rate, h.seed, &players, h.final_pause_ticks);
 }
 
-flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b,
-                                             const Keyframe& k) {
+flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, const Keyframe& k) {
     const game::MatchState& s = k.state;
     std::vector<flatbuffers::Offset<schema::PlayerState>> players;
     for (const game::PlayerSnapshot& p : s.players) {
@@ -118,7 +117,9 @@ std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
 
 std::optional<std::string> decode(const schema::Footer& t, Footer& out) {
     if (t.result() > schema::Result::MAX) return "footer: unknown result";
-    out = {t.final_tick(), t.final_hash(), {t.score_left(), t.score_right()},
+    out = {t.final_tick(),
+           t.final_hash(),
+           {t.score_left(), t.score_right()},
            static_cast<Result>(t.result())};
     return std::nullopt;
 }

@@ -11,8 +11,7 @@
 namespace carom::replay::detail {
 
 flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, const Header& h);
-flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b,
-                                             const Keyframe& k);
+flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, const Keyframe& k);
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f);
 
 // Each returns the reason when a verified table still holds values the

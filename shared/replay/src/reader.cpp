@@ -75,9 +75,11 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
             if (i >= in.size()) return "input stream: change without its input byte";
             const auto slot = static_cast<game::Slot>(v % kMaxSlots);
             tick += v / kMaxSlots;
-            if (slot >= slots) return "input stream: slot " + std::to_string(slot) + " out of range";
-            if (tick >= end) return "input stream: change at tick " + std::to_string(tick) +
-                                    " is past the batch";
+            if (slot >= slots)
+                return "input stream: slot " + std::to_string(slot) + " out of range";
+            if (tick >= end)
+                return "input stream: change at tick " + std::to_string(tick) +
+                       " is past the batch";
             if ((in[i] & ~detail::kInputBits) != 0)
                 return "input stream: reserved input bits set (" + std::to_string(in[i]) +
                        ") at tick " + std::to_string(tick) + ", slot " + std::to_string(slot);
@@ -118,10 +120,14 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
 
 const char* to_string(Result result) {
     switch (result) {
-        case Result::left_won: return "left won";
-        case Result::right_won: return "right won";
-        case Result::draw: return "draw";
-        case Result::unfinished: return "unfinished";
+        case Result::left_won:
+            return "left won";
+        case Result::right_won:
+            return "right won";
+        case Result::draw:
+            return "draw";
+        case Result::unfinished:
+            return "unfinished";
     }
     return "unknown";
 }

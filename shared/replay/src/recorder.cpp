@@ -18,13 +18,13 @@ Header header_for(const game::Map& map, std::uint64_t seed, std::string producer
 
 }  // namespace
 
-MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map,
-                             std::uint64_t seed, std::string producer,
-                             const std::vector<PlayerInfo>& players,
+MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
+                             std::string producer, const std::vector<PlayerInfo>& players,
                              std::uint32_t final_pause_ticks)
     : match_(map, seed),
       writer_(path, header_for(map, seed, std::move(producer), players, final_pause_ticks)) {
-    for (const PlayerInfo& p : players) match_.join(p.slot, p.name);
+    for (const PlayerInfo& p : players)
+        match_.join(p.slot, p.name);
     applied_.assign(match_.slot_count(), game::Input{});
     keyframe();
 }

@@ -34,8 +34,7 @@ class Differ {
         if (std::bit_cast<std::uint64_t>(a) != std::bit_cast<std::uint64_t>(b))
             out_.push_back({entity, name, exact(a), exact(b)});
     }
-    void disk(const std::string& entity, const game::DiskSnapshot& a,
-              const game::DiskSnapshot& b) {
+    void disk(const std::string& entity, const game::DiskSnapshot& a, const game::DiskSnapshot& b) {
         field(entity, "position.x", a.position.x, b.position.x);
         field(entity, "position.y", a.position.y, b.position.y);
         field(entity, "velocity.x", a.velocity.x, b.velocity.x);
@@ -120,22 +119,25 @@ std::optional<std::string> compare_events(std::span<const game::MatchEvent> reco
 std::optional<std::string> check_keyframe_schedule(const Replay& replay) {
     const std::uint64_t last = replay.last_tick();
     std::vector<std::uint64_t> expected;
-    for (std::uint64_t t = 0; t <= last; t += kKeyframeTicks) expected.push_back(t);
+    for (std::uint64_t t = 0; t <= last; t += kKeyframeTicks)
+        expected.push_back(t);
     if (replay.footer && last % kKeyframeTicks != 0) expected.push_back(last);
     const auto& keys = replay.keyframes;
     std::size_t required = expected.size();
     if (!replay.footer && expected.back() == last && keys.size() + 1 == expected.size())
         required = keys.size();
     for (std::size_t i = 0; i < std::max(keys.size(), required); ++i) {
-        const std::string want = i < expected.size() ? "tick " + std::to_string(expected[i])
-                                                     : std::string("none");
-        const std::string have = i < keys.size() ? "tick " + std::to_string(keys[i].state.tick)
-                                                 : std::string("none");
+        const std::string want =
+            i < expected.size() ? "tick " + std::to_string(expected[i]) : std::string("none");
+        const std::string have =
+            i < keys.size() ? "tick " + std::to_string(keys[i].state.tick) : std::string("none");
         if (want == have) continue;
-        return "keyframe " + std::to_string(i) + " differs from the writer's schedule (tick 0, "
-               "every " + std::to_string(kKeyframeTicks) + ", the final tick): the file has " +
-               have + ", expected " + want + " (" + std::to_string(keys.size()) +
-               " keyframes, expected " + std::to_string(required) + ")";
+        return "keyframe " + std::to_string(i) +
+               " differs from the writer's schedule (tick 0, "
+               "every " +
+               std::to_string(kKeyframeTicks) + ", the final tick): the file has " + have +
+               ", expected " + want + " (" + std::to_string(keys.size()) + " keyframes, expected " +
+               std::to_string(required) + ")";
     }
     return std::nullopt;
 }
@@ -152,7 +154,8 @@ Result result_of(const game::Match& match) {
 // are not applied by the re-simulation: each must still be possible.
 std::optional<std::string> check_trailing_roster(const Replay& replay, const game::Match& match) {
     std::vector<bool> active(match.slot_count());
-    for (game::Slot s = 0; s < active.size(); ++s) active[s] = match.active(s);
+    for (game::Slot s = 0; s < active.size(); ++s)
+        active[s] = match.active(s);
     for (const RosterChange& c : replay.roster) {
         if (c.tick <= match.tick()) continue;
         if (c.tick != match.tick() + 1)
@@ -240,13 +243,14 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
         for (std::uint64_t tick = 1; tick <= last; ++tick) {
             const std::uint64_t hash = sim.step();
             if (hash != replay.hash_after(tick)) {
-                Divergence d{tick, replay.hash_after(tick), hash, std::nullopt, {},
-                             "state hash differs"};
+                Divergence d{tick, replay.hash_after(tick), hash, std::nullopt,
+                             {},   "state hash differs"};
                 // Name the fields at the nearest keyframe from here on.
                 for (; next_key < keyframes.size(); ++next_key) {
                     const Keyframe& k = keyframes[next_key];
                     if (k.state.tick < tick) continue;
-                    while (sim.tick() < k.state.tick) sim.step();
+                    while (sim.tick() < k.state.tick)
+                        sim.step();
                     d.keyframe_tick = k.state.tick;
                     d.fields = diff_states(k.state, sim.match().save());
                     break;
@@ -255,11 +259,13 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 return report;
             }
             const std::size_t first_event = next_event;
-            while (next_event < events.size() && events[next_event].tick == tick) ++next_event;
-            if (auto what = compare_events(
-                    std::span(events).subspan(first_event, next_event - first_event),
-                    sim.events(), replay.header.core_version)) {
-                report.divergence = Divergence{tick, hash, hash, std::nullopt, {}, std::move(*what)};
+            while (next_event < events.size() && events[next_event].tick == tick)
+                ++next_event;
+            if (auto what =
+                    compare_events(std::span(events).subspan(first_event, next_event - first_event),
+                                   sim.events(), replay.header.core_version)) {
+                report.divergence =
+                    Divergence{tick, hash, hash, std::nullopt, {}, std::move(*what)};
                 return report;
             }
             if (!check_keyframes(hash)) return report;
@@ -267,10 +273,14 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
             if (options.progress && tick % 4096 == 0) options.progress(tick, total);
         }
         if (next_event < events.size()) {
-            report.divergence = Divergence{last, 0, 0, std::nullopt, {},
-                                           "the file claims an event at tick " +
-                                               std::to_string(events[next_event].tick) +
-                                               " that no step made"};
+            report.divergence =
+                Divergence{last,
+                           0,
+                           0,
+                           std::nullopt,
+                           {},
+                           "the file claims an event at tick " +
+                               std::to_string(events[next_event].tick) + " that no step made"};
             return report;
         }
         if (auto what = check_trailing_roster(replay, sim.match())) throw InconsistentReplay(*what);
@@ -301,8 +311,11 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
             }
         }
         if (replay.footer && replay.footer->final_hash != (last ? replay.hash_after(last) : 0)) {
-            report.divergence = Divergence{last, replay.footer->final_hash,
-                                           last ? replay.hash_after(last) : 0, std::nullopt, {},
+            report.divergence = Divergence{last,
+                                           replay.footer->final_hash,
+                                           last ? replay.hash_after(last) : 0,
+                                           std::nullopt,
+                                           {},
                                            "footer hash differs from the last tick's"};
             return report;
         }
@@ -311,15 +324,17 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
             // catches state that a keyframe or the hash leaves out.
             for (std::size_t k = 0; k < keyframes.size(); ++k) {
                 const std::uint64_t from = keyframes[k].state.tick;
-                const std::uint64_t to = k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
+                const std::uint64_t to =
+                    k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
                 Resimulation window(replay, keyframes[k]);
                 for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
                     const std::uint64_t hash = window.step();
                     if (hash != replay.hash_after(tick)) {
-                        report.divergence = Divergence{tick, replay.hash_after(tick), hash,
-                                                       from, {}, ""};
-                        report.divergence->what = "synctest: re-simulated from the keyframe at tick " +
-                                                  std::to_string(from) + " alone, the hash differs";
+                        report.divergence =
+                            Divergence{tick, replay.hash_after(tick), hash, from, {}, ""};
+                        report.divergence->what =
+                            "synctest: re-simulated from the keyframe at tick " +
+                            std::to_string(from) + " alone, the hash differs";
                         return report;
                     }
                     if (options.progress && tick % 4096 == 0) options.progress(last + tick, total);

@@ -45,8 +45,8 @@ bool injected_fault(const std::filesystem::path& path) {
 template <class Table>
 std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
                                        flatbuffers::Offset<Table> body) {
-    const auto chunk = schema::CreateChunk(b, schema::ChunkBodyTraits<Table>::enum_value,
-                                           body.Union());
+    const auto chunk =
+        schema::CreateChunk(b, schema::ChunkBodyTraits<Table>::enum_value, body.Union());
     b.Finish(chunk, schema::ChunkIdentifier());
     return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
 }
@@ -93,7 +93,8 @@ ReplayWriter::~ReplayWriter() {
 }
 
 void ReplayWriter::add_roster(const RosterChange& change) {
-    if (change.slot >= held_.size()) throw std::invalid_argument("replay: roster slot out of range");
+    if (change.slot >= held_.size())
+        throw std::invalid_argument("replay: roster slot out of range");
     if (pending_->empty()) {
         pending_->first_tick = change.tick;
         pending_->last_change_tick = change.tick;
@@ -150,8 +151,8 @@ void ReplayWriter::flush() {
                 static_cast<schema::Team>(e.team), e.puck, slot_or_none(e.scorer), e.draw,
                 slot_or_none(e.own_goal_by)));
         }
-        const auto batch = schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes,
-                                                         &roster, &events);
+        const auto batch =
+            schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes, &roster, &events);
         write_chunk(finish_chunk(b, batch));
         p.first_tick = p.first_tick + p.hashes.size();
         p.last_change_tick = p.first_tick;

@@ -67,8 +67,8 @@ TEST_CASE("a win claimed for a draw, a goal that never happened, an event past t
     }
     {
         Replay changed = r;
-        changed.events.push_back({Kind::kickoff, r.last_tick() + 1, game::Team::left, 0,
-                                  std::nullopt, false});
+        changed.events.push_back(
+            {Kind::kickoff, r.last_tick() + 1, game::Team::left, 0, std::nullopt, false});
         CHECK(divergence_of(changed).find("that no step made") != std::string::npos);
     }
     CHECK_FALSE(verify(r).divergence.has_value());

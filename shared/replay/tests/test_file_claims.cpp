@@ -12,8 +12,8 @@
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
 #include "file_format.hpp"
-#include "replay_test_support.hpp"
 #include "replay_generated.h"
+#include "replay_test_support.hpp"
 
 using namespace carom;
 using namespace carom::replay;
@@ -87,7 +87,8 @@ std::vector<std::uint8_t> without(const std::vector<std::uint8_t>& bytes, const 
 }
 
 std::vector<std::uint8_t> doubled(const std::vector<std::uint8_t>& bytes, const ChunkSpan& c) {
-    std::vector<std::uint8_t> out(bytes.begin(), bytes.begin() + static_cast<long>(c.offset + c.size));
+    std::vector<std::uint8_t> out(bytes.begin(),
+                                  bytes.begin() + static_cast<long>(c.offset + c.size));
     out.insert(out.end(), bytes.begin() + static_cast<long>(c.offset),
                bytes.begin() + static_cast<long>(c.offset + c.size));
     out.insert(out.end(), bytes.begin() + static_cast<long>(c.offset + c.size), bytes.end());
@@ -160,7 +161,8 @@ TEST_CASE("a file killed before the keyframe of its last tick still verifies wha
     const auto keys = keyframe_chunks(bytes);
     REQUIRE(keys.size() == 4);
     // Cut right before the keyframe of tick 600: 600 ticks, keyframes 0 and 300.
-    const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<long>(keys[2].offset));
+    const std::vector<std::uint8_t> cut(bytes.begin(),
+                                        bytes.begin() + static_cast<long>(keys[2].offset));
     auto r = read_replay(cut);
     REQUIRE(std::holds_alternative<Replay>(r));
     const Replay& replay = std::get<Replay>(r);
@@ -179,9 +181,9 @@ TEST_CASE("a newer core version is refused with the versions this build reads") 
     { ReplayWriter w(file.path(), h); }
     auto r = read_replay(file.path());
     REQUIRE(std::holds_alternative<ReadProblem>(r));
-    CHECK(contains(std::get<ReadProblem>(r).reason,
-                   "recorded by a newer carom: core 99, this reads 1\u2013" +
-                       std::to_string(kCoreVersion)));
+    CHECK(contains(
+        std::get<ReadProblem>(r).reason,
+        "recorded by a newer carom: core 99, this reads 1\u2013" + std::to_string(kCoreVersion)));
     h.core_version = 0;
     { ReplayWriter w(file.path().string() + "0", h); }
     auto zero = read_replay(file.path().string() + "0");
@@ -199,14 +201,15 @@ TEST_CASE("an input byte with reserved bits set stops the read there") {
         if (!batch || !batch->inputs() || batch->inputs()->size() < 2) continue;
         // Skip the first change's varint; the byte after it is its input.
         std::size_t i = 0;
-        while (batch->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)) & 0x80) ++i;
+        while (batch->inputs()->Get(static_cast<flatbuffers::uoffset_t>(i)) & 0x80)
+            ++i;
         const auto* base = reinterpret_cast<const std::uint8_t*>(p.aligned.data());
         const std::size_t in_payload =
             static_cast<std::size_t>(batch->inputs()->Data() - base) + i + 1;
         const std::size_t payload_at = c.offset + detail::kChunkHeaderSize;
         bytes[payload_at + in_payload] |= 0x80;
-        const std::uint64_t sum = detail::checksum(
-            std::span<const std::uint8_t>(bytes).subspan(payload_at, c.size - detail::kChunkHeaderSize));
+        const std::uint64_t sum = detail::checksum(std::span<const std::uint8_t>(bytes).subspan(
+            payload_at, c.size - detail::kChunkHeaderSize));
         detail::put_u64(bytes.data() + c.offset + 4, sum);
         edited = true;
         break;

@@ -57,7 +57,7 @@ struct Session {
 // A match event as a snapshot carried it (net::MatchEventNet).
 struct ReceivedEvent {
     game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
-    std::uint64_t tick = 0;  // the SERVER tick of the step that made it
+    std::uint64_t tick = 0;              // the SERVER tick of the step that made it
     game::Team team = game::Team::left;  // goal: the scoring team; end: the winner unless draw
     std::int32_t scorer = -1;            // goal: the kicker, when on the scoring team
     std::int32_t own_goal_by = -1;       // goal: the kicker, when on the conceding team

@@ -14,9 +14,9 @@ namespace carom::play {
 enum class Key : std::uint8_t { up, down, left, right, kick, count_ };
 
 struct HoldConfig {
-    std::uint64_t hold_ms = 520;   // after a first press
-    std::uint64_t repeat_ms = 120; // after a press while still held (key repeat)
-    std::uint64_t kick_ms = 100;   // the kick button stays down this long
+    std::uint64_t hold_ms = 520;    // after a first press
+    std::uint64_t repeat_ms = 120;  // after a press while still held (key repeat)
+    std::uint64_t kick_ms = 100;    // the kick button stays down this long
 };
 
 class HeldKeys {

@@ -56,8 +56,8 @@ class Interpolator {
     double target_ms(double now_ms) const;
 
     InterpolatorConfig config_;
-    std::deque<Held> frames_;       // oldest first
-    std::deque<double> offsets_;    // arrival − server time, per frame
+    std::deque<Held> frames_;     // oldest first
+    std::deque<double> offsets_;  // arrival − server time, per frame
     double base_offset_ms_ = 0.0;
     double delay_ms_;
     std::optional<double> last_now_ms_;

@@ -32,11 +32,11 @@ struct PredictorConfig {
 
 struct PredictorStats {
     std::uint64_t frames = 0;
-    std::uint64_t exact = 0;          // the frame agreed with the prediction
-    std::uint64_t corrections = 0;    // it did not: restarted from the frame
-    std::uint64_t visible = 0;        // corrections that moved the drawn disk visibly
+    std::uint64_t exact = 0;        // the frame agreed with the prediction
+    std::uint64_t corrections = 0;  // it did not: restarted from the frame
+    std::uint64_t visible = 0;      // corrections that moved the drawn disk visibly
     std::uint64_t snaps = 0;
-    std::uint64_t rejected = 0;       // frames that did not fit the map
+    std::uint64_t rejected = 0;  // frames that did not fit the map
 };
 
 class Predictor {
@@ -87,9 +87,9 @@ class Predictor {
     std::vector<game::Input> inputs_;  // scratch: one per slot
     std::uint64_t start_tick_;
     std::uint64_t rng_at_start_;  // the match's generator once built (before any kick-off)
-    std::optional<std::uint64_t> goal_tick_;    // server tick, from the event
-    std::uint64_t last_playing_tick_ = 0;       // newest frame seen in play
-    std::optional<std::uint64_t> pause_seen_;   // first frame seen in the current goal pause
+    std::optional<std::uint64_t> goal_tick_;   // server tick, from the event
+    std::uint64_t last_playing_tick_ = 0;      // newest frame seen in play
+    std::optional<std::uint64_t> pause_seen_;  // first frame seen in the current goal pause
     game::Vec2 offset_{};
     bool ready_ = false;
     PredictorStats stats_;

@@ -6,11 +6,11 @@
 // every 1/60 s, a scene whenever a frame is drawn, time passed to each.
 #include <cstdint>
 #include <deque>
-#include <utility>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "carom/client/connection.hpp"
@@ -83,9 +83,9 @@ class Session {
     std::unique_ptr<Predictor> predictor_;
     std::unique_ptr<Interpolator> interpolator_;
     std::uint64_t newest_tick_ = 0;
-    std::optional<client::MatchInfo> match_;       // the match being shown
-    std::optional<std::uint64_t> kickoff_tick_;    // server tick of the last kick-off
-    std::optional<client::ReceivedEvent> goal_;    // the newest goal event of this match
+    std::optional<client::MatchInfo> match_;     // the match being shown
+    std::optional<std::uint64_t> kickoff_tick_;  // server tick of the last kick-off
+    std::optional<client::ReceivedEvent> goal_;  // the newest goal event of this match
     // Inputs sent and maybe not yet applied: a predictor built for a new
     // match starts from them (they reach the server after its frame).
     std::deque<std::pair<std::uint32_t, game::Input>> sent_;

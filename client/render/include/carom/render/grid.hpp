@@ -13,14 +13,14 @@ namespace carom::render {
 enum class Ink : std::uint8_t {
     none = 0,
     wall,
-    goal_left,   // the goal the left team defends
+    goal_left,  // the goal the left team defends
     goal_right,
     team_left,
     team_right,
     puck,
-    own,         // your own disk
-    text,        // HUD and help
-    alert,       // HUD: GOAL!, final, a problem
+    own,    // your own disk
+    text,   // HUD and help
+    alert,  // HUD: GOAL!, final, a problem
     count_
 };
 

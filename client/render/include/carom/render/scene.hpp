@@ -50,8 +50,8 @@ struct Scene {
     const game::Map* map = nullptr;
     std::span<const DiskView> disks;
     Hud hud;
-    std::string help;                   // bottom line; empty: the arena takes it
-    std::span<const RosterLine> roster; // drawn over the arena when not empty
+    std::string help;                    // bottom line; empty: the arena takes it
+    std::span<const RosterLine> roster;  // drawn over the arena when not empty
 };
 
 }  // namespace carom::render

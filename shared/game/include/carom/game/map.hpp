@@ -88,14 +88,15 @@ inline constexpr std::size_t kPucksMax = 16;
 inline constexpr std::uint32_t kTeamSizeMax = 16;
 inline constexpr std::uint32_t kMatchSecondsMax = 24 * 3600;
 inline constexpr std::uint32_t kScoreLimitMax = 1000;
-inline constexpr double kRadiusMin = 0.1, kRadiusMax = 50.0;      // player_radius, puck_radius
-inline constexpr double kMassMin = 0.01, kMassMax = 1000.0;       // player_mass, puck_mass
-inline constexpr double kAccelerationMax = 10000.0;               // units/s²
-inline constexpr double kSpeedMin = 0.1, kSpeedMax = 1000.0;      // player_max_speed, units/s
+inline constexpr double kRadiusMin = 0.1, kRadiusMax = 50.0;  // player_radius, puck_radius
+inline constexpr double kMassMin = 0.01, kMassMax = 1000.0;   // player_mass, puck_mass
+inline constexpr double kAccelerationMax = 10000.0;           // units/s²
+inline constexpr double kSpeedMin = 0.1, kSpeedMax = 1000.0;  // player_max_speed, units/s
 inline constexpr double kKickSpeedMax = 2000.0;  // units/s, from 0 (the corpus kicks at 1500)
-inline constexpr double kKickReachMax = 50.0;                     // units, from 0
+inline constexpr double kKickReachMax = 50.0;    // units, from 0
 inline constexpr std::uint32_t kKickCooldownTicksMax = 3600;
-inline constexpr double kDragMax = 60.0;  // per second, from 0 (beyond the tick rate it reverses motion)
+inline constexpr double kDragMax =
+    60.0;  // per second, from 0 (beyond the tick rate it reverses motion)
 }  // namespace limits
 
 // Empty when the map is playable; otherwise "field: reason" for the first

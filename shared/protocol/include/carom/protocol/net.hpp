@@ -116,9 +116,9 @@ struct SnapshotExtras {
     float server_tick_ms = 0.0F;
     const std::vector<RosterEntry>* roster = nullptr;  // null: unchanged
     std::span<const game::MatchEvent> events;          // ticks already server ticks
-    std::uint64_t match_seed = 0;        // sent in full snapshots
-    std::uint64_t match_start_tick = 0;  // sent in full snapshots
-    std::uint64_t session_secret = 0;    // the receiving session's
+    std::uint64_t match_seed = 0;                      // sent in full snapshots
+    std::uint64_t match_start_tick = 0;                // sent in full snapshots
+    std::uint64_t session_secret = 0;                  // the receiving session's
 };
 
 // The delta streams of one room's newest frame, each encoded once per
