@@ -118,9 +118,11 @@ int main(int argc, char** argv) {
 
     try {
         asio::io_context io;
+        // First, so that a signal during start-up is a clean shutdown too.
+        asio::signal_set signals(io, SIGINT, SIGTERM);
         UdpTransport transport(io, bind, port, socket_buffer_bytes);
         Server server(config, transport, CookieJar{}, run_id_now());
-        return run_host(io, transport, server, host);
+        return run_host(io, signals, transport, server, host);
     } catch (const std::exception& e) {
         spdlog::critical("cannot start: {}", e.what());
         return kExitCannotStart;

@@ -270,8 +270,8 @@ void UdpTransport::close() {
     socket_.close(ec);
 }
 
-int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
-             const HostOptions& options) {
+int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& transport,
+             Server& server, const HostOptions& options) {
     const auto period = std::chrono::nanoseconds(1'000'000'000 / server.config().tick_rate_hz);
     const auto started = Clock::now();
     auto next = started + period;
@@ -352,7 +352,6 @@ int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
     };
     arm();
 
-    asio::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](std::error_code ec, int signal) {
         if (ec) return;
         // Handlers run between ticks on this thread: the current tick is finished.

@@ -86,9 +86,11 @@ struct HostOptions {
     std::filesystem::path ready_file;      // written once listening: {"port": N}
 };
 
-// Runs the server until SIGINT/SIGTERM, then shuts it down cleanly. Returns
-// the process exit code.
-int run_host(asio::io_context& io, UdpTransport& transport, Server& server,
-             const HostOptions& options);
+// Runs the server until SIGINT/SIGTERM arrives on `signals`, then shuts it
+// down cleanly. Returns the process exit code. Create `signals` before
+// anything slow (the rooms build their worlds): a signal caught during
+// start-up waits in it and ends the run as soon as it starts.
+int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& transport,
+             Server& server, const HostOptions& options);
 
 }  // namespace carom::server
