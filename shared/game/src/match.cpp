@@ -69,8 +69,12 @@ physics::WorldDef world_def() {
 
 }  // namespace
 
-Match::Match(Map map, std::uint64_t seed)
-    : map_(checked(std::move(map))), seed_(seed), world_(world_def()), rng_(seed) {
+Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
+    : map_(checked(std::move(map))),
+      seed_(seed),
+      statics_in_hash_(statics_in_hash),
+      world_(world_def()),
+      rng_(seed) {
     build_world();
     events_.reserve(8 + pucks_.size());
     puck_positions_.resize(pucks_.size());
@@ -396,7 +400,12 @@ void Match::restore(const MatchState& s) {
 
 std::uint64_t Match::state_hash() const {
     physics::StateHasher h;
-    h.add(world_.state_hash());
+    if (statics_in_hash_ == StaticsInHash::folded) {
+        h.add(world_.moving_hash());
+        h.add(world_.statics_digest());
+    } else {
+        h.add(world_.state_hash());
+    }
     h.add(tick_);
     h.add(static_cast<std::uint32_t>(phase_));
     h.add(phase_ticks_);

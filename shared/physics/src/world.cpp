@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "carom/physics/state_hasher.hpp"
 #include "smooth_corners.hpp"
 #include "world_impl.hpp"
 
@@ -74,6 +73,7 @@ StaticId World::create_box(const BoxDef& def) {
     slot.state = StaticState{ShapeKind::box, box, Segment{}, def.common};
     slot.bounds = bounds_of(box);
     impl_->static_grid_dirty = true;
+    impl_->statics_digest.reset();
     impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
 }
@@ -86,6 +86,7 @@ StaticId World::create_segment(const SegmentDef& def) {
     slot.state = StaticState{ShapeKind::segment, Box{}, def.segment, def.common};
     slot.bounds = bounds_of(def.segment);
     impl_->static_grid_dirty = true;
+    impl_->statics_digest.reset();
     impl_->scratch.neighbourhood_valid = false;
     return {index, slot.generation};
 }
@@ -104,6 +105,7 @@ void World::destroy(StaticId id) {
     slot = detail::StaticSlot{StaticState{}, Aabb{}, slot.generation + 1, false, 0};
     impl_->free_statics.push_back(id.index);
     impl_->static_grid_dirty = true;
+    impl_->statics_digest.reset();
     impl_->scratch.neighbourhood_valid = false;
 }
 
@@ -218,73 +220,6 @@ void World::Impl::rebuild_static_grid() {
         if (!statics[i].alive) continue;
         statics[i].seam_corners = seams.seam_corners(i);
     }
-}
-
-std::uint64_t World::state_hash() const {
-    StateHasher h;
-    const WorldDef& d = impl_->def;
-    h.add(d.tick_seconds);
-    h.add(d.max_impacts_per_disk);
-    h.add(d.max_impacts_per_disk_average);
-    h.add(d.overlap_iterations);
-    h.add(d.overlap_tolerance);
-    h.add(impl_->tick);
-
-    auto add_material = [&h](const Material& m) {
-        h.add(m.restitution);
-        h.add(m.friction);
-    };
-    auto add_filter = [&h](const Filter& f) {
-        h.add(f.layer);
-        h.add(f.mask);
-    };
-    auto add_vec = [&h](Vec2 v) {
-        h.add(v.x);
-        h.add(v.y);
-    };
-
-    h.add(static_cast<std::uint64_t>(impl_->disks.size()));
-    for (const auto& slot : impl_->disks) {
-        h.add(slot.alive);
-        h.add(slot.generation);
-        if (!slot.alive) continue;
-        const DiskState& s = slot.state;
-        add_vec(s.position);
-        add_vec(s.velocity);
-        h.add(s.radius);
-        h.add(s.inverse_mass);
-        add_material(s.material);
-        add_filter(s.filter);
-        h.add(s.user_data);
-    }
-    h.add(static_cast<std::uint64_t>(impl_->free_disks.size()));
-    for (const std::uint32_t i : impl_->free_disks)
-        h.add(i);
-
-    h.add(static_cast<std::uint64_t>(impl_->statics.size()));
-    for (const auto& slot : impl_->statics) {
-        h.add(slot.alive);
-        h.add(slot.generation);
-        if (!slot.alive) continue;
-        const StaticState& s = slot.state;
-        h.add(static_cast<std::uint32_t>(s.kind));
-        if (s.kind == ShapeKind::box) {
-            add_vec(s.box.center);
-            add_vec(s.box.half_extents);
-            add_vec(s.box.axis);
-        } else {
-            add_vec(s.segment.a);
-            add_vec(s.segment.b);
-        }
-        add_material(s.common.material);
-        h.add(static_cast<std::uint32_t>(s.common.response));
-        add_filter(s.common.filter);
-        h.add(s.common.user_data);
-    }
-    h.add(static_cast<std::uint64_t>(impl_->free_statics.size()));
-    for (const std::uint32_t i : impl_->free_statics)
-        h.add(i);
-    return h.digest();
 }
 
 }  // namespace carom::physics

@@ -1,5 +1,6 @@
 #pragma once
 // The world's storage, shared by the files that implement World.
+#include <optional>
 #include <vector>
 
 #include "anchor_grid.hpp"
@@ -107,6 +108,8 @@ struct World::Impl {
     std::vector<std::uint8_t> static_present;
     detail::CellGrid static_grid;
     bool static_grid_dirty = true;
+    // World::statics_digest(), kept until the statics change (create or destroy).
+    mutable std::optional<std::uint64_t> statics_digest;
     detail::Scratch scratch;
 
     void rebuild_static_grid();

@@ -75,10 +75,16 @@ struct MatchState {
     std::vector<PuckSnapshot> pucks;
 };
 
+// How state_hash() takes in the map's static shapes: `folded` adds the
+// world's statics digest (computed once per world), `streamed` every static
+// field on every tick, as replays of core 1 and 2 were hashed. Both hash the
+// same state; only the digests differ.
+enum class StaticsInHash : std::uint8_t { streamed, folded };
+
 class Match {
   public:
     // Throws std::invalid_argument with "field: reason" when the map is not playable.
-    Match(Map map, std::uint64_t seed);
+    Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash = StaticsInHash::folded);
 
     const Map& map() const { return map_; }
     std::uint64_t seed() const { return seed_; }
@@ -143,6 +149,7 @@ class Match {
 
     Map map_;
     std::uint64_t seed_;
+    StaticsInHash statics_in_hash_;
     physics::World world_;
     std::vector<Player> players_;
     std::vector<Puck> pucks_;

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "carom/physics/contact.hpp"
@@ -41,6 +42,15 @@ struct StaticState {
     Box box;          // valid when kind == box
     Segment segment;  // valid when kind == segment
     StaticDef common;
+};
+
+// One value of the state hash: `bits` is what the hash takes in (a
+// double's bit pattern when `real`).
+struct HashedValue {
+    std::string entity;  // "world", "disk 3", "static 5", "free statics"
+    std::string field;   // "tick", "position.x", "box.axis.y", ...
+    std::uint64_t bits = 0;
+    bool real = false;
 };
 
 struct QueryHit {
@@ -119,6 +129,16 @@ class World {
     // Hash of every bit that influences the future: settings, tick, every
     // slot (live or free, with its generation) and every shape's fields.
     std::uint64_t state_hash() const;
+    // The same values in two parts: the hash of all but the static shapes,
+    // and a digest of the static shapes alone. The digest is computed once
+    // and kept until a static shape is created or destroyed, so a caller
+    // that folds the two (game::Match does) hashes a tick in the time its
+    // disks take, however many walls the map has.
+    std::uint64_t moving_hash() const;
+    std::uint64_t statics_digest() const;
+    // Every value state_hash() takes in, in its order, with its name: what a
+    // field-level diff needs to say where two worlds differ.
+    std::vector<HashedValue> hashed_values() const;
 
     struct Impl;
 
