@@ -61,7 +61,7 @@ for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ i686-linux-gnu-g++ s39
 done
 
 shopt -s nullglob
-corpus=(replays/corpus/*.crpl)
+corpus=(replays/corpus/*.crpl replays/corpus/core*/*.crpl)  # older cores must still verify
 [[ ${#corpus[@]} -gt 0 ]] || { echo "determinism: no replays in replays/corpus" >&2; exit 2; }
 
 # The bot-only match: REPLAY TICKS HASH.
@@ -175,7 +175,7 @@ for c in "${configs[@]}"; do printf ' %-9s' "$c"; done
 echo
 for f in "${corpus[@]}"; do
   ref=${reference[$f]:-}
-  printf '%-28s %-17s' "$(basename "$f")" "${ref%% *}"
+  printf '%-28s %-17s' "${f#replays/corpus/}" "${ref%% *}"
   for c in "${configs[@]}"; do printf ' %-9s' "${status[$c|$f]:--}"; done
   echo
 done

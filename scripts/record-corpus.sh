@@ -12,6 +12,7 @@ mkdir -p "$out"
 
 record() {
   local name="$1"; shift
+  rm -f "$out/$name.crpl"  # record never overwrites a replay
   "$tool" record -o "$out/$name.crpl" "$@"
 }
 

@@ -51,6 +51,15 @@ expect 0 "ticks"                   -- "$tool" record --map "$map" --players 2 --
 expect 0 "identical"               -- "$tool" diff "$work/a.crpl" "$work/b.crpl"
 expect 1 "different starts"        -- "$tool" diff "$work/a.crpl" "$work/c.crpl"
 expect 1 "first difference at tick 241" -- "$tool" diff "$work/a.crpl" "$work/e.crpl"
+# One wall one ulp off (52 -> 52.00000000000001): diff names it in the map and
+# in the world as built, from tick 0.
+sed '0,/"y": 52.0/s//"y": 52.00000000000001/' "$map" > "$work/ulp.json"
+expect 0 "ticks"                   -- "$tool" record --map "$work/ulp.json" --players 2 --ticks 600 --seed 3 -o "$work/ulp.crpl"
+expect 1 "map boxes\[0\] center.y: 52 vs 52.00000000000001" -- "$tool" diff "$work/a.crpl" "$work/ulp.crpl"
+expect 1 "static 0 box.center.y: 52 vs 52.00000000000001" -- "$tool" diff "$work/a.crpl" "$work/ulp.crpl"
+expect 1 "first difference at tick 0" -- "$tool" diff "$work/a.crpl" "$work/ulp.crpl"
+# A damaged copy is reported with its offset, and is a difference.
+expect 1 "B is damaged at byte"    -- "$tool" diff "$good" "$work/flipped.crpl"
 cmp -s "$work/a.crpl" "$work/b.crpl" || { echo "FAIL: the same recording differs byte for byte"; failures=$((failures + 1)); }
 expect 2 "cannot open the map"     -- "$tool" record --map "$work/none.json" -o "$work/d.crpl"
 expect 0 '"tick":600'              -- "$tool" export --json --every 300 "$work/a.crpl"

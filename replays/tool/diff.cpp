@@ -1,64 +1,227 @@
-// carom-replay diff: the first tick at which two replays of the same start differ.
+// carom-replay diff: where two replays differ. Their starts (header and map,
+// field by field), the first tick whose hash differs with the fields of the
+// nearest common keyframe, then the input, roster and event streams and the
+// footer. Files that hash differently (different core versions) are compared
+// keyframe by keyframe instead. Exit 0 only when nothing differs.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
-#include "carom/protocol/map_codec.hpp"
-#include "carom/replay/verify.hpp"
+#include "carom/replay/field_diff.hpp"
+#include "carom/replay/resimulation.hpp"
 #include "commands.hpp"
 #include "load.hpp"
 
 namespace carom::tool {
 namespace {
 
-const replay::Keyframe* keyframe_at_or_after(const replay::Replay& r, std::uint64_t tick) {
+using ull = unsigned long long;
+
+void print_fields(const std::vector<replay::FieldDiff>& fields, std::size_t limit = 20) {
+    const std::size_t shown = std::min(fields.size(), limit);
+    for (std::size_t i = 0; i < shown; ++i)
+        std::printf("    %s %s: %s vs %s\n", fields[i].entity.c_str(), fields[i].field.c_str(),
+                    fields[i].recorded.c_str(), fields[i].simulated.c_str());
+    if (shown < fields.size()) std::printf("    ... and %zu more\n", fields.size() - shown);
+}
+
+const replay::Keyframe* keyframe_at(const replay::Replay& r, std::uint64_t tick) {
     for (const replay::Keyframe& k : r.keyframes)
-        if (k.state.tick >= tick) return &k;
+        if (k.state.tick == tick) return &k;
     return nullptr;
+}
+
+// The names of the world values: a fresh re-simulation of `r` at tick 0.
+std::vector<physics::HashedValue> world_names(const replay::Replay& r) {
+    try {
+        return replay::Resimulation(r).match().world().hashed_values();
+    } catch (const std::exception&) {
+        return {};  // not playable here: the values are compared unnamed
+    }
+}
+
+// Both keyframes of one tick, field by field (the world values too where
+// both carry them, named by a re-simulation of A).
+std::vector<replay::FieldDiff> diff_keyframes(const replay::Replay& a, const replay::Keyframe& ka,
+                                              const replay::Keyframe& kb) {
+    std::vector<replay::FieldDiff> fields = replay::diff_states(ka.state, kb.state);
+    if (!ka.world.empty() || !kb.world.empty()) {
+        std::vector<physics::HashedValue> named = world_names(a);
+        if (named.size() != kb.world.size()) named.resize(kb.world.size());
+        for (std::size_t i = 0; i < named.size(); ++i) {
+            named[i].bits = kb.world[i];
+            if (named[i].entity.empty())
+                named[i] = {"world", "value " + std::to_string(i), kb.world[i], false};
+        }
+        const auto world = replay::diff_world(ka.world, named);
+        fields.insert(fields.end(), world.begin(), world.end());
+    }
+    return fields;
+}
+
+std::string describe(const replay::InputChange& c) {
+    return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) + " input " +
+           std::to_string(c.input.bits());
+}
+std::string describe(const replay::RosterChange& c) {
+    return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) +
+           (c.join ? " join \"" + c.name + "\"" + (c.bot ? " (bot)" : "") : " leave");
+}
+std::string describe(const game::MatchEvent& e) {
+    std::string s = "tick " + std::to_string(e.tick) + " kind " +
+                    std::to_string(static_cast<unsigned>(e.kind)) + " team " +
+                    std::to_string(game::index_of(e.team));
+    if (e.kind == game::MatchEvent::Kind::goal)
+        s += " puck " + std::to_string(e.puck) + " scorer " +
+             (e.scorer ? std::to_string(*e.scorer) : "none") + " own goal by " +
+             (e.own_goal_by ? std::to_string(*e.own_goal_by) : "none");
+    if (e.kind == game::MatchEvent::Kind::end && e.draw) s += " draw";
+    return s;
+}
+bool same(const replay::InputChange& x, const replay::InputChange& y) {
+    return x.tick == y.tick && x.slot == y.slot && x.input == y.input;
+}
+bool same(const replay::RosterChange& x, const replay::RosterChange& y) {
+    return x.tick == y.tick && x.slot == y.slot && x.join == y.join && x.name == y.name &&
+           x.bot == y.bot;
+}
+bool same(const game::MatchEvent& x, const game::MatchEvent& y) {
+    return describe(x) == describe(y);
+}
+
+// The first entry where two streams differ, or where one ends first; true if equal.
+template <class T>
+bool compare_stream(const char* what, const std::vector<T>& a, const std::vector<T>& b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        if (same(a[i], b[i])) continue;
+        std::printf("%s differ at entry %zu: %s vs %s\n", what, i, describe(a[i]).c_str(),
+                    describe(b[i]).c_str());
+        return false;
+    }
+    if (a.size() == b.size()) return true;
+    std::printf("%s: %zu vs %zu entries, equal as far as both go\n", what, a.size(), b.size());
+    return false;
+}
+
+// `hashes`: whether the files hash alike (else their final hashes cannot agree).
+bool compare_footers(const replay::Replay& a, const replay::Replay& b, bool hashes) {
+    if (!a.footer || !b.footer) {
+        if (!a.footer && !b.footer) return true;
+        std::printf("footer: %s has none\n", a.footer ? "B" : "A");
+        return false;
+    }
+    const replay::Footer& x = *a.footer;
+    const replay::Footer& y = *b.footer;
+    if (x.final_tick == y.final_tick && (!hashes || x.final_hash == y.final_hash) &&
+        x.score == y.score && x.result == y.result)
+        return true;
+    std::printf("footer: tick %llu hash %016llx %u:%u %s vs tick %llu hash %016llx %u:%u %s\n",
+                static_cast<ull>(x.final_tick), static_cast<ull>(x.final_hash), x.score[0],
+                x.score[1], replay::to_string(x.result), static_cast<ull>(y.final_tick),
+                static_cast<ull>(y.final_hash), y.score[0], y.score[1],
+                replay::to_string(y.result));
+    return false;
+}
+
+// Same hash scheme: the first tick whose hash differs, named at the first
+// keyframe both files hold at or after it. True if every common hash is equal.
+bool compare_hashes(const replay::Replay& a, const replay::Replay& b) {
+    // Tick 0 has no per-tick hash: its keyframes stand for it.
+    const replay::Keyframe* a0 = keyframe_at(a, 0);
+    const replay::Keyframe* b0 = keyframe_at(b, 0);
+    std::optional<std::uint64_t> first;
+    if (a0 && b0 && a0->hash != b0->hash) first = 0;
+    const std::uint64_t common = std::min(a.last_tick(), b.last_tick());
+    for (std::uint64_t t = 1; t <= common && !first; ++t)
+        if (a.hash_after(t) != b.hash_after(t)) first = t;
+    if (!first) return true;
+    if (*first == 0) {
+        std::printf("first difference at tick 0: keyframe hash %016llx vs %016llx\n",
+                    static_cast<ull>(a0->hash), static_cast<ull>(b0->hash));
+    } else {
+        std::printf("first difference at tick %llu (%.2f s): hash %016llx vs %016llx\n",
+                    static_cast<ull>(*first), static_cast<double>(*first) / game::kTickRate,
+                    static_cast<ull>(a.hash_after(*first)), static_cast<ull>(b.hash_after(*first)));
+    }
+    for (const replay::Keyframe& ka : a.keyframes) {
+        if (ka.state.tick < *first) continue;
+        const replay::Keyframe* kb = keyframe_at(b, ka.state.tick);
+        if (!kb) continue;
+        const auto fields = diff_keyframes(a, ka, *kb);
+        std::printf("  at the keyframe of tick %llu (A vs B):%s\n", static_cast<ull>(ka.state.tick),
+                    fields.empty() ? " every stored field agrees" : "");
+        print_fields(fields);
+        break;
+    }
+    return false;
+}
+
+// Different hash schemes: every keyframe both files hold, field by field.
+bool compare_keyframes(const replay::Replay& a, const replay::Replay& b) {
+    std::printf("core %u and core %u hash differently: comparing keyframes field by field\n",
+                a.header.core_version, b.header.core_version);
+    std::size_t compared = 0;
+    for (const replay::Keyframe& ka : a.keyframes) {
+        const replay::Keyframe* kb = keyframe_at(b, ka.state.tick);
+        if (!kb) continue;
+        replay::Keyframe x = ka, y = *kb;
+        x.world.clear();  // recorded by core 3 on only
+        y.world.clear();
+        const auto fields = diff_keyframes(a, x, y);
+        if (!fields.empty()) {
+            std::printf("first difference at the keyframe of tick %llu (A vs B):\n",
+                        static_cast<ull>(ka.state.tick));
+            print_fields(fields);
+            return false;
+        }
+        ++compared;
+    }
+    std::printf("%zu common keyframes agree field by field\n", compared);
+    return true;
 }
 
 int diff(const std::string& path_a, const std::string& path_b) {
     const auto a = load(path_a, "diff");
     const auto b = load(path_b, "diff");
     if (!a || !b) return kExitUnreadable;
-    if (protocol::map_to_binary(a->header.map) != protocol::map_to_binary(b->header.map) ||
-        a->header.seed != b->header.seed) {
-        std::printf("different starts: map %s seed %llu vs map %s seed %llu\n",
-                    a->header.map.name.c_str(), static_cast<unsigned long long>(a->header.seed),
-                    b->header.map.name.c_str(), static_cast<unsigned long long>(b->header.seed));
-        return kExitDivergence;
+    bool equal = true;
+    for (const auto& [name, r] : {std::pair{"A", &*a}, std::pair{"B", &*b}}) {
+        if (!r->problem) continue;
+        std::printf("%s is damaged %s: compared up to its last good chunk\n", name,
+                    tool::describe(*r->problem).c_str());
+        equal = false;
     }
-    const std::uint64_t common = std::min(a->last_tick(), b->last_tick());
-    std::uint64_t first = 0;
-    for (std::uint64_t t = 1; t <= common && first == 0; ++t)
-        if (a->hash_after(t) != b->hash_after(t)) first = t;
-    if (first == 0) {
-        if (a->last_tick() == b->last_tick()) {
-            std::printf("identical: %llu ticks, every hash equal\n",
-                        static_cast<unsigned long long>(common));
-            return kExitOk;
-        }
-        std::printf("equal for all %llu common ticks; %s is longer (%llu vs %llu ticks)\n",
-                    static_cast<unsigned long long>(common),
-                    a->last_tick() > b->last_tick() ? path_a.c_str() : path_b.c_str(),
-                    static_cast<unsigned long long>(a->last_tick()),
-                    static_cast<unsigned long long>(b->last_tick()));
-        return kExitDivergence;
+    const auto starts = replay::diff_starts(a->header, b->header);
+    if (!starts.empty()) {
+        std::printf("different starts (A vs B):\n");
+        print_fields(starts);
+        equal = false;
     }
-    std::printf("first difference at tick %llu (%.2f s): hash %016llx vs %016llx\n",
-                static_cast<unsigned long long>(first),
-                static_cast<double>(first) / game::kTickRate,
-                static_cast<unsigned long long>(a->hash_after(first)),
-                static_cast<unsigned long long>(b->hash_after(first)));
-    const replay::Keyframe* ka = keyframe_at_or_after(*a, first);
-    const replay::Keyframe* kb = keyframe_at_or_after(*b, first);
-    if (ka && kb && ka->state.tick == kb->state.tick) {
-        std::printf("  at the keyframe of tick %llu (A vs B):\n",
-                    static_cast<unsigned long long>(ka->state.tick));
-        for (const replay::FieldDiff& f : replay::diff_states(ka->state, kb->state))
-            std::printf("    %s %s: %s vs %s\n", f.entity.c_str(), f.field.c_str(),
-                        f.recorded.c_str(), f.simulated.c_str());
+    const bool hashes_alike = replay::statics_in_hash(a->header.core_version) ==
+                              replay::statics_in_hash(b->header.core_version);
+    if (hashes_alike) {
+        equal = compare_hashes(*a, *b) && equal;
+    } else {
+        equal = compare_keyframes(*a, *b) && equal;
     }
-    return kExitDivergence;
+    equal = compare_stream("inputs", a->inputs, b->inputs) && equal;
+    equal = compare_stream("roster changes", a->roster, b->roster) && equal;
+    equal = compare_stream("events", a->events, b->events) && equal;
+    if (a->last_tick() != b->last_tick()) {
+        std::printf("lengths differ: %llu vs %llu ticks\n", static_cast<ull>(a->last_tick()),
+                    static_cast<ull>(b->last_tick()));
+        equal = false;
+    }
+    equal = compare_footers(*a, *b, hashes_alike) && equal;
+    if (!equal) return kExitDivergence;
+    std::printf(
+        "identical: %llu ticks; every hash, keyframe, input, roster change and event equal\n",
+        static_cast<ull>(a->last_tick()));
+    return kExitOk;
 }
 
 }  // namespace
@@ -69,7 +232,9 @@ Command add_diff(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
-        "diff", "First tick at which two replays of the same start differ (exit 0 = identical)");
+        "diff",
+        "Where two replays differ: start (map field by field), first differing tick with the "
+        "fields that differ, inputs, roster, events, footer (exit 0 = identical, 1 = they differ)");
     cmd->add_option("a", o->a, "First replay")->required();
     cmd->add_option("b", o->b, "Second replay")->required();
     return {cmd, [o] { return diff(o->a, o->b); }};

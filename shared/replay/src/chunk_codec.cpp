@@ -44,7 +44,7 @@ flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, 
     }
     return schema::CreateKeyframeDirect(b, s.tick, k.hash, static_cast<schema::Phase>(s.phase),
                                         s.phase_ticks, s.score[0], s.score[1], s.rng, &players,
-                                        &pucks);
+                                        &pucks, k.world.empty() ? nullptr : &k.world);
 }
 
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f) {
@@ -112,6 +112,8 @@ std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
             s.pucks.push_back({{to_game(p->position()), to_game(p->velocity())}, kicker});
         }
     }
+    out.world.clear();
+    if (t.world()) out.world.assign(t.world()->begin(), t.world()->end());
     return std::nullopt;
 }
 

@@ -62,18 +62,21 @@ std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Inpu
 }
 
 void MatchRecorder::keyframe() {
-    writer_.add_keyframe({match_.state_hash(), match_.save()});
+    Keyframe k{match_.state_hash(), match_.save(), {}};
+    if (match_.tick() == 0)
+        for (const physics::HashedValue& v : match_.world().hashed_values()) k.world.push_back(v.bits);
+    writer_.add_keyframe(k);
 }
 
 void MatchRecorder::settle() {
-    if (!settled_) settled_ = Keyframe{match_.state_hash(), match_.save()};
+    if (!settled_) settled_ = Keyframe{match_.state_hash(), match_.save(), {}};
 }
 
 Footer MatchRecorder::finish() {
     if (finished_) throw std::logic_error("recorder: already finished");
     // The state after the last step: roster changes made since belong to a
     // tick that never ran, so neither the final keyframe nor the footer sees them.
-    const Keyframe last = settled_ ? *settled_ : Keyframe{match_.state_hash(), match_.save()};
+    const Keyframe last = settled_ ? *settled_ : Keyframe{match_.state_hash(), match_.save(), {}};
     if (last.state.tick % kKeyframeTicks != 0) writer_.add_keyframe(last);
     Footer f;
     f.final_tick = last.state.tick;

@@ -5,7 +5,7 @@
 namespace carom::replay {
 
 Resimulation::Resimulation(const Replay& replay)
-    : replay_(replay), match_(replay.header.map, replay.header.seed) {
+    : replay_(replay), match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
     held_.assign(match_.slot_count(), game::Input{});
     try {
         for (const PlayerInfo& p : replay.header.players) match_.join(p.slot, p.name);
@@ -16,7 +16,7 @@ Resimulation::Resimulation(const Replay& replay)
 }
 
 Resimulation::Resimulation(const Replay& replay, const Keyframe& keyframe)
-    : replay_(replay), match_(replay.header.map, replay.header.seed) {
+    : replay_(replay), match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
     try {
         match_.restore(keyframe.state);
     } catch (const std::invalid_argument& e) {

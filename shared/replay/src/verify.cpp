@@ -12,43 +12,14 @@
 namespace carom::replay {
 namespace {
 
-std::string text(std::uint64_t v) {
-    return std::to_string(v);
-}
-std::string text(bool v) {
-    return v ? "true" : "false";
-}
-std::string text(const std::optional<game::Slot>& v) {
-    return v ? std::to_string(*v) : "none";
-}
-
-class Differ {
-  public:
-    explicit Differ(std::vector<FieldDiff>& out) : out_(out) {}
-    template <class T>
-    void field(const std::string& entity, const char* name, const T& a, const T& b) {
-        if (!(a == b)) out_.push_back({entity, name, text(a), text(b)});
-    }
-    void field(const std::string& entity, const char* name, double a, double b) {
-        // Bit patterns, so that -0.0 against 0.0 is a difference too.
-        if (std::bit_cast<std::uint64_t>(a) != std::bit_cast<std::uint64_t>(b))
-            out_.push_back({entity, name, exact(a), exact(b)});
-    }
-    void disk(const std::string& entity, const game::DiskSnapshot& a, const game::DiskSnapshot& b) {
-        field(entity, "position.x", a.position.x, b.position.x);
-        field(entity, "position.y", a.position.y, b.position.y);
-        field(entity, "velocity.x", a.velocity.x, b.velocity.x);
-        field(entity, "velocity.y", a.velocity.y, b.velocity.y);
-    }
-
-  private:
-    std::vector<FieldDiff>& out_;
-};
-
 std::optional<Divergence> compare_keyframe(const Keyframe& k, const game::Match& match,
                                            std::uint64_t simulated_hash) {
     const game::MatchState state = match.save();
     std::vector<FieldDiff> fields = diff_states(k.state, state);
+    if (!k.world.empty()) {
+        std::vector<FieldDiff> world = diff_world(k.world, match.world().hashed_values());
+        fields.insert(fields.end(), world.begin(), world.end());
+    }
     if (fields.empty() && k.hash == simulated_hash) return std::nullopt;
     Divergence d{k.state.tick, k.hash, simulated_hash, k.state.tick, std::move(fields), ""};
     d.what = d.fields.empty() ? "keyframe hash differs though its fields agree"
@@ -173,50 +144,6 @@ std::optional<std::string> check_trailing_roster(const Replay& replay, const gam
 }
 
 }  // namespace
-
-std::string exact(double v) {
-    char buf[64];
-    const auto result = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, result.ptr);
-}
-
-std::vector<FieldDiff> diff_states(const game::MatchState& a, const game::MatchState& b) {
-    std::vector<FieldDiff> out;
-    Differ d(out);
-    d.field("match", "tick", a.tick, b.tick);
-    d.field<std::uint64_t>("match", "phase", static_cast<std::uint64_t>(a.phase),
-                           static_cast<std::uint64_t>(b.phase));
-    d.field<std::uint64_t>("match", "phase_ticks", a.phase_ticks, b.phase_ticks);
-    d.field<std::uint64_t>("match", "score.left", a.score[0], b.score[0]);
-    d.field<std::uint64_t>("match", "score.right", a.score[1], b.score[1]);
-    d.field("match", "rng", a.rng, b.rng);
-    if (a.players.size() != b.players.size() || a.pucks.size() != b.pucks.size()) {
-        out.push_back({"match", "entity count",
-                       text(std::uint64_t{a.players.size()}) + " players, " +
-                           text(std::uint64_t{a.pucks.size()}) + " pucks",
-                       text(std::uint64_t{b.players.size()}) + " players, " +
-                           text(std::uint64_t{b.pucks.size()}) + " pucks"});
-        return out;
-    }
-    for (std::size_t i = 0; i < a.players.size(); ++i) {
-        const game::PlayerSnapshot& p = a.players[i];
-        const game::PlayerSnapshot& q = b.players[i];
-        const std::string entity =
-            "player " + std::to_string(i) + (p.name.empty() ? "" : " (" + p.name + ")");
-        d.field(entity, "active", p.active, q.active);
-        if (p.name != q.name) out.push_back({entity, "name", p.name, q.name});
-        d.field<std::uint64_t>(entity, "input", p.last_input.bits(), q.last_input.bits());
-        d.field<std::uint64_t>(entity, "kick_cooldown", p.kick_cooldown, q.kick_cooldown);
-        d.field<std::uint64_t>(entity, "goals", p.goals, q.goals);
-        d.disk(entity, p.disk, q.disk);
-    }
-    for (std::size_t i = 0; i < a.pucks.size(); ++i) {
-        const std::string entity = "puck " + std::to_string(i);
-        d.disk(entity, a.pucks[i].disk, b.pucks[i].disk);
-        d.field(entity, "last_kicker", a.pucks[i].last_kicker, b.pucks[i].last_kicker);
-    }
-    return out;
-}
 
 VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
     VerifyReport report;

@@ -20,7 +20,16 @@ inline constexpr std::uint32_t kFormatVersion = 1;
 // 2: a goal's scorer is the puck's last kicker only when on the scoring team;
 //    a defender who put it in is named as own_goal_by (core 1 named any last
 //    kicker as the scorer; the play itself is the same).
-inline constexpr std::uint32_t kCoreVersion = 2;
+// 3: the match's state hash folds a digest of the static shapes, computed
+//    once per world (game::StaticsInHash::folded), instead of streaming them
+//    every tick; the tick-0 keyframe carries every value the world hashes.
+//    The play is the same; every recorded hash differs.
+inline constexpr std::uint32_t kCoreVersion = 3;
+
+// How a file of `core_version` hashes its states.
+constexpr game::StaticsInHash statics_in_hash(std::uint32_t core_version) {
+    return core_version < 3 ? game::StaticsInHash::streamed : game::StaticsInHash::folded;
+}
 
 struct PlayerInfo {
     game::Slot slot = 0;
@@ -61,6 +70,9 @@ struct RosterChange {
 struct Keyframe {
     std::uint64_t hash = 0;
     game::MatchState state;  // state.tick is the keyframe's tick
+    // Tick 0 of core 3 on: the bits of physics::World::hashed_values(), for
+    // naming differences outside the match state; empty otherwise.
+    std::vector<std::uint64_t> world;
 };
 
 enum class Result : std::uint8_t { left_won = 0, right_won = 1, draw = 2, unfinished = 3 };

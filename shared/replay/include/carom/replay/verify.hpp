@@ -8,20 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "carom/replay/field_diff.hpp"
 #include "carom/replay/replay.hpp"
 
 namespace carom::replay {
-
-struct FieldDiff {
-    std::string entity;  // "match", "player 3 (ana)", "puck 0"
-    std::string field;   // "position.x", "score.left", ...
-    std::string recorded;
-    std::string simulated;
-};
-
-// Every field where two states differ, in a fixed order (match, players, pucks).
-std::vector<FieldDiff> diff_states(const game::MatchState& recorded,
-                                   const game::MatchState& simulated);
 
 struct Divergence {
     std::uint64_t tick = 0;  // first tick whose hash (or state) differs
@@ -48,8 +38,5 @@ struct VerifyReport {
 };
 
 VerifyReport verify(const Replay& replay, const VerifyOptions& options = {});
-
-// Formats a double exactly (shortest round-trip form).
-std::string exact(double v);
 
 }  // namespace carom::replay
