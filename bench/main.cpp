@@ -3,6 +3,7 @@
 
 #include "physics/command.hpp"
 #include "replay/command.hpp"
+#include "replay/hash_cost.hpp"
 #ifdef CAROM_BENCH_SEEK
 #include "replay/seek.hpp"
 #endif
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     carom::bench::add_physics_command(app);
     carom::bench::add_replay_command(app);
+    carom::bench::add_hash_command(app);
 #ifdef CAROM_BENCH_SEEK
     carom::bench::add_seek_command(app);
 #endif
