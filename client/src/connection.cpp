@@ -67,6 +67,7 @@ void Connection::connect(std::uint64_t now_ms) {
     newest_tick_.reset();
     roster_.clear();
     events_.clear();
+    newest_event_tick_.reset();
     last_input_sequence_ = 0;
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;
@@ -233,7 +234,12 @@ void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uin
                  p->team() == schema::Team::right ? game::Team::right : game::Team::left});
     }
     if (s.events() != nullptr) {
+        // Events are resent until acknowledged: those at or before the newest
+        // tick already seen came in an earlier snapshot.
+        const std::optional<std::uint64_t> seen = newest_event_tick_;
         for (const net::MatchEventNet* e : *s.events()) {
+            if (seen && e->tick() <= *seen) continue;
+            newest_event_tick_ = std::max(newest_event_tick_.value_or(0), e->tick());
             if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
             game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
             switch (e->kind()) {

@@ -170,6 +170,36 @@ TEST_CASE("protocol_3_roster_teams_goal_credit_draw_and_the_match_of_full_snapsh
     CHECK(h.connection.match_info()->start_tick == 300);
 }
 
+TEST_CASE("events_resent_until_acknowledged_are_taken_once") {
+    Harness h;
+    h.connect();
+    const game::MatchEvent goal{
+        game::MatchEvent::Kind::goal, 401, game::Team::left, 0, 1, false, std::nullopt};
+    const game::MatchEvent kickoff{game::MatchEvent::Kind::kickoff,
+                                   521,
+                                   game::Team::left,
+                                   0,
+                                   std::nullopt,
+                                   false,
+                                   std::nullopt};
+    const std::vector<game::MatchEvent> first = {goal};
+    const std::vector<game::MatchEvent> again = {goal};
+    const std::vector<game::MatchEvent> both = {goal, kickoff};
+    protocol::SnapshotExtras extras;
+    extras.events = first;
+    h.receive(test::snapshot(test::frame(402, 4), nullptr, extras), 0);
+    extras.events = again;
+    h.receive(test::snapshot(test::frame(404, 4), nullptr, extras), 1);
+    extras.events = both;
+    h.receive(test::snapshot(test::frame(522, 4), nullptr, extras), 2);
+    const std::vector<client::ReceivedEvent> got = h.connection.take_events();
+    REQUIRE(got.size() == 2);
+    CHECK(got[0].tick == 401);
+    CHECK(got[0].scorer == 1);
+    CHECK(got[1].tick == 521);
+    CHECK(got[1].kind == game::MatchEvent::Kind::kickoff);
+}
+
 TEST_CASE("garbage_is_dropped_and_counted_by_reason") {
     Harness h;
     h.connect();

@@ -17,6 +17,9 @@ constexpr std::uint64_t kCookieBucketSeconds = 5;
 // Source addresses tracked per second for the handshake rate limit; past
 // this many, new addresses get no reply until the next second.
 constexpr std::size_t kMaxHandshakeAddresses = 4096;
+// Events resent to a client until acknowledged: far more than a match makes
+// within the session timeout, and a bound for a client that never acks.
+constexpr std::size_t kMaxPendingEvents = 64;
 
 std::uint64_t random_secret() {
     std::uint64_t s = 0;
@@ -322,6 +325,9 @@ void Server::on_input(Session& session, const net::ClientInput& input) {
         if (session.roster_sent_version > session.roster_acked_version &&
             session.acked_snapshot >= session.roster_sent_tick)
             session.roster_acked_version = session.roster_sent_version;
+        // That snapshot carried every pending event of its tick and before.
+        std::erase_if(session.pending_events,
+                      [&](const game::MatchEvent& e) { return e.tick <= session.acked_snapshot; });
     }
     if (!session.slot || input.inputs() == nullptr) return;
     for (const net::InputCommand* c : *input.inputs()) {
@@ -433,8 +439,14 @@ void Server::tick() {
         const auto events = room->step(scratch_inputs_[room->index()], tick_);
         if (!events.empty())
             for (auto& [id, s] : sessions_)
-                if (s.room == room->index())
+                if (s.room == room->index()) {
                     s.pending_events.insert(s.pending_events.end(), events.begin(), events.end());
+                    // A client that never acknowledges keeps only the newest.
+                    if (s.pending_events.size() > kMaxPendingEvents)
+                        s.pending_events.erase(s.pending_events.begin(),
+                                               s.pending_events.end() -
+                                                   static_cast<std::ptrdiff_t>(kMaxPendingEvents));
+                }
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
             delta_streams_[room->index()].reset();  // the new match's first frame reuses a tick
@@ -475,7 +487,6 @@ void Server::send_snapshots() {
                                                      extras, &delta_streams_[s.room]);
         ++(baseline != nullptr ? stats_.snapshots_delta : stats_.snapshots_full);
         send(s.endpoint, bytes);
-        s.pending_events.clear();
     }
 }
 

@@ -37,7 +37,9 @@ struct Session {
     std::uint64_t roster_acked_version = 0;
     std::uint64_t roster_sent_version = 0;
     std::uint64_t roster_sent_tick = 0;
-    std::vector<game::MatchEvent> pending_events;  // since its last snapshot
+    // Events not yet in a snapshot it acknowledged (server ticks, oldest
+    // first): every snapshot carries them, so a lost one loses no goal.
+    std::vector<game::MatchEvent> pending_events;
 };
 
 }  // namespace carom::server

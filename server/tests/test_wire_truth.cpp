@@ -4,7 +4,9 @@
 // snapshots carry the match's seed and first server tick.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "link.hpp"
@@ -30,7 +32,8 @@ struct SeenEvent {
     std::uint64_t snapshot_tick;  // of the snapshot that carried it
 };
 
-// Every snapshot the client got since the last call (never acked: all full).
+// Every snapshot the client got since the last call (never acked: all full),
+// and each event the first time it comes.
 void drain(ScriptedClient& c, std::vector<Seen>& seen, std::vector<SeenEvent>& events,
            std::vector<const net::PlayerInfo*>* roster_out = nullptr) {
     while (const net::Packet* p = c.next()) {
@@ -39,9 +42,13 @@ void drain(ScriptedClient& c, std::vector<Seen>& seen, std::vector<SeenEvent>& e
         REQUIRE(s->baseline_tick() == 0);
         seen.push_back({s->tick(), s->phase(), s->score_left(), s->score_right(), s->ticks_left(),
                         s->match_seed(), s->match_start_tick()});
+        // Events are resent until acknowledged: keep the first sighting of each.
         if (s->events() != nullptr)
             for (const net::MatchEventNet* e : *s->events())
-                events.push_back({e->kind(), e->tick(), e->draw(), s->tick()});
+                if (std::none_of(events.begin(), events.end(), [e](const SeenEvent& x) {
+                        return x.kind == e->kind() && x.tick == e->tick();
+                    }))
+                    events.push_back({e->kind(), e->tick(), e->draw(), s->tick()});
         if (roster_out != nullptr && s->players() != nullptr)
             for (const net::PlayerInfo* info : *s->players())
                 roster_out->push_back(info);
@@ -156,14 +163,67 @@ TEST_CASE("goal events of a later match carry the server tick of their step") {
         server.tick();
         drain(c, seen, events);
     }
-    std::vector<std::uint64_t> wire_goal_ticks;
+    std::set<std::uint64_t> wire_goal_ticks;
     for (const SeenEvent& e : events)
         if (e.kind == schema::EventKind::goal && e.tick >= goal_ticks[0] && e.tick <= goal_ticks[1])
-            wire_goal_ticks.push_back(e.tick);
-    CHECK(wire_goal_ticks == goal_ticks);
+            wire_goal_ticks.insert(e.tick);
+    CHECK(std::vector<std::uint64_t>(wire_goal_ticks.begin(), wire_goal_ticks.end()) == goal_ticks);
     // The match's own tick is far smaller: match 2 began after the whole of match 1.
     CHECK(server.room(0).match_start_tick() > 0);
     CHECK(goal_ticks[0] > server.room(0).match_start_tick());
+}
+
+TEST_CASE("an event is in every snapshot until one carrying it is acknowledged") {
+    Link link;
+    ServerConfig config = config_for("rink.json");
+    config.bots = true;
+    config.timeout_s = 600;
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("watcher", -1, /*spectator=*/true)->body_type() == net::Body::Accepted);
+
+    // (snapshot tick, the goal ticks it carries), for every snapshot.
+    std::vector<std::pair<std::uint64_t, std::vector<std::uint64_t>>> snapshots;
+    const auto drain_goals = [&] {
+        while (const net::Packet* p = c.next()) {
+            const net::Snapshot* s = p->body_as_Snapshot();
+            if (s == nullptr) continue;
+            std::vector<std::uint64_t> goals;
+            if (s->events() != nullptr)
+                for (const net::MatchEventNet* e : *s->events())
+                    if (e->kind() == schema::EventKind::goal) goals.push_back(e->tick());
+            snapshots.push_back({s->tick(), goals});
+        }
+    };
+    std::optional<std::uint64_t> goal;
+    for (std::uint64_t t = 0; t < 60 * 600 && !goal; ++t) {
+        server.tick();
+        drain_goals();
+        if (!snapshots.empty() && !snapshots.back().second.empty())
+            goal = snapshots.back().second.front();
+    }
+    REQUIRE(goal.has_value());
+    // Unacknowledged: the next snapshots all carry it again.
+    const std::size_t first = snapshots.size() - 1;
+    while (snapshots.size() < first + 4) {
+        server.tick();
+        drain_goals();
+    }
+    for (std::size_t i = first; i < snapshots.size(); ++i) {
+        CAPTURE(snapshots[i].first);
+        CHECK(std::count(snapshots[i].second.begin(), snapshots[i].second.end(), *goal) == 1);
+    }
+    // Acknowledging a snapshot that carried it ends the resending.
+    c.input({}, snapshots.back().first);
+    const std::size_t acked = snapshots.size();
+    while (snapshots.size() < acked + 3) {
+        server.tick();
+        drain_goals();
+    }
+    for (std::size_t i = acked; i < snapshots.size(); ++i) {
+        CAPTURE(snapshots[i].first);
+        CHECK(std::count(snapshots[i].second.begin(), snapshots[i].second.end(), *goal) == 0);
+    }
 }
 
 TEST_CASE("a session taken over from another address tells the old address why") {

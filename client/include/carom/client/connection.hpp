@@ -189,7 +189,8 @@ class Connection {
     std::array<HeldFrame, kFrameRing> frames_{};
     std::optional<std::uint64_t> newest_tick_;
     std::vector<protocol::RosterEntry> roster_;
-    std::vector<ReceivedEvent> events_;  // at most kMaxEventsHeld, the newest
+    std::vector<ReceivedEvent> events_;               // at most kMaxEventsHeld, the newest
+    std::optional<std::uint64_t> newest_event_tick_;  // of any event taken from a snapshot
     std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;
     float server_tick_ms_ = 0.0F;
