@@ -118,14 +118,33 @@ SeamIndex::SeamIndex(std::span<const StaticSlot> statics) : statics_(statics) {
     });
     for (std::size_t i = 0; i < keyed.size(); ++i) {
         if (clusters_.empty() || keyed[i].key - clusters_.back().key_max > kKeyTolerance)
-            clusters_.push_back({keyed[i].key, keyed[i].key, {}});
+            clusters_.push_back({keyed[i].key, keyed[i].key, Vec2{}, {}, {}});
         clusters_.back().key_max = keyed[i].key;
         clusters_.back().edges.push_back(keyed[i].edge);
     }
+    run_gap_ = 2.0 * (offset_slack_ + corner_pad({max_coord, max_coord}));
+    max_length_ = 4.0 * (1.0 + max_coord);
     for (Cluster& c : clusters_) {
         std::sort(c.edges.begin(), c.edges.end(), [](const LineEdge& a, const LineEdge& b) {
             return a.offset < b.offset || (a.offset == b.offset && a.owner < b.owner);
         });
+        c.direction = line_of(unit(c.edges.front().edge.b - c.edges.front().edge.a)).direction;
+        for (std::uint32_t i = 0; i < c.edges.size(); ++i) {
+            const LineEdge& e = c.edges[i];
+            if (c.runs.empty() || e.offset - c.runs.back().offset_max > run_gap_)
+                c.runs.push_back({e.offset, e.offset, {}});
+            c.runs.back().offset_max = e.offset;
+            const double sa = dot(c.direction, e.edge.a), sb = dot(c.direction, e.edge.b);
+            c.runs.back().extents.push_back({std::min(sa, sb), std::max(sa, sb), i});
+        }
+        for (Run& run : c.runs) {
+            std::sort(run.extents.begin(), run.extents.end(), [](const Extent& a, const Extent& b) {
+                return a.lo < b.lo || (a.lo == b.lo && a.edge < b.edge);
+            });
+            for (std::size_t k = 1; k < run.extents.size(); ++k)
+                run.extents[k].hi_so_far =
+                    std::max(run.extents[k].hi_so_far, run.extents[k - 1].hi_so_far);
+        }
     }
 }
 
@@ -137,10 +156,26 @@ bool SeamIndex::runs_on(std::uint32_t index, Vec2 corner, Vec2 leaving) const {
         auto it = std::lower_bound(clusters_.begin(), clusters_.end(), lo,
                                    [](const Cluster& c, double v) { return c.key_max < v; });
         for (; it != clusters_.end() && it->key_min <= hi; ++it) {
-            auto e = std::lower_bound(it->edges.begin(), it->edges.end(), offset - window,
-                                      [](const LineEdge& x, double v) { return x.offset < v; });
-            for (; e != it->edges.end() && e->offset <= offset + window; ++e) {
-                if (e->owner != index && continues(e->edge, corner, leaving)) return true;
+            const Cluster& c = *it;
+            // An edge that runs on from the corner covers it along the line,
+            // up to the pad and to how far its direction and `leaving` may
+            // stray from the cluster's (2 rad per unit of key, at most).
+            const double stray = 2.0 * (c.key_max - c.key_min) + 2.0 * kKeyTolerance;
+            const double reach = window + corner_pad(corner) + stray * max_length_;
+            const double t = dot(c.direction, corner);
+            auto run = std::lower_bound(c.runs.begin(), c.runs.end(), offset - window,
+                                        [](const Run& r, double v) { return r.offset_max < v; });
+            for (; run != c.runs.end() && run->offset_min <= offset + window; ++run) {
+                // Extents starting at or before t + reach; back while one may end past t - reach.
+                auto k = std::upper_bound(run->extents.begin(), run->extents.end(), t + reach,
+                                          [](double v, const Extent& x) { return v < x.lo; });
+                while (k != run->extents.begin()) {
+                    --k;
+                    if (k->hi_so_far < t - reach) break;
+                    const LineEdge& e = c.edges[k->edge];
+                    if (e.offset < offset - window || e.offset > offset + window) continue;
+                    if (e.owner != index && continues(e.edge, corner, leaving)) return true;
+                }
             }
         }
         return false;

@@ -49,17 +49,34 @@ class SeamIndex {
         Edge edge;
         std::uint32_t owner;
     };
+    // Where an edge lies along its cluster's direction (`lo` <= `hi`), with
+    // the largest `hi` of it and the entries before it.
+    struct Extent {
+        double lo, hi_so_far;
+        std::uint32_t edge;  // index into Cluster::edges
+    };
+    // Edges of a cluster whose offsets chain within `run_gap_`: one line,
+    // give or take rounding. Many collinear edges (a wall of abutting boxes)
+    // share a run; their extents, sorted, find the few that reach a corner.
+    struct Run {
+        double offset_min, offset_max;
+        std::vector<Extent> extents;  // by lo
+    };
     // Edges whose directions are within the parallel tolerance of their
     // neighbours' (a chain), sorted by offset.
     struct Cluster {
         double key_min, key_max;  // direction keys of its edges
+        Vec2 direction;           // of its first edge: extents are measured along it
         std::vector<LineEdge> edges;
+        std::vector<Run> runs;  // by offset
     };
     bool runs_on(std::uint32_t index, Vec2 corner, Vec2 leaving) const;
 
     std::span<const StaticSlot> statics_;
     std::vector<Cluster> clusters_;  // by key_min
     double offset_slack_ = 0.0;      // how far offsets of one line can disagree
+    double run_gap_ = 0.0;           // the widest offset window a corner searches
+    double max_length_ = 0.0;        // of any edge, plus the largest coordinate
 };
 
 }  // namespace carom::physics::detail
