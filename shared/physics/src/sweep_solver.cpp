@@ -215,23 +215,22 @@ class Sweep {
     // The statics near each disk's reach, grouped by disk (counting sort).
     // Statics are few and disks many, so each static asks the reach grid
     // which disks it is near, rather than each disk asking the statics.
+    // Each disk's statics near its reach, in static order (the order their
+    // impacts are scheduled in), from the static grid: the cost follows the
+    // disks, not the number of walls.
     void build_static_lists() {
         const std::size_t n = s_.bodies.size();
         s_.static_start.assign(n + 1, 0u);
-        s_.static_pairs.clear();
-        for (std::uint32_t st = 0; st < w_.statics.size(); ++st) {
-            if (!w_.statics[st].alive) continue;
-            s_.cells.query(w_.statics[st].bounds, [&](std::uint32_t i) {
-                s_.static_pairs.emplace_back(i, st);
-                ++s_.static_start[i + 1];
-            });
+        s_.static_neighbours.clear();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (s_.present[i]) {
+                const auto first = static_cast<std::ptrdiff_t>(s_.static_neighbours.size());
+                w_.for_each_static_near(
+                    s_.reach[i], [&](std::uint32_t st) { s_.static_neighbours.push_back(st); });
+                std::sort(s_.static_neighbours.begin() + first, s_.static_neighbours.end());
+            }
+            s_.static_start[i + 1] = static_cast<std::uint32_t>(s_.static_neighbours.size());
         }
-        for (std::size_t i = 0; i < n; ++i)
-            s_.static_start[i + 1] += s_.static_start[i];
-        s_.static_neighbours.resize(s_.static_start[n]);
-        s_.fill.assign(s_.static_start.begin(), s_.static_start.end() - 1);
-        for (const auto& [i, st] : s_.static_pairs)
-            s_.static_neighbours[s_.fill[i]++] = st;
     }
 
     // Bounds of disk i from its clock to the end of the tick, padded so that

@@ -64,7 +64,6 @@ struct Scratch {
     std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
     std::vector<std::uint32_t> neighbours;
     std::vector<std::uint32_t> fill;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> static_pairs;  // (disk, static)
     std::vector<std::uint32_t> static_start;
     std::vector<std::uint32_t> static_neighbours;
     AnchorGrid cells;  // over the reaches
