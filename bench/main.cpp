@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "physics/command.hpp"
+#include "physics/statics_cost.hpp"
 #include "replay/command.hpp"
 #include "replay/hash_cost.hpp"
 #ifdef CAROM_BENCH_SEEK
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     CLI::App app{"carom benchmarks"};
     app.require_subcommand(1);
     carom::bench::add_physics_command(app);
+    carom::bench::add_statics_command(app);
     carom::bench::add_replay_command(app);
     carom::bench::add_hash_command(app);
 #ifdef CAROM_BENCH_SEEK
