@@ -23,11 +23,12 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT -static)
 # tree; the package files derive their include directory from their own path,
 # so they point into the stage too.
 set(_stage "${CMAKE_BINARY_DIR}/${CAROM_CROSS_TRIPLE}-host-headers")
+set(CAROM_CROSS_HEADERS "${_stage}/usr/include")
 if(NOT CMAKE_IN_TRY_COMPILE)
-  file(MAKE_DIRECTORY "${_stage}/usr/include" "${_stage}/usr/share/cmake")
+  file(MAKE_DIRECTORY "${_stage}/usr/include" "${_stage}/usr/share/cmake" "${_stage}/usr/lib/cmake")
   foreach(_entry
-      include/flatbuffers include/CLI include/nlohmann include/xxhash.h
-      share/cmake/CLI11 share/cmake/nlohmann_json)
+      include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/doctest
+      share/cmake/CLI11 share/cmake/nlohmann_json lib/cmake/doctest)
     if(NOT EXISTS "/usr/${_entry}")
       message(FATAL_ERROR "${CAROM_CROSS_TRIPLE} toolchain: /usr/${_entry} is missing (scripts/install-deps.sh)")
     endif()

@@ -8,7 +8,11 @@
 # reported diverging, naming a tick, or the matrix itself is broken. Each configuration
 # also re-runs the bot AI (carom-replay bots, a bot-only match on a corpus
 # file's map and seed, which needs no map file) and must end on the golden
-# hash in replays/tests/bot_match.golden.
+# hash in replays/tests/bot_match.golden, and records a bot match of its own
+# (carom-replay record, on a corpus file's map): every recording must be byte
+# for byte the reference configuration's, and verify with its build. The
+# cross configurations also build and run the protocol's tests (packet codec,
+# delta streams) under qemu, so the wire format is proven byte-order free.
 #   scripts/determinism.sh              every configuration
 #   scripts/determinism.sh gcc-O2 ...   only these (names as in the table)
 # Builds go to build/determinism/<configuration>; JOBS sets the parallelism.
@@ -70,6 +74,12 @@ read -r bot_replay bot_ticks bot_golden < replays/tests/bot_match.golden
   { echo "determinism: bot_match.golden names replays/corpus/$bot_replay, which is missing" >&2; exit 2; }
 declare -A bots=()    # [config] OK or the hash it ended on
 
+# The match each configuration records, and the results of the cross checks.
+record_map=replays/corpus/team-arena.crpl
+record_args=(--seed 9 --ticks 1800 --churn 5)
+declare -A protocol=()  # [config] OK or FAIL (cross configurations)
+declare -A recorded=()  # [config] how its recording compares with the reference's
+
 declare -A hash=()    # [config|file] final hash printed by verify
 declare -A status=()  # [config|file] OK, FAIL or (after comparison) DIFF
 problems=()
@@ -83,8 +93,14 @@ for c in "${configs[@]}"; do
   t0=$(seconds)
   args=()
   [[ -n "${extra[$c]}" ]] && IFS='|' read -r -a args <<<"${extra[$c]}"
-  if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=OFF -DCAROM_NETWORK=OFF "${args[@]}" &&
-         cmake --build "$dir" -j "$JOBS" --target carom-replay; } >"$dir/build.log" 2>&1; then
+  targets=(carom-replay)
+  tests=OFF
+  if [[ -n "${runner[$c]:-}" && ! -v "must_diverge[$c]" ]]; then
+    targets+=(protocol_tests)
+    tests=ON
+  fi
+  if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=$tests -DCAROM_NETWORK=OFF "${args[@]}" &&
+         cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"; } >"$dir/build.log" 2>&1; then
     tail -n 60 "$dir/build.log"
     echo "=== $c: BUILD FAILED"
     problems+=("$c: build failed (see $dir/build.log)")
@@ -97,12 +113,28 @@ for c in "${configs[@]}"; do
     # architecture-independent header-only libraries staged for it (gcc
     # reports those by their real /usr/include path).
     leaked=$(ninja -C "$dir" -t deps | grep -E '^ +/usr/include/' |
-             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|xxhash\.h$)' | sort -u || true)
+             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|doctest/|xxhash\.h$)' | sort -u || true)
     if [[ -n "$leaked" ]]; then
       echo "$leaked" | head -n 20
       problems+=("$c: the cross build included host headers from /usr/include (listed above)")
     fi
   fi
+
+  if [[ " ${targets[*]} " == *" protocol_tests "* ]]; then
+    echo "=== $c: protocol tests (packet codec, delta streams) under ${runner[$c]}"
+    if ${runner[$c]} "$dir/shared/protocol/tests/protocol_tests" >"$dir/protocol_tests.log" 2>&1; then
+      protocol[$c]=OK
+    else
+      protocol[$c]=FAIL
+      problems+=("$c: protocol tests failed (see $dir/protocol_tests.log)")
+    fi
+    tail -n 3 "$dir/protocol_tests.log"
+  fi
+
+  echo "=== $c: record a bot match on ${record_map#replays/corpus/}'s map"
+  rm -f "$dir/recorded.crpl"
+  ${runner[$c]:-} "$dir/replays/carom-replay" record --map "$record_map" "${record_args[@]}" \
+    -o "$dir/recorded.crpl" || problems+=("$c: carom-replay record failed")
 
   echo "=== $c: verify --synctest ${#corpus[@]} replays"
   t0=$(seconds)
@@ -168,6 +200,34 @@ for f in "${corpus[@]}"; do
   done
 done
 
+# Every recording must be the reference's byte for byte (the first
+# configuration that must agree), and verify with the reference build.
+rec_ref=""
+for c in "${configs[@]}"; do
+  [[ -v "must_diverge[$c]" || ! -s "$root/$c/recorded.crpl" ]] && continue
+  [[ -z "$rec_ref" ]] && rec_ref=$c
+done
+if [[ -n "$rec_ref" ]]; then
+  for c in "${configs[@]}"; do
+    file="$root/$c/recorded.crpl"
+    [[ -s "$file" ]] || { recorded[$c]=none; continue; }
+    same=no
+    cmp -s "$file" "$root/$rec_ref/recorded.crpl" && same=yes
+    rc=0
+    ${runner[$rec_ref]:-} "$root/$rec_ref/replays/carom-replay" verify --synctest "$file" >"$root/$c/recorded-verify.log" 2>&1 || rc=$?
+    if [[ -v "must_diverge[$c]" ]]; then
+      recorded[$c]=$([[ $same == no && $rc -eq 1 ]] && echo differs || echo SAME)
+      [[ ${recorded[$c]} == differs ]] ||
+        problems+=("$c: its recording was expected to differ from $rec_ref's and to diverge under it")
+    elif [[ $same == yes && $rc -eq 0 ]]; then
+      recorded[$c]=OK
+    else
+      recorded[$c]=FAIL
+      problems+=("$c: its recording is $([[ $same == yes ]] || echo "not ")byte-identical to $rec_ref's; $rec_ref's verify exited $rc ($root/$c/recorded-verify.log)")
+    fi
+  done
+fi
+
 echo
 echo "=== determinism summary ($(($(seconds) - start_all)) s)"
 printf '%-28s %-17s' file "final hash"
@@ -183,6 +243,12 @@ done
 printf '%-28s %-17s' "bots: ${bot_replay%.crpl}" "$bot_golden"
 for c in "${configs[@]}"; do printf ' %-9s' "${bots[$c]:--}"; done
 echo
+printf '%-28s %-17s' "recording vs ${rec_ref:-none}" ""
+for c in "${configs[@]}"; do printf ' %-9s' "${recorded[$c]:--}"; done
+echo
+printf '%-28s %-17s' "protocol tests" ""
+for c in "${configs[@]}"; do printf ' %-9s' "${protocol[$c]:--}"; done
+echo
 
 if [[ ${#problems[@]} -gt 0 ]]; then
   echo
@@ -190,4 +256,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
   printf '  %s\n' "${problems[@]}"
   exit 1
 fi
-echo "all ${#configs[@]} configurations behaved: those that must agree verified ${#corpus[@]} replays with identical final hashes and ran the bot-only match to its golden hash; those known to differ were caught diverging"
+echo "all ${#configs[@]} configurations behaved: those that must agree verified ${#corpus[@]} replays with identical final hashes, ran the bot-only match to its golden hash and recorded a match byte-identical to ${rec_ref:-the reference}'s (which verifies there); the cross ones passed the protocol tests; those known to differ were caught diverging"
