@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "carom/physics/domain.hpp"
 #include "carom/physics/state_hasher.hpp"
 
 namespace carom::game {
@@ -23,6 +24,15 @@ constexpr double kTickSeconds = 1.0 / kTickRate;
 // Speed of the random nudge pucks get at kick-off, so no two kick-offs are alike.
 constexpr double kKickoffNudge = 3.0;
 constexpr std::uint32_t kMaxImpactsPerDisk = 8;
+
+// A map the loader accepts is never refused by the physics: every value the
+// limits allow lies inside the physics domain (carom/physics/domain.hpp).
+namespace pd = physics::domain;
+static_assert(limits::kCoordinateMax + limits::kRadiusMax <= pd::kMaxCoordinate);
+static_assert(limits::kRadiusMin >= pd::kMinRadius && limits::kRadiusMax <= pd::kMaxRadius);
+static_assert(limits::kSpeedMax <= pd::max_speed(limits::kRadiusMin, kTickSeconds));
+static_assert(kKickoffNudge * 1.5 <= pd::max_speed(limits::kRadiusMin, kTickSeconds));
+static_assert(kTickSeconds <= pd::kMaxTickSeconds);
 
 Map checked(Map map) {
     if (const std::string reason = validate(map); !reason.empty())
@@ -249,7 +259,13 @@ void Match::kick(Slot slot) {
     const physics::DiskState& d = world_.disk(puck.body);
     const Vec2 fallback = p.last_input.moving() ? p.last_input.vector() : Vec2{1.0, 0.0};
     const Vec2 direction = physics::normalize_or(d.position - from, fallback);
-    world_.set_velocity(puck.body, d.velocity + direction * t.kick_speed);
+    Vec2 velocity = d.velocity + direction * t.kick_speed;
+    // Kicks add up, but not past the physics domain: there the puck stops gaining speed.
+    const double limit = pd::max_speed(t.puck_radius, kTickSeconds);
+    const double speed_squared = physics::length_squared(velocity);
+    if (speed_squared > limit * limit)
+        velocity = velocity * (limit * (1.0 - 1e-9) / std::sqrt(speed_squared));
+    world_.set_velocity(puck.body, velocity);
     puck.last_kicker = slot;
     p.kick_cooldown = t.kick_cooldown_ticks;
 }

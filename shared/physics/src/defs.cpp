@@ -4,6 +4,8 @@
 #include <cmath>
 #include <string>
 
+#include "carom/physics/domain.hpp"
+
 namespace carom::physics {
 namespace {
 
@@ -21,6 +23,20 @@ std::string fmt_vec(Vec2 v) {
     text += num(v.y);
     text += ")";
     return text;
+}
+
+// "what v is outside [lo, hi] unit" (see domain.hpp); empty when inside.
+std::string outside(const std::string& what, double v, double lo, double hi, const char* unit) {
+    if (v >= lo && v <= hi) return {};
+    return what + " " + num(v) + " is outside [" + num(lo) + ", " + num(hi) + "] " + unit +
+           " (the physics domain)";
+}
+
+// Each coordinate of a point within ±kMaxCoordinate.
+std::string check_point(const std::string& what, Vec2 p) {
+    constexpr double kMax = domain::kMaxCoordinate;
+    if (auto e = outside(what + ".x", p.x, -kMax, kMax, "units"); !e.empty()) return e;
+    return outside(what + ".y", p.y, -kMax, kMax, "units");
 }
 
 std::string check_material(const Material& m) {
@@ -41,6 +57,15 @@ std::string validate(const DiskDef& def) {
     if (!(def.radius > 0.0) || !std::isfinite(def.radius))
         return "disk radius must be finite and > 0, got " + num(def.radius);
     if (!(def.mass > 0.0)) return "disk mass must be > 0 (or kInfiniteMass), got " + num(def.mass);
+    if (auto e = check_point("disk position", def.position); !e.empty()) return e;
+    if (auto e =
+            outside("disk radius", def.radius, domain::kMinRadius, domain::kMaxRadius, "units");
+        !e.empty())
+        return e;
+    if (auto e = outside("disk speed", std::hypot(def.velocity.x, def.velocity.y), 0.0,
+                         domain::kMaxSpeed, "units/s");
+        !e.empty())
+        return e;
     return check_material(def.material);
 }
 
@@ -52,6 +77,8 @@ std::string validate(const BoxDef& def) {
                fmt_vec(b.half_extents);
     if (!is_finite(b.axis) || length_squared(b.axis) == 0.0)
         return "box axis must be a finite non-zero vector, got " + fmt_vec(b.axis);
+    if (auto e = check_point("box center", b.center); !e.empty()) return e;
+    if (auto e = check_point("box half_extents", b.half_extents); !e.empty()) return e;
     return check_material(def.common.material);
 }
 
@@ -60,12 +87,17 @@ std::string validate(const SegmentDef& def) {
     if (!is_finite(s.a) || !is_finite(s.b))
         return "segment end points must be finite, got " + fmt_vec(s.a) + " and " + fmt_vec(s.b);
     if (s.a == s.b) return "segment must have non-zero length, both ends are " + fmt_vec(s.a);
+    if (auto e = check_point("segment a", s.a); !e.empty()) return e;
+    if (auto e = check_point("segment b", s.b); !e.empty()) return e;
     return check_material(def.common.material);
 }
 
 std::string validate(const WorldDef& def) {
     if (!(def.tick_seconds > 0.0) || !std::isfinite(def.tick_seconds))
         return "world tick_seconds must be finite and > 0, got " + num(def.tick_seconds);
+    if (auto e = outside("world tick_seconds", def.tick_seconds, 0.0, domain::kMaxTickSeconds, "s");
+        !e.empty())
+        return e;
     if (def.max_impacts_per_disk == 0) return "world max_impacts_per_disk must be >= 1";
     if (def.max_impacts_per_disk_average == 0)
         return "world max_impacts_per_disk_average must be >= 1";

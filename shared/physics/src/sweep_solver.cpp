@@ -11,6 +11,7 @@
 #include <cmath>
 #include <span>
 
+#include "carom/physics/domain.hpp"
 #include "carom/physics/proximity.hpp"
 #include "carom/physics/toi.hpp"
 #include "lanes.hpp"
@@ -510,8 +511,31 @@ class Sweep {
         for (std::uint32_t i = 0; i < s_.bodies.size(); ++i) {
             if (!s_.bodies[i].active) continue;
             advance(i, dt_);
-            w_.disks[i].state.position = s_.bodies[i].position;
+            DiskState& d = w_.disks[i].state;
+            d.position = s_.bodies[i].position;
+            keep_in_domain(d);
         }
+    }
+
+    // Impacts can concentrate energy (a light disk between heavy ones) and a
+    // disk in open space can fly away: the step ends with every disk inside
+    // the domain (domain.hpp), so the next one stays exact. Disks inside it
+    // are left exactly as they are.
+    void keep_in_domain(DiskState& d) const {
+        constexpr double kMax = domain::kMaxCoordinate;
+        if (std::abs(d.position.x) > kMax) {
+            d.position.x = std::clamp(d.position.x, -kMax, kMax);
+            d.velocity.x = 0.0;
+        }
+        if (std::abs(d.position.y) > kMax) {
+            d.position.y = std::clamp(d.position.y, -kMax, kMax);
+            d.velocity.y = 0.0;
+        }
+        const double limit = domain::max_speed(d.radius, dt_);
+        const double speed_squared = length_squared(d.velocity);
+        // Slowed to a hair under the limit, so that rounding never puts it back over.
+        if (speed_squared > limit * limit)
+            d.velocity = d.velocity * (limit * (1.0 - 1e-9) / std::sqrt(speed_squared));
     }
 
     World::Impl& w_;

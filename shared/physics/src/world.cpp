@@ -1,9 +1,12 @@
 #include "carom/physics/world.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "carom/physics/domain.hpp"
 #include "smooth_corners.hpp"
 #include "world_impl.hpp"
 
@@ -24,6 +27,32 @@ std::uint32_t allocate_slot(std::vector<Slot>& slots, std::vector<std::uint32_t>
     }
     slots.emplace_back();
     return static_cast<std::uint32_t>(slots.size() - 1);
+}
+
+std::string num(double v) {
+    char buf[32];
+    const auto result = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, result.ptr);
+}
+
+// A position inside the coordinate domain (see domain.hpp).
+void require_in_domain(const char* what, Vec2 position) {
+    constexpr double kMax = domain::kMaxCoordinate;
+    if (!(std::abs(position.x) <= kMax && std::abs(position.y) <= kMax))
+        throw std::invalid_argument(std::string(what) + ": position (" + num(position.x) + ", " +
+                                    num(position.y) + ") is outside [-" + num(kMax) + ", " +
+                                    num(kMax) + "]² units (the physics domain)");
+}
+
+// A velocity no faster than a disk of `radius` may go in this world (domain::max_speed).
+void require_in_domain(const char* what, Vec2 velocity, double radius, double tick_seconds) {
+    const double limit = domain::max_speed(radius, tick_seconds);
+    const double speed = std::hypot(velocity.x, velocity.y);
+    if (!(speed <= limit))
+        throw std::invalid_argument(std::string(what) + ": speed " + num(speed) +
+                                    " is outside [0, " + num(limit) +
+                                    "] units/s (the physics domain for radius " + num(radius) +
+                                    " and a tick of " + num(tick_seconds) + " s)");
 }
 
 double inverse_of(double mass) {
@@ -54,6 +83,7 @@ World& World::operator=(World&&) noexcept = default;
 
 BodyId World::create_disk(const DiskDef& def) {
     require_valid(validate(def));
+    require_in_domain("create_disk", def.velocity, def.radius, impl_->def.tick_seconds);
     const std::uint32_t index = allocate_slot(impl_->disks, impl_->free_disks);
     detail::DiskSlot& slot = impl_->disks[index];
     slot.alive = true;
@@ -132,12 +162,15 @@ const StaticState& World::static_shape(StaticId id) const {
 void World::set_position(BodyId id, Vec2 position) {
     if (!is_finite(position)) throw std::invalid_argument("set_position: position must be finite");
     if (!valid(id)) throw std::invalid_argument("set_position: stale or invalid disk handle");
+    require_in_domain("set_position", position);
     impl_->disks[id.index].state.position = position;
 }
 
 void World::set_velocity(BodyId id, Vec2 velocity) {
     if (!is_finite(velocity)) throw std::invalid_argument("set_velocity: velocity must be finite");
     if (!valid(id)) throw std::invalid_argument("set_velocity: stale or invalid disk handle");
+    require_in_domain("set_velocity", velocity, impl_->disks[id.index].state.radius,
+                      impl_->def.tick_seconds);
     impl_->disks[id.index].state.velocity = velocity;
 }
 
@@ -147,6 +180,7 @@ void World::apply_impulse(BodyId id, Vec2 impulse) {
     DiskState& d = impl_->disks[id.index].state;
     const Vec2 velocity = d.velocity + impulse * d.inverse_mass;
     if (!is_finite(velocity)) throw std::invalid_argument("apply_impulse: velocity would overflow");
+    require_in_domain("apply_impulse", velocity, d.radius, impl_->def.tick_seconds);
     d.velocity = velocity;
 }
 

@@ -6,13 +6,14 @@ namespace carom::physics {
 
 // One impact resolved during a step, in the order the step resolved them
 // (time of impact, then ids), which is the same on every run.
+// Units: world units (u), seconds, and the caller's unit of mass.
 struct Contact {
-    double time;     // seconds since the start of the tick
+    double time;     // s since the start of the tick, in [0, tick_seconds]
     BodyId disk;     // the disk that was swept into `other`
     ShapeRef other;  // a disk with a higher index, or a static shape
-    Vec2 point;      // on the surface of `other`
-    Vec2 normal;     // unit, from `other` towards `disk`
-    double impulse;  // normal impulse applied (mass * speed); 0 for a grazing touch
+    Vec2 point;      // u, world coordinates, on the surface of `other`
+    Vec2 normal;     // dimensionless unit vector, from `other` towards `disk`
+    double impulse;  // mass × u/s: the normal impulse applied; 0 for a grazing touch
 };
 
 }  // namespace carom::physics

@@ -27,14 +27,16 @@ struct Material {
     double friction = 0.0;     // Coulomb coefficient, >= 0
 };
 
+// Units: world units (u) and seconds; World refuses values outside its
+// domain (domain.hpp).
 struct DiskDef {
-    Vec2 position;
-    Vec2 velocity;
-    double radius = 1.0;
-    double mass = 1.0;  // > 0, or kInfiniteMass for a disk nothing can push
-    Material material;
-    Filter filter;
-    std::uint64_t user_data = 0;
+    Vec2 position;                // u, of the centre; |x|, |y| <= domain::kMaxCoordinate
+    Vec2 velocity;                // u/s; |velocity| <= domain::max_speed(radius, tick_seconds)
+    double radius = 1.0;          // u, in [domain::kMinRadius, domain::kMaxRadius]
+    double mass = 1.0;            // any unit, > 0, or kInfiniteMass for a disk nothing can push
+    Material material;            // dimensionless
+    Filter filter;                // bit masks
+    std::uint64_t user_data = 0;  // the caller's, never read by the physics
 };
 
 // How a disk leaves a static shape it hits: `bounce` applies restitution and
@@ -59,7 +61,7 @@ struct SegmentDef {
 };
 
 struct WorldDef {
-    double tick_seconds = 1.0 / 60.0;
+    double tick_seconds = 1.0 / 60.0;  // s, in (0, domain::kMaxTickSeconds]
     // Bounded work: a disk that takes part in more impacts than this within one
     // tick is parked where it is for the rest of the tick (see World::step).
     std::uint32_t max_impacts_per_disk = 32;

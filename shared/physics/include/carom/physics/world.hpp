@@ -71,8 +71,13 @@ class World {
     World& operator=(World&&) noexcept;
 
     // Creation refuses invalid input (NaN, infinite position, radius <= 0,
-    // negative half extent, zero-length segment...) with std::invalid_argument
-    // naming the field, so the step never meets it.
+    // negative half extent, zero-length segment...) and values outside the
+    // domain where the sweep is exact (domain.hpp: coordinates, radii,
+    // speeds) with std::invalid_argument naming the field, the value and the
+    // range, so the step never meets them. The step keeps every disk inside
+    // the domain: a disk the impacts would make faster than its
+    // domain::max_speed is slowed to it, one leaving the coordinate range
+    // stops at its edge.
     BodyId create_disk(const DiskDef& def);
     StaticId create_box(const BoxDef& def);
     StaticId create_segment(const SegmentDef& def);
@@ -86,7 +91,8 @@ class World {
     const DiskState& disk(BodyId id) const;
     const StaticState& static_shape(StaticId id) const;
 
-    // Setters validate like creation does.
+    // Setters validate like creation does (a velocity against the disk's
+    // domain::max_speed at this world's tick).
     void set_position(BodyId id, Vec2 position);
     void set_velocity(BodyId id, Vec2 velocity);
     void apply_impulse(BodyId id, Vec2 impulse);
