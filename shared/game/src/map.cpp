@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "carom/physics/geometry.hpp"
+#include "goal_reach.hpp"
 
 namespace carom::game {
 namespace {
@@ -185,7 +187,31 @@ std::string validate(const Map& map) {
                                map.tuning.puck_radius, "puck");
             !e.empty())
             return e;
-    return {};
+    // No two of them start overlapping (touching is allowed).
+    struct Start {
+        std::string field;
+        Vec2 position;
+        double radius;
+    };
+    std::vector<Start> starts;
+    for (std::size_t i = 0; i < map.spawns.size(); ++i)
+        starts.push_back(
+            {at("spawns", i, "position"), map.spawns[i].position, map.tuning.player_radius});
+    for (std::size_t i = 0; i < map.puck_spawns.size(); ++i)
+        starts.push_back(
+            {"puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i], map.tuning.puck_radius});
+    for (std::size_t i = 0; i < starts.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            const double reach = starts[i].radius + starts[j].radius;
+            if (physics::length_squared(starts[i].position - starts[j].position) < reach * reach)
+                return starts[i].field + ": overlaps " + starts[j].field + " (centres " +
+                       num(std::sqrt(
+                           physics::length_squared(starts[i].position - starts[j].position))) +
+                       " apart, radii " + num(starts[j].radius) + " + " + num(starts[i].radius) +
+                       ")";
+        }
+    }
+    return detail::check_goals_reachable(map);
 }
 
 }  // namespace carom::game

@@ -19,7 +19,9 @@ TEST_CASE("The test map is playable") {
 TEST_CASE("The largest team and puck counts a map may ask for are accepted") {
     CHECK(validate(test::small_map(16)) == "");
     Map m = test::small_map();
-    m.puck_spawns.assign(16, {30.0, 15.0});
+    m.puck_spawns.clear();
+    for (int i = 0; i < 16; ++i)  // 3 apart, pucks have radius 1.25
+        m.puck_spawns.push_back({25.5 + 3.0 * (i % 4), 10.5 + 3.0 * (i / 4)});
     CHECK(validate(m) == "");
 }
 
@@ -170,7 +172,10 @@ TEST_CASE("Names, sizes, counts and coordinates are accepted at their limits and
 
     m = test::small_map();
     m.size = {kSizeMax, kSizeMax};
-    CHECK(validate(m).empty());
+    // On a field this large the goal check's grid has 4-unit cells, too coarse
+    // for this map's 10-wide goal mouths: the size itself is accepted.
+    CHECK_FALSE(starts_with(validate(m), "size"));
+    CHECK(starts_with(validate(m), "goals[0]: unreachable"));
     m.size.x = std::nextafter(kSizeMax, 1e300);
     CHECK(starts_with(validate(m), "size: width: "));
     m.size = {60.0, 30.0};
@@ -196,7 +201,11 @@ TEST_CASE("Names, sizes, counts and coordinates are accepted at their limits and
     m.segments.push_back(far_segment);
     CHECK(validate(m) == "segments: 1025, at most 1024");
     m = test::small_map();
-    m.spawns.resize(kSpawnsMax, {Team::left, {30.0, 5.0}});
+    m.spawns.clear();
+    for (const double y : {3.0, 7.0, 11.0, 19.0, 23.0, 27.0})  // 4 apart, clear of the puck
+        for (double x = 4.0; x <= 56.0; x += 4.0)
+            m.spawns.push_back({m.spawns.size() % 2 ? Team::left : Team::right, {x, y}});
+    m.spawns.resize(kSpawnsMax);
     CHECK(validate(m).empty());
     m.spawns.push_back({Team::left, {30.0, 5.0}});
     CHECK(validate(m) == "spawns: 65, at most 64");
@@ -237,4 +246,71 @@ TEST_CASE("Spawns and pucks must start on the field and clear of every wall") {
     m = test::small_map();
     m.puck_spawns[0] = {30.0, 29.0};
     CHECK(starts_with(validate(m), "puck_spawns[0]: (30, 29) puts a puck of radius 1.25 outside"));
+}
+
+TEST_CASE("Spawns and pucks must not start overlapping each other") {
+    Map m = test::small_map(2);  // left spawns (15, 5) and (15, 9), touching: radius 2
+    CHECK(validate(m).empty());
+    m.spawns[2].position = {15.0, 9.0};  // the second left spawn, 4 from the first: touching
+    CHECK(validate(m).empty());
+    m.spawns[2].position = {15.0, 8.5};
+    CHECK(validate(m) ==
+          "spawns[2].position: overlaps spawns[0].position (centres 3.5 apart, radii 2 + 2)");
+    m = test::small_map();
+    m.puck_spawns.push_back({31.0, 15.0});
+    CHECK(validate(m) ==
+          "puck_spawns[1]: overlaps puck_spawns[0] (centres 1 apart, radii 1.25 + 1.25)");
+    m = test::small_map();
+    m.puck_spawns[0] = {16.0, 7.0};  // on spawn 0 at (15, 5)
+    CHECK(starts_with(validate(m), "puck_spawns[0]: overlaps spawns[0].position"));
+}
+
+TEST_CASE("Both goals must be reachable by a puck from every puck spawn") {
+    // The small map's goals: a mouth 10 wide at x = 0 and x = 60, pockets 12 deep.
+    Map m = test::small_map();
+    CHECK(validate(m).empty());
+    SUBCASE("a wall across a goal mouth") {
+        m.boxes.push_back({{0.5, 15.0}, {0.5, 5.0}});
+        CHECK(validate(m) ==
+              "goals[0]: unreachable: a puck of radius 1.25 cannot move from puck_spawns[0] to "
+              "behind its goal line between the posts (checked on a 0.625-unit grid)");
+    }
+    SUBCASE("a wall around the puck") {
+        m.segments = {{{25.0, 10.0}, {35.0, 10.0}},
+                      {{35.0, 10.0}, {35.0, 20.0}},
+                      {{35.0, 20.0}, {25.0, 20.0}},
+                      {{25.0, 20.0}, {25.0, 10.0}}};
+        CHECK(starts_with(validate(m), "goals[0]: unreachable"));
+        // With a gap wider than the puck (2.5) and a cell, it gets out again.
+        m.segments[1] = {{35.0, 10.0}, {35.0, 13.0}};
+        m.segments.push_back({{35.0, 17.0}, {35.0, 20.0}});
+        CHECK(validate(m).empty());
+    }
+    SUBCASE("a gap narrower than the puck") {
+        m.boxes.push_back({{40.0, 7.5}, {0.5, 7.5}});   // from the bottom wall up to y = 15
+        m.boxes.push_back({{40.0, 24.5}, {0.5, 5.5}});  // from y = 19 to the top wall: gap 4
+        CHECK(validate(m).empty());
+        m.boxes.back() = {{40.0, 23.0}, {0.5, 7.0}};  // gap 1, the puck is 2.5 wide
+        CHECK(starts_with(validate(m), "goals[1]: unreachable"));
+    }
+    SUBCASE("a wall just behind the goal line leaves no room for a puck") {
+        m.boxes.push_back({{-1.5, 15.0}, {0.25, 6.0}});  // inside the pocket, 1.25..1.75 behind
+        CHECK(starts_with(validate(m), "goals[0]: unreachable"));
+    }
+}
+
+TEST_CASE("The goal check's time is bounded on the largest maps") {
+    // 1024 long diagonal segments across a 4096-wide field: the grid stays at 256 cells a side.
+    Map m = test::small_map();
+    m.size = {4096.0, 4096.0};
+    m.goals = {{Team::left, {0.0, 2000.0}, {0.0, 2100.0}},
+               {Team::right, {4096.0, 2000.0}, {4096.0, 2100.0}}};
+    m.puck_spawns = {{2048.0, 2048.0}};
+    m.boxes.clear();
+    for (std::size_t i = 0; m.segments.size() < limits::kSegmentsMax; ++i) {
+        const double y = 100.0 + 3.0 * static_cast<double>(i);
+        m.segments.push_back({{-4000.0, y - 4000.0}, {4000.0, y + 4000.0}});
+    }
+    const std::string e = validate(m);
+    CHECK(e.find("goals[") == 0);  // the diagonal walls cut the field: refused, quickly
 }

@@ -1,6 +1,8 @@
 #pragma once
 // A small hand-built map for the match tests: a 60 x 30 field, goals at both
 // ends, one spawn per team slot.
+#include <cstdint>
+
 #include "carom/game/map.hpp"
 
 namespace carom::game::test {
@@ -23,10 +25,11 @@ inline Map small_map(std::uint32_t team_size = 1) {
                {{66.0, 8.0}, {6.0, 2.0}},
                {{66.0, 22.0}, {6.0, 2.0}}};
     m.goals = {{Team::left, {0.0, 10.0}, {0.0, 20.0}}, {Team::right, {60.0, 10.0}, {60.0, 20.0}}};
-    // Up to 8 a side in one column, then a second column (all on the field, clear of the walls).
+    // Six a side per column, in columns 5 apart (all on the field, clear of the
+    // walls and of each other: players have radius 2).
     for (std::uint32_t i = 0; i < team_size; ++i) {
-        const double x = i < 8 ? 15.0 : 8.0;
-        const double y = 5.0 + 3.0 * (i % 8);
+        const double x = 15.0 - 5.0 * (i / 6);
+        const double y = 5.0 + 4.0 * (i % 6);
         m.spawns.push_back({Team::left, {x, y}});
         m.spawns.push_back({Team::right, {60.0 - x, y}});
     }

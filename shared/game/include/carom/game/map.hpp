@@ -102,8 +102,9 @@ inline constexpr double kDragMax =
 // Empty when the map is playable; otherwise "field: reason" for the first
 // problem found (e.g. "spawns: team right has 1 spawn for a team size of 4",
 // "tuning.kick_speed: 1e+50 is outside [0, 2000] units/s"). Besides the
-// limits, a map is checked as a game: every spawn and puck on the field and
-// clear of every wall.
+// limits, a map is checked as a game: every spawn and puck on the field,
+// clear of every wall and of each other, and from every puck spawn a puck
+// can reach both goals (src/goal_reach.cpp says how that is decided).
 std::string validate(const Map& map);
 
 }  // namespace carom::game
