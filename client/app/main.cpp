@@ -18,6 +18,7 @@
 #include <random>
 
 #include "carom/client/host_port.hpp"
+#include "carom/game/printable_name.hpp"
 #include "carom/play/session.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
@@ -225,8 +226,8 @@ int play_as_bot(const Options& o, carom::play::Session& session, carom::app::Udp
             joined = true;
             joined_ms = now_ms;
             const auto& s = session.connection().session();
-            spdlog::info("joined room {} slot {} on {} as client {}", s.room, s.slot, s.map_name,
-                         s.client_id);
+            spdlog::info("joined room {} slot {} on {} as client {}", s.room, s.slot,
+                         carom::game::printable_name(s.map_name), s.client_id);
         }
         return joined && o.duration_s > 0.0 &&
                static_cast<double>(now_ms - joined_ms) >= o.duration_s * 1000.0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "carom/game/bot.hpp"
+#include "carom/game/printable_name.hpp"
 #include "commands.hpp"
 #include "load.hpp"
 
@@ -36,11 +37,12 @@ int bots(const BotsOptions& o) {
             inputs[s] = game::bot_input(match, s);
         match.step(inputs);
     }
-    std::printf(
-        "%s: bots on %s (seed %llu): %llu ticks, %u-%u, final hash %016llx\n", o.file.c_str(),
-        map.name.c_str(), static_cast<unsigned long long>(replay->header.seed),
-        static_cast<unsigned long long>(match.tick()), match.score(game::Team::left),
-        match.score(game::Team::right), static_cast<unsigned long long>(match.state_hash()));
+    std::printf("%s: bots on %s (seed %llu): %llu ticks, %u-%u, final hash %016llx\n",
+                o.file.c_str(), game::printable_name(map.name).c_str(),
+                static_cast<unsigned long long>(replay->header.seed),
+                static_cast<unsigned long long>(match.tick()), match.score(game::Team::left),
+                match.score(game::Team::right),
+                static_cast<unsigned long long>(match.state_hash()));
     return kExitOk;
 }
 

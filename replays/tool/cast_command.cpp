@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "carom/game/printable_name.hpp"
 #include "cast.hpp"
 #include "commands.hpp"
 #include "load.hpp"
@@ -67,7 +68,7 @@ int run_cast(const CastArgs& a) {
     o.view.glyphs = a.ascii ? render::Glyphs::ascii : render::Glyphs::braille;
     struct stat st {};
     if (stat(a.file.c_str(), &st) == 0) o.timestamp = static_cast<double>(st.st_mtime);
-    o.title = "carom: " + replay->header.map.name + " (" + a.file + ")";
+    o.title = "carom: " + game::printable_name(replay->header.map.name) + " (" + a.file + ")";
     if (replay->problem)
         std::fprintf(stderr, "carom-replay cast: %s: damaged, cast up to tick %llu (%s)\n",
                      a.file.c_str(), static_cast<unsigned long long>(replay->last_tick()),

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carom/game/printable_name.hpp"
 #include "carom/replay/resimulation.hpp"
 #include "commands.hpp"
 #include "load.hpp"
@@ -21,13 +22,14 @@ nlohmann::json tick_json(const game::Match& m) {
         if (!m.active(s)) continue;
         nlohmann::json p = disk_json(m.player_disk(s));
         p["slot"] = s;
-        p["name"] = m.name(s);
+        p["name"] = game::printable_name(m.name(s));
         p["team"] = m.team_of(s) == game::Team::left ? "left" : "right";
         p["input"] = m.last_input(s).bits();
         players.push_back(p);
     }
     nlohmann::json pucks = nlohmann::json::array();
-    for (std::uint32_t i = 0; i < m.puck_count(); ++i) pucks.push_back(disk_json(m.puck_disk(i)));
+    for (std::uint32_t i = 0; i < m.puck_count(); ++i)
+        pucks.push_back(disk_json(m.puck_disk(i)));
     return {{"tick", m.tick()},
             {"phase", static_cast<int>(m.phase())},
             {"score", {m.score(game::Team::left), m.score(game::Team::right)}},
@@ -47,7 +49,8 @@ int export_json(const std::string& file, std::uint64_t every) {
             std::printf("%s\n", tick_json(sim.match()).dump().c_str());
     }
     if (r->problem) {
-        std::fprintf(stderr, "carom-replay export: %s: exported up to tick %llu, the file stops %s\n",
+        std::fprintf(stderr,
+                     "carom-replay export: %s: exported up to tick %llu, the file stops %s\n",
                      file.c_str(), static_cast<unsigned long long>(r->last_tick()),
                      describe(*r->problem).c_str());
         return kExitUnreadable;

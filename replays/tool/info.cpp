@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carom/game/printable_name.hpp"
 #include "commands.hpp"
 #include "load.hpp"
 
@@ -34,7 +35,7 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     j["format_version"] = h.format_version;
     j["core_version"] = h.core_version;
     j["producer"] = h.producer;
-    j["map"] = h.map.name;
+    j["map"] = game::printable_name(h.map.name);
     j["team_size"] = h.map.team_size;
     j["tick_rate"] = h.tick_rate;
     j["seed"] = h.seed;
@@ -45,13 +46,14 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     j["input_changes"] = r.inputs.size();
     nlohmann::json players = nlohmann::json::array();
     for (const replay::PlayerInfo& p : h.players)
-        players.push_back({{"slot", p.slot}, {"name", p.name}, {"bot", p.bot}});
+        players.push_back(
+            {{"slot", p.slot}, {"name", game::printable_name(p.name)}, {"bot", p.bot}});
     j["players"] = players;
     nlohmann::json roster = nlohmann::json::array();
     for (const replay::RosterChange& c : r.roster) {
         nlohmann::json e{{"tick", c.tick}, {"slot", c.slot}, {"kind", c.join ? "join" : "leave"}};
         if (c.join) {
-            e["name"] = c.name;
+            e["name"] = game::printable_name(c.name);
             e["bot"] = c.bot;
         }
         roster.push_back(e);

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "load.hpp"
 #ifdef CAROM_HAVE_MAP_FILES
+#include "carom/game/printable_name.hpp"
 #include "carom/protocol/map_file.hpp"
 #endif
 
@@ -67,7 +68,7 @@ int record(const RecordOptions& o) {
     const std::uint32_t slots = 2 * map.team_size;
     if (o.players > slots) {
         std::fprintf(stderr, "carom-replay record: --players %u, map %s has %u slots\n", o.players,
-                     map.name.c_str(), slots);
+                     game::printable_name(map.name).c_str(), slots);
         return kExitUnreadable;
     }
 
@@ -110,7 +111,7 @@ int record(const RecordOptions& o) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%s: %s, %llu ticks (%.1f s of play), %u-%u, %s; %llu bytes, recorded in %.2f s\n",
-                o.output.c_str(), map.name.c_str(),
+                o.output.c_str(), game::printable_name(map.name).c_str(),
                 static_cast<unsigned long long>(footer.final_tick),
                 static_cast<double>(footer.final_tick) / game::kTickRate, footer.score[0],
                 footer.score[1], replay::to_string(footer.result),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include "carom/game/printable_name.hpp"
 
 namespace carom::tool {
 namespace {
@@ -9,7 +10,8 @@ namespace {
 constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
 
 std::string name_of(const game::Match& match, game::Slot slot) {
-    return match.name(slot).empty() ? "slot " + std::to_string(slot) : match.name(slot);
+    return match.name(slot).empty() ? "slot " + std::to_string(slot)
+                                    : game::printable_name(match.name(slot));
 }
 
 std::string speed_text(double speed) {

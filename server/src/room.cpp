@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "carom/game/bot.hpp"
+#include "carom/game/printable_name.hpp"
 
 namespace carom::server {
 namespace {
@@ -73,7 +74,7 @@ void Room::start_match() {
     push_frame(server_tick_);
     rebuild_roster();
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
-                 options_.map.name, seed_,
+                 game::printable_name(options_.map.name), seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
 }
 

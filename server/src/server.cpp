@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "carom/game/printable_name.hpp"
 #include "carom/protocol/map_file.hpp"
 
 namespace carom::server {
@@ -191,7 +192,8 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     } else if (const auto* keep = packet.body_as_KeepAlive()) {
         session->last_ping_id = keep->ping_id();
     } else if (packet.body_as_Disconnect() != nullptr) {
-        spdlog::info("client {} ({}) left", session->client_id, session->name);
+        spdlog::info("client {} ({}) left", session->client_id,
+                     game::printable_name(session->name));
         remove_session(session->client_id);
     }
 }
@@ -257,7 +259,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
         s.last_heard_tick = tick_;
         s.acked_snapshot = 0;
         s.roster_acked_version = 0;
-        spdlog::info("client {} ({}) reconnected from {}", id, s.name, from.to_string());
+        spdlog::info("client {} ({}) reconnected from {}", id, game::printable_name(s.name),
+                     from.to_string());
         return send_accepted(s);
     }
 
@@ -310,8 +313,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     s.secret = random_secret();
     s.spread = next_spread_++;
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
-    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id, s.name, from.to_string(),
-                 s.room,
+    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
+                 game::printable_name(s.name), from.to_string(), s.room,
                  s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
     by_endpoint_[from] = &it->second;
@@ -395,7 +398,7 @@ void Server::expire_sessions() {
     std::vector<std::uint32_t> gone;
     for (auto& [id, s] : sessions_) {
         if (s.connected && tick_ - s.last_heard_tick > timeout) {
-            spdlog::info("client {} ({}) timed out{}", id, s.name,
+            spdlog::info("client {} ({}) timed out{}", id, game::printable_name(s.name),
                          s.slot ? fmt::format(", slot kept for {} s", config_.grace_s) : "");
             send_disconnect(s, net::DisconnectReason::timeout, "nothing heard");
             if (!s.slot) {
@@ -407,7 +410,8 @@ void Server::expire_sessions() {
             s.away_since_tick = tick_;
             s.inputs.hold_idle();
         } else if (!s.connected && tick_ - s.away_since_tick > grace) {
-            spdlog::info("client {} ({}) did not come back; slot freed", id, s.name);
+            spdlog::info("client {} ({}) did not come back; slot freed", id,
+                         game::printable_name(s.name));
             gone.push_back(id);
         }
     }

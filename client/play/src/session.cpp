@@ -7,6 +7,7 @@
 
 #include "carom/client/chase_bot.hpp"
 #include "carom/client/map_lookup.hpp"
+#include "carom/game/printable_name.hpp"
 
 namespace carom::play {
 namespace {
@@ -84,12 +85,13 @@ void Session::on_accepted() {
     const client::Session& s = connection_.session();
     auto found = client::find_map(s.map_name, config_.map_dirs);
     if (auto* error = std::get_if<std::string>(&found)) {
-        map_problem_ = *error;
+        map_problem_ = game::printable_name(*error, 200);
         return;
     }
     game::Map map = std::get<game::Map>(std::move(found));
     if (protocol::map_hash(map) != s.map_hash) {
-        map_problem_ = "map '" + s.map_name + "' differs from the server's (another version?)";
+        map_problem_ = "map '" + game::printable_name(s.map_name) +
+                       "' differs from the server's (another version?)";
         return;
     }
     try {
@@ -97,7 +99,8 @@ void Session::on_accepted() {
         if (s.slot >= 0 && static_cast<std::uint32_t>(s.slot) >= rules_->slot_count())
             throw std::invalid_argument("the server gave slot " + std::to_string(s.slot));
     } catch (const std::exception& e) {
-        map_problem_ = std::string("map '") + s.map_name + "': " + e.what();
+        map_problem_ = "map '" + game::printable_name(s.map_name) +
+                       "': " + game::printable_name(e.what(), 200);
         return;
     }
     InterpolatorConfig ic;
@@ -141,7 +144,8 @@ game::Team Session::team_of(game::Slot slot) const {
 
 std::string Session::name_of(std::int32_t slot) const {
     for (const protocol::RosterEntry& r : connection_.roster())
-        if (static_cast<std::int32_t>(r.slot) == slot && !r.name.empty()) return r.name;
+        if (static_cast<std::int32_t>(r.slot) == slot && !r.name.empty())
+            return game::printable_name(r.name);
     return "slot " + std::to_string(slot);
 }
 
@@ -326,7 +330,7 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
     if (show_roster) {
         for (const protocol::RosterEntry& r : connection_.roster()) {
             if (!r.active || r.slot >= rules_->slot_count()) continue;
-            roster_.push_back({r.name, r.team, r.goals, r.bot,
+            roster_.push_back({game::printable_name(r.name), r.team, r.goals, r.bot,
                                own >= 0 && r.slot == static_cast<std::uint16_t>(own)});
         }
         scene.roster = roster_;
