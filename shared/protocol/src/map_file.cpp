@@ -3,7 +3,8 @@
 #include <flatbuffers/idl.h>
 
 #include <fstream>
-#include <sstream>
+#include <string>
+#include <system_error>
 
 #include "carom/protocol/map_codec.hpp"
 
@@ -13,8 +14,16 @@ extern const char* const kMapSchemaText;  // schemas/map.fbs, built in
 
 namespace carom::protocol {
 
+namespace {
+std::string too_large(const std::string& where, std::uintmax_t size) {
+    return where + ": " + std::to_string(size) + " bytes, larger than a map file may be (" +
+           std::to_string(kMaxMapFileBytes) + " bytes)";
+}
+}  // namespace
+
 std::variant<game::Map, std::string> parse_map_json(const std::string& json,
                                                     const std::string& where) {
+    if (json.size() > kMaxMapFileBytes) return too_large(where, json.size());
     flatbuffers::Parser parser;
     if (!parser.Parse(schema::kMapSchemaText))
         return where + ": built-in map schema does not parse: " + parser.error_;
@@ -30,10 +39,15 @@ std::variant<game::Map, std::string> parse_map_json(const std::string& json,
 std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return path.string() + ": cannot open the map file";
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::error_code error;
+    const std::uintmax_t size = std::filesystem::file_size(path, error);
+    if (!error && size > kMaxMapFileBytes) return too_large(path.string(), size);
+    // At most one byte past the limit, so a pipe or a growing file is bounded too.
+    std::string text(kMaxMapFileBytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) return path.string() + ": read error";
-    return parse_map_json(text.str(), path.string());
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return parse_map_json(text, path.string());
 }
 
 }  // namespace carom::protocol

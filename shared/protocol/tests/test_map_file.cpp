@@ -2,7 +2,11 @@
 #include "carom/protocol/map_file.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using namespace carom;
@@ -129,4 +133,36 @@ TEST_CASE("Map files with unknown team names, non-finite numbers or too much are
         CAPTURE(e);
         CHECK(contains(e, c.expected));
     }
+}
+
+TEST_CASE("Oversized map files are refused by their size or their counts, quickly") {
+    const auto dir = std::filesystem::temp_directory_path();
+    const auto huge = dir / ("carom-huge-map-" + std::to_string(::getpid()) + ".json");
+    {
+        std::ofstream out(huge);
+        out << kMinimal;
+    }
+    // A sparse file one byte past the limit: refused by its size, before reading.
+    std::filesystem::resize_file(huge, protocol::kMaxMapFileBytes + 1);
+    auto r = protocol::load_map_file(huge);
+    std::filesystem::remove(huge);
+    REQUIRE(std::holds_alternative<std::string>(r));
+    CHECK(std::get<std::string>(r) ==
+          huge.string() + ": 4194305 bytes, larger than a map file " + "may be (4194304 bytes)");
+
+    // 60 000 boxes in 3.4 MB: within the size, refused by the count.
+    std::string json = kMinimal;
+    std::string boxes = R"(, "boxes": [)";
+    for (int i = 0; i < 60000; ++i)
+        boxes +=
+            std::string(i ? "," : "") + R"({"center":{"x":1,"y":1},"half_extents":{"x":1,"y":1}})";
+    boxes += "]";
+    json.insert(json.rfind('}'), boxes);
+    REQUIRE(json.size() < protocol::kMaxMapFileBytes);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string e = error_of(json);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MESSAGE("60 000 boxes refused in " << seconds << " s");
+    CHECK(e == "bad.json: boxes: 60000, at most 1024");
 }

@@ -3,6 +3,8 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
+#include <system_error>
 
 #include "chunk_codec.hpp"
 #include "file_format.hpp"
@@ -62,6 +64,7 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
     if (t.inputs()) {
         const auto& in = *t.inputs();
         std::uint64_t tick = t.first_tick();
+        std::optional<game::Slot> last_slot;  // of the last change at `tick`
         for (flatbuffers::uoffset_t i = 0; i < in.size();) {
             std::uint64_t v = 0;
             int shift = 0;
@@ -74,7 +77,14 @@ std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
             }
             if (i >= in.size()) return "input stream: change without its input byte";
             const auto slot = static_cast<game::Slot>(v % kMaxSlots);
+            if (v / kMaxSlots != 0) last_slot.reset();
             tick += v / kMaxSlots;
+            // One change per tick and slot, in slot order: this bounds what a file can hold.
+            if (last_slot && slot <= *last_slot)
+                return "input stream: slot " + std::to_string(slot) + " after slot " +
+                       std::to_string(*last_slot) + " at tick " + std::to_string(tick) +
+                       " (changes go in (tick, slot) order)";
+            last_slot = slot;
             if (slot >= slots)
                 return "input stream: slot " + std::to_string(slot) + " out of range";
             if (tick >= end)
@@ -132,8 +142,17 @@ const char* to_string(Result result) {
     return "unknown";
 }
 
+namespace {
+ReadProblem too_large(std::uint64_t size) {
+    return ReadProblem{0, "file of " + std::to_string(size) +
+                              " bytes is larger than a replay may be (" +
+                              std::to_string(kMaxReplayBytes) + " bytes)"};
+}
+}  // namespace
+
 std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> bytes) {
     if (bytes.empty()) return ReadProblem{0, "empty file"};
+    if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     if (bytes.size() < detail::kPreambleSize ||
         std::memcmp(bytes.data(), detail::kMagic.data(), detail::kMagic.size()) != 0)
         return ReadProblem{0, "not a carom replay (bad magic)"};
@@ -202,8 +221,17 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
 std::variant<Replay, ReadProblem> read_replay(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return ReadProblem{0, "cannot open " + path.string()};
-    std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
-                                    std::istreambuf_iterator<char>()};
+    // The size before reading where there is one; a pipe is read up to the limit.
+    std::error_code error;
+    const std::uint64_t size = std::filesystem::file_size(path, error);
+    if (!error && size > kMaxReplayBytes) return too_large(size);
+    std::vector<std::uint8_t> bytes;
+    if (!error) bytes.reserve(static_cast<std::size_t>(size));
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+        bytes.insert(bytes.end(), buffer, buffer + in.gcount());
+        if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
+    }
     if (in.bad()) return ReadProblem{0, "read error on " + path.string()};
     return read_replay(std::span<const std::uint8_t>(bytes));
 }

@@ -2,6 +2,7 @@
 // Loads a map from its JSON file with FlatBuffers' own parser, against
 // schemas/map.fbs. Every failure names the file, and the field (or line and
 // column) and the reason.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <variant>
@@ -9,6 +10,13 @@
 #include "carom/game/map.hpp"
 
 namespace carom::protocol {
+
+// The largest map file read, checked before parsing: a map at every limit
+// (1024 boxes, 1024 segments, 64 spawns, 16 pucks) is about 400 KB of
+// indented JSON. Lists longer than the limits are refused before they are
+// decoded (map_codec), so the memory and time of loading stay in
+// proportion to this size.
+inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;
 
 std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path);
 std::variant<game::Map, std::string> parse_map_json(const std::string& json,
