@@ -11,6 +11,7 @@
 
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
+#include "chunk_codec.hpp"
 #include "file_format.hpp"
 #include "replay_generated.h"
 #include "replay_test_support.hpp"
@@ -220,6 +221,51 @@ TEST_CASE("an input byte with reserved bits set stops the read there") {
     const Replay& replay = std::get<Replay>(r);
     REQUIRE(replay.problem.has_value());
     CHECK(contains(replay.problem->reason, "reserved input bits"));
+}
+
+TEST_CASE("two input changes for one tick and slot stop the read there") {
+    // The writer puts one change per tick and slot, in slot order; a file that
+    // repeats one could hold any number of changes per tick.
+    auto bytes = recorded(130);
+    bool edited = false;
+    for (const ChunkSpan& c : chunks_of(bytes)) {
+        Payload p(bytes, c);
+        const auto* batch = p.chunk->body_as_TickBatch();
+        if (!batch || !batch->inputs() || batch->inputs()->size() < 4) continue;
+        const auto& in = *batch->inputs();
+        // The first change: varint (tick offset * 32 + slot), input byte.
+        flatbuffers::uoffset_t i = 0;
+        std::uint64_t first = 0;
+        for (int shift = 0;; shift += 7) {
+            first |= std::uint64_t{in[i] & 0x7Fu} << shift;
+            if ((in[i++] & 0x80) == 0) break;
+        }
+        ++i;
+        // The second change's varint, as long as it is, becomes "same tick,
+        // the first change's slot" (a longer encoding of the same number).
+        flatbuffers::uoffset_t end = i;
+        while (end < in.size() && (in[end] & 0x80) != 0)
+            ++end;
+        if (end >= in.size()) continue;
+        const auto* base = reinterpret_cast<const std::uint8_t*>(p.aligned.data());
+        const std::size_t payload_at = c.offset + detail::kChunkHeaderSize;
+        const std::size_t at = payload_at + static_cast<std::size_t>(in.Data() - base);
+        for (flatbuffers::uoffset_t k = i; k <= end; ++k)
+            bytes[at + k] = k == end ? 0x00 : 0x80;
+        bytes[at + i] = static_cast<std::uint8_t>(bytes[at + i] | (first % detail::kMaxSlots));
+        const std::uint64_t sum = detail::checksum(std::span<const std::uint8_t>(bytes).subspan(
+            payload_at, c.size - detail::kChunkHeaderSize));
+        detail::put_u64(bytes.data() + c.offset + 4, sum);
+        edited = true;
+        break;
+    }
+    REQUIRE(edited);
+    auto r = read_replay(bytes);
+    REQUIRE(std::holds_alternative<Replay>(r));
+    const Replay& replay = std::get<Replay>(r);
+    REQUIRE(replay.problem.has_value());
+    CAPTURE(replay.problem->reason);
+    CHECK(contains(replay.problem->reason, "(changes go in (tick, slot) order)"));
 }
 
 TEST_CASE("chunks out of order stop the read at the first one out of place") {
