@@ -382,13 +382,23 @@ void Match::restore(const MatchState& s) {
         throw std::invalid_argument("restore: unknown phase");
     if (s.phase == Phase::goal_pause && s.phase_ticks == 0)
         throw std::invalid_argument("restore: goal pause with no ticks left");
+    // Checked before anything changes, so a refused state leaves the match as it was.
+    const auto in_domain = [](const DiskSnapshot& d, double radius) {
+        return std::abs(d.position.x) <= pd::kMaxCoordinate &&
+               std::abs(d.position.y) <= pd::kMaxCoordinate &&
+               std::hypot(d.velocity.x, d.velocity.y) <= pd::max_speed(radius, kTickSeconds);
+    };
     for (const PlayerSnapshot& p : s.players) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite player state");
+        if (!in_domain(p.disk, map_.tuning.player_radius))
+            throw std::invalid_argument("restore: a player outside the physics domain");
     }
     for (const PuckSnapshot& p : s.pucks) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite puck state");
+        if (!in_domain(p.disk, map_.tuning.puck_radius))
+            throw std::invalid_argument("restore: a puck outside the physics domain");
         if (p.last_kicker && *p.last_kicker >= slot_count())
             throw std::invalid_argument("restore: puck kicker out of range");
     }

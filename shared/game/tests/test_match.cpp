@@ -230,3 +230,22 @@ TEST_CASE("restore refuses a state of another shape") {
     s.players[0].disk.position.x = std::nan("");
     CHECK_THROWS_AS(m.restore(s), std::invalid_argument);
 }
+
+TEST_CASE("restore refuses a state outside the physics domain and leaves the match as it was") {
+    Match m(test::small_map(), 1);
+    m.join(0, "ana");
+    const auto before = m.state_hash();
+    MatchState s = m.save();
+    s.tick += 5;                          // restored before the disks, if it were
+    s.players[0].disk.position.x += 1.0;  // restored before the next slot
+    s.players[1].disk.position.x = 3.5e38;
+    CHECK_THROWS_WITH_AS(m.restore(s), "restore: a player outside the physics domain",
+                         std::invalid_argument);
+    CHECK(m.state_hash() == before);
+    s = m.save();
+    s.tick += 5;
+    s.pucks[0].disk.velocity.y = 1e300;
+    CHECK_THROWS_WITH_AS(m.restore(s), "restore: a puck outside the physics domain",
+                         std::invalid_argument);
+    CHECK(m.state_hash() == before);
+}
