@@ -6,12 +6,12 @@
 #include <variant>
 
 #include "carom/game/bot.hpp"
+#include "carom/game/printable_name.hpp"
 #include "carom/replay/reader.hpp"
 #include "carom/replay/recorder.hpp"
 #include "commands.hpp"
 #include "load.hpp"
 #ifdef CAROM_HAVE_MAP_FILES
-#include "carom/game/printable_name.hpp"
 #include "carom/protocol/map_file.hpp"
 #endif
 
