@@ -1,6 +1,8 @@
 #include "load.hpp"
 
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 namespace carom::tool {
 
@@ -9,6 +11,11 @@ std::string describe(const replay::ReadProblem& problem) {
 }
 
 std::optional<replay::Replay> load(const std::string& path, const char* command) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        std::fprintf(stderr, "carom-replay %s: %s: is a directory\n", command, path.c_str());
+        return std::nullopt;
+    }
     auto read = replay::read_replay(path);
     if (auto* problem = std::get_if<replay::ReadProblem>(&read)) {
         std::fprintf(stderr, "carom-replay %s: %s: unreadable %s\n", command, path.c_str(),
