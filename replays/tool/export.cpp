@@ -34,7 +34,7 @@ nlohmann::json tick_json(const game::Match& m) {
     return {{"tick", m.tick()},
             {"phase", static_cast<int>(m.phase())},
             {"score", {m.score(game::Team::left), m.score(game::Team::right)}},
-            {"hash", m.state_hash()},
+            {"hash", hex64(m.state_hash())},
             {"players", players},
             {"pucks", pucks}};
 }

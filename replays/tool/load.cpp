@@ -6,6 +6,12 @@
 
 namespace carom::tool {
 
+std::string hex64(std::uint64_t value) {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
 std::string describe(const replay::ReadProblem& problem) {
     return "at byte " + std::to_string(problem.offset) + ": " + problem.reason;
 }
