@@ -46,6 +46,18 @@ server_pid=""
 [[ $status -eq 0 ]] || fail "server exited $status after SIGTERM"
 grep -q "stopped after" "$work/server.log" || fail "no clean stop in the log"
 
+# The build tree's own programs run from / too: maps/ beside them.
+rm -f "$work/ready.json"
+"$build/server/carom-server" --bind 127.0.0.1 --port 0 --map stadium \
+  --ready-file "$work/ready.json" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 200); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
+[[ -s $work/ready.json ]] || fail "build-tree server did not become ready"
+grep -q "room 0: match 1 on stadium" "$work/server.log" || fail "build-tree room 0 is not on stadium"
+kill -TERM "$server_pid"
+wait "$server_pid" || fail "build-tree server did not stop cleanly"
+server_pid=""
+
 # A map of one's own, found through CAROM_MAPS (a list; missing entries are skipped).
 mkdir -p "$work/mymaps"
 sed 's/"name": *"arena"/"name": "custom"/' "$prefix/share/carom/maps/arena.json" > "$work/mymaps/custom.json"
