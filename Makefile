@@ -2,7 +2,7 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench deps-determinism build test play bench determinism corpus clean
+.PHONY: deps deps-bench deps-determinism build test install play bench determinism corpus clean
 
 deps:
 	@scripts/install-deps.sh
@@ -19,6 +19,12 @@ build: deps
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+# Programs to $(PREFIX)/bin, maps to $(PREFIX)/share/carom/maps, man pages
+# to $(PREFIX)/share/man/man1 (PREFIX=/usr/local by default; DESTDIR for packaging).
+PREFIX ?= /usr/local
+install: build
+	$(if $(DESTDIR),DESTDIR=$(DESTDIR)) cmake --install build/$(PRESET) --prefix $(PREFIX)
 
 # A match against bots on a local server, in this terminal (scripts/play.sh;
 # REPLAYS=dir picks where its replay goes).

@@ -1,6 +1,7 @@
 // carom-bench: benchmarks of carom's components, one subcommand each.
 #include <CLI/CLI.hpp>
 
+#include "carom/cli/cli.hpp"
 #include "physics/command.hpp"
 #include "physics/statics_cost.hpp"
 #include "replay/command.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     carom::bench::add_seek_command(app);
 #endif
     carom::bench::add_server_command(app);
-    CLI11_PARSE(app, argc, argv);
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     return 0;
 }

@@ -17,9 +17,11 @@
 #include <optional>
 #include <random>
 
+#include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/play/session.hpp"
+#include "carom/protocol/map_search.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "udp_link.hpp"
@@ -27,7 +29,6 @@
 namespace {
 
 constexpr int kExitError = 1;
-constexpr int kExitUsage = 2;
 constexpr std::uint16_t kDefaultPort = 27960;
 // A loop that fell this far behind (a suspended process) skips ahead rather
 // than running every missed tick back to back.
@@ -113,12 +114,10 @@ std::optional<carom::play::Key> steer_key(const carom::terminal::Key& k) {
     }
 }
 
-std::vector<std::filesystem::path> map_dirs(const Options& o, const char* argv0) {
+std::vector<std::filesystem::path> map_dirs(const Options& o) {
     std::vector<std::filesystem::path> dirs(o.map_dirs.begin(), o.map_dirs.end());
-    std::error_code ec;
-    const auto exe = std::filesystem::canonical("/proc/self/exe", ec);
-    const auto from = ec ? std::filesystem::path(argv0) : exe;
-    dirs.push_back(from.parent_path().parent_path() / "share" / "carom" / "maps");
+    for (auto& dir : carom::protocol::map_search_dirs())
+        dirs.push_back(std::move(dir));
     dirs.emplace_back(CAROM_MAPS_DIR);
     return dirs;
 }
@@ -268,25 +267,28 @@ int main(int argc, char** argv) {
     app.add_flag("--spectate", o.spectate, "Watch without taking a slot");
     app.add_flag("--bot", o.bot, "No terminal: the chase bot plays (for scripts and CI)");
     app.add_option("--duration", o.duration_s, "--bot: leave after this many seconds (0: never)")
+        ->check(carom::cli::finite(0, 1e9))
         ->capture_default_str();
     app.add_option("--fps", o.fps, "Frames drawn per second")
-        ->check(CLI::Range(1.0, 240.0))
+        ->check(carom::cli::finite(1.0, 240.0))
         ->capture_default_str();
     app.add_option("--hold-ms", o.hold_ms, "How long a key press holds its direction")
-        ->check(CLI::Range(10, 5000))
+        ->check(carom::cli::finite(10, 5000))
         ->capture_default_str();
     app.add_option("--repeat-ms", o.repeat_ms, "How long a repeated key (held down) holds it")
-        ->check(CLI::Range(10, 5000))
+        ->check(carom::cli::finite(10, 5000))
         ->capture_default_str();
     app.add_flag("--ascii", o.ascii, "ASCII only, even on a UTF-8 terminal");
     app.add_option("--connect-timeout-ms", o.connect_timeout_ms,
                    "Give up when the server has not answered by then")
-        ->check(CLI::Range(100, 600'000))
+        ->check(carom::cli::finite(100, 600'000))
         ->capture_default_str();
     app.add_option("--map-dir", o.map_dirs, "Where to look for map files (before the defaults)");
     app.add_option("--log-level", o.log_level, "--bot: trace, debug, info, warn, error, off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
 
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-client"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
@@ -296,8 +298,7 @@ int main(int argc, char** argv) {
         text += ":" + std::to_string(kDefaultPort);
     const auto parsed = carom::client::parse_host_port(text);
     if (const auto* error = std::get_if<std::string>(&parsed)) {
-        std::cerr << "carom-client: " << *error << "\n";
-        return kExitUsage;
+        return carom::cli::usage_error(app, *error);
     }
 
     if (!o.bot && (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)) {
@@ -315,7 +316,7 @@ int main(int argc, char** argv) {
         config.connection.token =
             std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
         config.connection.connect_timeout_ms = o.connect_timeout_ms;
-        config.map_dirs = map_dirs(o, argv[0]);
+        config.map_dirs = map_dirs(o);
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;

@@ -23,6 +23,7 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include "carom/cli/cli.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "prediction_probe.hpp"
@@ -144,10 +145,11 @@ int main(int argc, char** argv) {
     double seconds = 60.0;
     std::vector<std::uint64_t> seeds{1, 2, 3};
     app.add_option("--seconds", seconds, "simulated seconds of play per run")
-        ->check(CLI::Range(5.0, 170.0));
+        ->check(carom::cli::finite(5.0, 170.0));
     app.add_option("--seeds", seeds,
                    "server and link seeds; predict runs each, draw runs the first");
-    CLI11_PARSE(app, argc, argv);
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     spdlog::set_level(spdlog::level::warn);  // the in-process server's joins and matches
 
     fmt::print(

@@ -18,6 +18,7 @@
 #include <random>
 #include <vector>
 
+#include "carom/cli/cli.hpp"
 #include "carom/protocol/net.hpp"
 #include "junk.hpp"
 
@@ -44,15 +45,15 @@ int main(int argc, char** argv) {
     std::uint32_t junk_percent = 50;
     CLI::App app{"carom-flood: floods a carom-server on 127.0.0.1 with hostile datagrams"};
     app.add_option("--port", port, "The server's UDP port on 127.0.0.1")->required();
-    app.add_option("--seconds", seconds, "How long to flood (at most 600)")->capture_default_str();
+    app.add_option("--seconds", seconds, "How long to flood (at most 600)")
+        ->check(carom::cli::finite(0.001, 600))
+        ->capture_default_str();
     app.add_option("--seed", seed, "Seed of the forged packets")->capture_default_str();
     app.add_option("--junk-percent", junk_percent, "Share of junk; the rest forged responses")
+        ->check(carom::cli::finite(0, 100))
         ->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
-    if (!(seconds > 0.0 && seconds <= 600.0)) {
-        std::fprintf(stderr, "--seconds must be in (0, 600]\n");
-        return 2;
-    }
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
 
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
     if (fd < 0) return 1;

@@ -13,7 +13,9 @@
 #include <optional>
 #include <random>
 
+#include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
+#include "carom/protocol/map_search.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
 
@@ -141,7 +143,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
                  o.rooms, o.server, seed);
 
     std::vector<std::filesystem::path> dirs(o.maps_dirs.begin(), o.maps_dirs.end());
-    dirs.emplace_back("shared/game/maps");
+    for (auto& dir : protocol::map_search_dirs())
+        dirs.push_back(std::move(dir));
     dirs.emplace_back(CAROM_MAPS_DIR);
     MapCache maps(std::move(dirs));
     RunClock clock;
@@ -205,10 +208,10 @@ int main(int argc, char** argv) {
     app.add_option("--server", o.server, "HOST:PORT, [IPV6]:PORT or NAME:PORT")->required();
     app.add_option("--clients", o.clients, "Simulated players")->capture_default_str();
     app.add_option("--rooms", o.rooms, "Client i asks for room i % R (0: any room)")
-        ->check(CLI::Range(0, 1 << 20))
+        ->check(carom::cli::finite(0, 1 << 20))
         ->capture_default_str();
     app.add_option("--seconds", o.seconds, "Length of the run")
-        ->check(CLI::Range(0.1, 86400.0))
+        ->check(carom::cli::finite(0.1, 86400.0))
         ->capture_default_str();
     app.add_option("--spectators", o.spectators, "Simulated spectators, besides the players")
         ->capture_default_str();
@@ -219,26 +222,23 @@ int main(int argc, char** argv) {
     app.add_flag("--json", o.json, "Print the report as one JSON object");
     app.add_option("--max-gap-ms", o.max_gap_ms,
                    "Fail when a client waits longer than this for a snapshot")
+        ->check(carom::cli::at_least(0))
         ->capture_default_str();
     app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the tokens and the junk (default: random)");
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : kExitBadArguments;
-    }
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-loadgen"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
     if (std::uint64_t{o.clients} + o.spectators == 0) {
-        spdlog::error("nothing to simulate: --clients and --spectators are both 0");
-        return kExitBadArguments;
+        return carom::cli::usage_error(
+            app, "nothing to simulate: --clients and --spectators are both 0");
     }
     auto parsed = client::parse_host_port(o.server);
     if (const auto* error = std::get_if<std::string>(&parsed)) {
-        spdlog::error("--server {}", *error);
-        return kExitBadArguments;
+        return carom::cli::usage_error(app, "--server " + *error);
     }
     raise_descriptor_limit();
     asio::io_context io;

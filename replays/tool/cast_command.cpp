@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "carom/cli/cli.hpp"
 #include "carom/game/printable_name.hpp"
 #include "cast.hpp"
 #include "commands.hpp"
@@ -101,10 +102,10 @@ Command add_cast(CLI::App& app) {
     sub->add_option("-o,--output", args->output, "The .cast file to write")->required();
     sub->add_option("--size", args->size, "Terminal size WIDTHxHEIGHT")->capture_default_str();
     sub->add_option("--speed", args->speed, "Play speed (match seconds per second)")
-        ->check(CLI::Range(0.25, 64.0))
+        ->check(carom::cli::finite(0.25, 64.0))
         ->capture_default_str();
     sub->add_option("--fps", args->fps, "Frames per second")
-        ->check(CLI::Range(1.0, 60.0))
+        ->check(carom::cli::finite(1.0, 60.0))
         ->capture_default_str();
     sub->add_option("--from", args->from, "Start at this match time (SECONDS or M:SS)");
     sub->add_option("--tick", args->tick, "Start at this tick");

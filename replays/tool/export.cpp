@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "carom/cli/cli.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/replay/resimulation.hpp"
 #include "commands.hpp"
@@ -33,7 +34,7 @@ nlohmann::json tick_json(const game::Match& m) {
     return {{"tick", m.tick()},
             {"phase", static_cast<int>(m.phase())},
             {"score", {m.score(game::Team::left), m.score(game::Team::right)}},
-            {"hash", m.state_hash()},
+            {"hash", hex64(m.state_hash())},
             {"players", players},
             {"pucks", pucks}};
 }
@@ -73,7 +74,7 @@ Command add_export(CLI::App& app) {
     cmd->add_flag("--json", o->json, "JSON lines (the only format)")->required();
     cmd->add_option("--every", o->every, "Only every Nth tick")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(carom::cli::finite(1, 1e18));
     return {cmd, [o] { return export_json(o->file, o->every); }};
 }
 

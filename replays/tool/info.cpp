@@ -76,7 +76,7 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     if (r.footer) {
         j["score"] = {r.footer->score[0], r.footer->score[1]};
         j["result"] = replay::to_string(r.footer->result);
-        j["final_hash"] = r.footer->final_hash;
+        j["final_hash"] = hex64(r.footer->final_hash);
     } else {
         j["score"] = nullptr;
         j["result"] = "incomplete";

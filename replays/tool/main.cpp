@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "carom/cli/cli.hpp"
 #include "commands.hpp"
 
 namespace carom::tool {
@@ -43,12 +44,8 @@ int main(int argc, char** argv) {
     commands.push_back(
         carom::tool::add_missing(app, "cast", "Write a replay as an asciicast v2 recording"));
 #endif
-    try {
-        app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : carom::tool::kExitUnreadable;
-    }
+    carom::cli::add_version(app);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     try {
         for (const carom::tool::Command& c : commands) {
             if (c.app->parsed()) return c.run();

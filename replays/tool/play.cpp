@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "carom/cli/cli.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "commands.hpp"
 #include "control.hpp"
@@ -208,7 +209,7 @@ Command add_play(CLI::App& app) {
     sub->add_option("--follow", args->follow, "Mark this player (drawn as your own disk)");
     sub->add_flag("--ascii", args->ascii, "ASCII only, even on a UTF-8 terminal");
     sub->add_option("--fps", args->fps, "Frames drawn per second")
-        ->check(CLI::Range(1.0, 240.0))
+        ->check(carom::cli::finite(1.0, 240.0))
         ->capture_default_str();
     sub->footer(
         "Keys: space pause/resume; + - speed (0.25x to 16x); left/right -/+5 s; up/down -/+30 s;\n"

@@ -9,7 +9,12 @@ namespace carom::tool {
 Progress::Progress(std::string label) : label_(std::move(label)), enabled_(isatty(2) == 1) {}
 
 Progress::~Progress() {
+    clear();
+}
+
+void Progress::clear() {
     if (drawn_) std::fputs("\r\033[K", stderr);
+    drawn_ = false;
 }
 
 void Progress::update(std::uint64_t done, std::uint64_t total) {

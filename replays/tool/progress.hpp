@@ -10,6 +10,8 @@ class Progress {
     explicit Progress(std::string label);
     ~Progress();
     void update(std::uint64_t done, std::uint64_t total);
+    // Erases the bar (if drawn), so the next line starts on a clean line.
+    void clear();
 
   private:
     std::string label_;

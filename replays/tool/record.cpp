@@ -5,7 +5,9 @@
 #include <memory>
 #include <variant>
 
+#include "carom/cli/cli.hpp"
 #include "carom/game/bot.hpp"
+#include "carom/game/map.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/replay/reader.hpp"
 #include "carom/replay/recorder.hpp"
@@ -13,6 +15,7 @@
 #include "load.hpp"
 #ifdef CAROM_HAVE_MAP_FILES
 #include "carom/protocol/map_file.hpp"
+#include "carom/protocol/map_search.hpp"
 #endif
 
 namespace carom::tool {
@@ -43,7 +46,9 @@ std::variant<game::Map, std::string> load_map(const std::string& path) {
         }
     }
 #ifdef CAROM_HAVE_MAP_FILES
-    return protocol::load_map_file(path);
+    auto file = protocol::resolve_map(path, protocol::map_search_dirs());
+    if (auto* reason = std::get_if<std::string>(&file)) return *reason;
+    return protocol::load_map_file(std::get<std::filesystem::path>(file));
 #else
     return path +
            ": this build cannot read JSON maps (built without CAROM_MAP_FILES); "
@@ -124,16 +129,21 @@ Command add_record(CLI::App& app) {
     auto o = std::make_shared<RecordOptions>();
     CLI::App* cmd = app.add_subcommand("record", "Play a headless bot match and record it");
     cmd->add_option("--map", o->map,
-                    "Map file (JSON, schemas/map.fbs), or a replay to take its map")
+                    "Map name (arena), map file (JSON, schemas/map.fbs), or a replay to take its "
+                    "map")
         ->required();
-    cmd->add_option("--players", o->players, "Bots at the start (default: every slot)");
+    cmd->add_option("--players", o->players, "Bots at the start (default: every slot)")
+        ->check(carom::cli::finite(0, 1 << 16));
     cmd->add_option("--ticks", o->ticks,
-                    "Stop after this many ticks (default: when the match ends)");
+                    "Stop after this many ticks (default: when the match ends)")
+        ->check(carom::cli::at_least(0));
     cmd->add_option("--seed", o->seed, "Match seed")->capture_default_str();
     cmd->add_option("-o,--output", o->output, "Replay file to write")->required();
-    cmd->add_option("--kick-speed", o->kick_speed, "Override the map's kick speed (units/s)");
+    cmd->add_option("--kick-speed", o->kick_speed, "Override the map's kick speed (units/s)")
+        ->check(carom::cli::finite(0, game::limits::kKickSpeedMax));
     cmd->add_option("--churn", o->churn_seconds,
-                    "Every this many seconds a bot leaves or a new one joins");
+                    "Every this many seconds a bot leaves or a new one joins")
+        ->check(carom::cli::finite(0, 86400));
     return {cmd, [o] { return record(*o); }};
 }
 

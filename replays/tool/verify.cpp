@@ -53,6 +53,7 @@ int verify_one(const std::string& file, bool synctest) {
     };
     const auto start = std::chrono::steady_clock::now();
     const replay::VerifyReport report = replay::verify(*r, options);
+    progress.clear();  // before the verdict, which goes to the same terminal
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (report.inconsistency) {

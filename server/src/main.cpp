@@ -3,13 +3,28 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
 #include <ctime>
+#include <functional>
+#include <optional>
+#include <thread>
 
+#include "carom/cli/cli.hpp"
+#include "carom/protocol/map_search.hpp"
+
+#include "agones.hpp"
+#include "http_endpoint.hpp"
+#include "log_format.hpp"
+#include "metrics.hpp"
 #include "udp_host.hpp"
 
 namespace {
 
-// Exit codes: 0 clean shutdown, 1 could not start (socket, maps, replay dir), 2 bad arguments.
+// Exit codes: 0 clean shutdown, 1 could not start (socket, maps, replay dir), 2 bad arguments
+// (or standard error could not be written).
 constexpr int kExitCannotStart = 1;
 
 std::string run_id_now() {
@@ -31,12 +46,21 @@ int main(int argc, char** argv) {
     std::uint16_t port = 27960;
     int socket_buffer_bytes = UdpTransport::kSocketBufferBytes;
     std::string log_level = "info";
-    std::vector<std::string> maps = {"shared/game/maps/arena.json"};
+    std::vector<std::string> maps = {"arena"};
+    bool no_delta = false;
+    std::string log_format = "text";
+    std::string http_address;
+    double stall_after_s = 2.0;
+    bool use_agones = false;
+    double test_stall_s = 0.0;
 
     CLI::App app{"carom-server: the authoritative carom game server (UDP)"};
     app.footer(
         "Exit codes: 0 clean shutdown on SIGINT/SIGTERM, 1 cannot start, 2 bad arguments.\n"
-        "Every option can also be set with the environment variable shown.");
+        "Every option can also be set with the environment variable shown.\n"
+        "A map named without a path (arena) is looked for in each directory of CAROM_MAPS\n"
+        "(':'-separated), in maps/ beside this program, then in ../share/carom/maps.");
+    carom::cli::add_version(app);
     app.add_option("--bind", bind, "Address to listen on (:: = IPv6 and IPv4)")
         ->envname("CAROM_BIND")
         ->capture_default_str();
@@ -47,47 +71,58 @@ int main(int argc, char** argv) {
                    "Socket receive and send buffer bytes asked for (capped by "
                    "net.core.rmem_max/wmem_max)")
         ->envname("CAROM_SOCKET_BUFFER")
-        ->check(CLI::Range(4096, 1 << 30))
+        ->check(carom::cli::finite(4096, 1 << 30))
         ->capture_default_str();
-    app.add_option("--map", maps, "Map file(s), assigned to rooms in turn")
-        ->envname("CAROM_MAPS")
+    app.add_option("--map", maps,
+                   "Map names or files (comma-separated too), assigned to rooms in turn")
+        ->delimiter(',')
+        ->envname("CAROM_MAP")
         ->capture_default_str();
     app.add_option("--rooms", config.rooms, "Matches run by this process")
         ->envname("CAROM_ROOMS")
-        ->check(CLI::Range(1, 4096))
+        ->check(carom::cli::finite(1, 4096))
         ->capture_default_str();
     app.add_option("--max-clients", config.max_clients, "Players and spectators, all rooms")
         ->envname("CAROM_MAX_CLIENTS")
+        ->check(carom::cli::finite(1, 1 << 20))
         ->capture_default_str();
     app.add_option("--max-sessions-per-ip", config.max_sessions_per_ip,
                    "Sessions from one source IP (any port); more are denied")
         ->envname("CAROM_MAX_SESSIONS_PER_IP")
+        ->check(carom::cli::finite(1, 1 << 20))
         ->capture_default_str();
     app.add_option("--handshake-rate", config.handshake_replies_per_ip_s,
                    "Handshake replies per source IP per second")
         ->envname("CAROM_HANDSHAKE_RATE")
+        ->check(carom::cli::finite(1, 1 << 20))
         ->capture_default_str();
     app.add_option("--max-spectators", config.max_spectators_per_room, "Spectators per room")
         ->envname("CAROM_MAX_SPECTATORS")
+        ->check(carom::cli::finite(0, 1024))
         ->capture_default_str();
     app.add_flag("--bots", config.bots, "Fill empty player slots with server-side bots")
         ->envname("CAROM_BOTS");
     app.add_option("--snapshot-rate", config.snapshot_rate_hz, "Snapshots per second (divides 60)")
         ->envname("CAROM_SNAPSHOT_RATE")
+        ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}))
         ->capture_default_str();
     app.add_option("--input-redundancy", config.input_redundancy, "Inputs per client packet (K)")
         ->envname("CAROM_INPUT_REDUNDANCY")
+        ->check(carom::cli::finite(1, 64))
         ->capture_default_str();
-    app.add_flag("!--no-delta", config.delta_snapshots, "Always send full snapshots");
+    app.add_flag("--no-delta", no_delta, "Always send full snapshots")->envname("CAROM_NO_DELTA");
     app.add_option("--timeout", config.timeout_s, "Seconds of silence before a client times out")
         ->envname("CAROM_TIMEOUT")
+        ->check(carom::cli::finite(0.1, 3600))
         ->capture_default_str();
     app.add_option("--grace", config.grace_s, "Seconds a timed-out player's slot is kept")
         ->envname("CAROM_GRACE")
+        ->check(carom::cli::finite(0, 3600))
         ->capture_default_str();
     app.add_option("--final-pause", config.final_pause_s,
                    "Seconds a finished match stays on screen (phase finished) before the next")
         ->envname("CAROM_FINAL_PAUSE")
+        ->check(carom::cli::finite(0, 600))
         ->capture_default_str();
     app.add_option("--replay-dir", config.replay_dir, "Record every match here (empty: no replays)")
         ->envname("CAROM_REPLAY_DIR");
@@ -98,6 +133,7 @@ int main(int argc, char** argv) {
     app.add_option("--stats-interval", host.stats_interval_s,
                    "Seconds between stats lines (0: none)")
         ->envname("CAROM_STATS_INTERVAL")
+        ->check(carom::cli::finite(0, 86400))
         ->capture_default_str();
     app.add_option("--stats-file", host.stats_file,
                    "JSON stats rewritten every second (health: \"healthy\" and its age)")
@@ -109,20 +145,109 @@ int main(int argc, char** argv) {
         ->envname("CAROM_LOG_LEVEL")
         ->capture_default_str()
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-    CLI11_PARSE(app, argc, argv);
+    app.add_option("--log-format", log_format, "text, or json (one object per line)")
+        ->envname("CAROM_LOG_FORMAT")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"text", "json"}));
+    app.add_option("--http", http_address,
+                   "Serve /metrics (Prometheus) and /healthz on ADDR:PORT (port 0: any free "
+                   "one, see --ready-file); empty: no HTTP")
+        ->envname("CAROM_HTTP")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                return text.empty() || parse_http_address(text)
+                           ? std::string()
+                           : "'" + text + "' is not ADDR:PORT (127.0.0.1:9100, [::1]:9100)";
+            },
+            "ADDR:PORT"));
+    app.add_option("--stall-after", stall_after_s,
+                   "Seconds without a tick before /healthz fails and Agones health pings stop")
+        ->envname("CAROM_STALL_AFTER")
+        ->capture_default_str()
+        ->check(carom::cli::finite(0.1, 3600));
+    app.add_flag("--agones", use_agones,
+                 "Report to the Agones SDK on 127.0.0.1:AGONES_SDK_HTTP_PORT (on by itself "
+                 "when that variable is set)")
+        ->envname("CAROM_AGONES");
+    // Tests only: SIGUSR2 blocks the tick thread this long, as a stuck tick
+    // would, while the HTTP and Agones threads go on.
+    app.add_option("--test-stall-on-sigusr2", test_stall_s)
+        ->group("")
+        ->check(carom::cli::finite(0, 600));
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
+    config.delta_snapshots = !no_delta;
 
-    spdlog::set_default_logger(spdlog::stderr_logger_st("carom-server"));
+    use_log_format(log_format, "carom-server");
     spdlog::set_level(spdlog::level::from_str(log_level));
-    for (const auto& m : maps)
-        config.maps.emplace_back(m);
+
+    AgonesOptions agones_options;
+    if (const char* agones_port = std::getenv("AGONES_SDK_HTTP_PORT")) {
+        unsigned value = 0;
+        const std::string text = agones_port;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc{} || end != text.data() + text.size() || value == 0 || value > 65535)
+            return carom::cli::usage_error(
+                app, "AGONES_SDK_HTTP_PORT: '" + text + "' is not a port number");
+        agones_options.port = static_cast<std::uint16_t>(value);
+        use_agones = true;
+    }
+    const auto map_dirs = carom::protocol::map_search_dirs();
+    for (const auto& m : maps) {
+        auto found = carom::protocol::resolve_map(m, map_dirs);
+        if (auto* reason = std::get_if<std::string>(&found)) {
+            spdlog::critical("cannot start: {}", *reason);
+            return kExitCannotStart;
+        }
+        config.maps.push_back(std::get<std::filesystem::path>(found));
+    }
 
     try {
+        Metrics metrics{std::chrono::duration<double>(stall_after_s)};
+        std::optional<HttpEndpoint> http;
+        if (!http_address.empty()) {
+            http.emplace(*parse_http_address(http_address), metrics);
+            host.ready_extra["http_port"] = http->port();
+            spdlog::info("http: /metrics and /healthz on {} port {}",
+                         parse_http_address(http_address)->host, http->port());
+        }
         asio::io_context io;
         // First, so that a signal during start-up is a clean shutdown too.
         asio::signal_set signals(io, SIGINT, SIGTERM);
         UdpTransport transport(io, bind, port, socket_buffer_bytes);
         Server server(config, transport, CookieJar{}, run_id_now());
-        return run_host(io, signals, transport, server, host);
+        std::optional<AgonesClient> agones;
+        if (use_agones) agones.emplace(agones_options, metrics);
+
+        host.on_tick = [&](double work_ms, double late_ms) {
+            metrics.record_tick(work_ms, late_ms);
+            metrics.publish(server, transport);
+        };
+        host.on_listening = [&] {
+            metrics.publish(server, transport, true);
+            if (agones) agones->ready();
+        };
+        asio::signal_set stall_signal(io);
+        host.on_stopping = [&] {
+            metrics.set_draining();
+            stall_signal.cancel();  // nothing may keep the io_context running after the drain
+        };
+        std::function<void()> arm_stall = [&] {
+            stall_signal.async_wait([&](std::error_code ec, int) {
+                if (ec) return;
+                spdlog::warn("SIGUSR2: blocking the tick thread for {} s (test hook)",
+                             test_stall_s);
+                std::this_thread::sleep_for(std::chrono::duration<double>(test_stall_s));
+                arm_stall();
+            });
+        };
+        if (test_stall_s > 0) {
+            stall_signal.add(SIGUSR2);
+            arm_stall();
+        }
+        const int code = run_host(io, signals, transport, server, host);
+        metrics.publish(server, transport, true);
+        if (agones) agones->shutdown();  // after the drain: clients told, replays finished
+        return code;
     } catch (const std::exception& e) {
         spdlog::critical("cannot start: {}", e.what());
         return kExitCannotStart;

@@ -348,8 +348,17 @@ void Server::on_input(Session& session, const net::ClientInput& input) {
 }
 
 void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
-    if (spdlog::should_log(spdlog::level::debug))
-        spdlog::debug("denied {}: {} {}", to.to_string(), net::EnumNameDenyReason(reason), detail);
+    // The operator's answer to "why can't they join": at info, one line per address per window.
+    if (spdlog::should_log(spdlog::level::info)) {
+        if (const auto suppressed = refusals_.admit(to.address, tick_)) {
+            std::string line =
+                fmt::format("refused {}: {}", to.to_string(), net::EnumNameDenyReason(reason));
+            if (!detail.empty()) line += " (" + detail + ")";
+            if (*suppressed > 0)
+                line += fmt::format(", {} more from this address not logged", *suppressed);
+            spdlog::info("{}", line);
+        }
+    }
     builder_.Clear();
     const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail));
     send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));

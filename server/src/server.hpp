@@ -15,6 +15,7 @@
 
 #include "config.hpp"
 #include "cookie.hpp"
+#include "refusal_log.hpp"
 #include "room.hpp"
 #include "session.hpp"
 #include "stats.hpp"
@@ -76,6 +77,7 @@ class Server {
     ServerConfig config_;
     Transport& transport_;
     CookieJar cookies_;
+    RefusalLog refusals_;  // refused handshakes, logged per address at a bounded rate
     std::vector<std::unique_ptr<Room>> rooms_;
     std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
     // Connected sessions by address (nodes of sessions_, which never move).

@@ -306,6 +306,7 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
             transport.flush();
             const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
             server.set_last_tick_ms(static_cast<float>(ms));
+            if (options.on_tick) options.on_tick(ms, late);
             for (TickFigures* f : {&report_ticks, &file_ticks}) {
                 f->work_ms.add(ms);
                 f->late_ms.add(late);
@@ -357,6 +358,7 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
         // Handlers run between ticks on this thread: the current tick is finished.
         spdlog::info("signal {}: shutting down", signal);
         stopping = true;
+        if (options.on_stopping) options.on_stopping();
         timer.cancel();
         server.shutdown();
         transport.close();
@@ -369,9 +371,12 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
         local.address().to_string(), local.port(), server.room_count(),
         server.config().tick_rate_hz, server.config().snapshot_rate_hz,
         transport.receive_buffer_bytes() / 1024, transport.send_buffer_bytes() / 1024);
-    if (!options.ready_file.empty())
-        write_atomically(options.ready_file,
-                         nlohmann::json{{"port", local.port()}, {"pid", ::getpid()}}.dump());
+    if (options.on_listening) options.on_listening();
+    if (!options.ready_file.empty()) {
+        nlohmann::json ready{{"port", local.port()}, {"pid", ::getpid()}};
+        ready.update(options.ready_extra);
+        write_atomically(options.ready_file, ready.dump());
+    }
     io.run();
     if (!options.stats_file.empty()) {
         nlohmann::json j = stats_json(server, transport, file_ticks, uptime());

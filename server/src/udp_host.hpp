@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,12 @@ struct HostOptions {
     double stats_interval_s = 10.0;        // 0: no stats line
     std::filesystem::path stats_file;      // JSON, rewritten every second; empty: none
     std::filesystem::path ready_file;      // written once listening: {"port": N}
+    nlohmann::json ready_extra = nlohmann::json::object();  // more fields for the ready file
+    // Called on the tick thread: after each tick (its work and lateness in
+    // ms), once listening, and when a signal starts the shutdown.
+    std::function<void(double work_ms, double late_ms)> on_tick;
+    std::function<void()> on_listening;
+    std::function<void()> on_stopping;
 };
 
 // Runs the server until SIGINT/SIGTERM arrives on `signals`, then shuts it
