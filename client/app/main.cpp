@@ -19,6 +19,7 @@
 
 #include "carom/client/host_port.hpp"
 #include "carom/game/printable_name.hpp"
+#include "carom/linksim/link_spec.hpp"
 #include "carom/play/session.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
@@ -61,6 +62,7 @@ struct Options {
     double duration_s = 0.0;
     std::vector<std::string> map_dirs;
     std::string log_level = "info";
+    std::string sim;
 };
 
 class Clock {
@@ -136,6 +138,12 @@ struct Loop {
 
     // Returns the signal that stopped it, or 0.
     int run() {
+        const int signal = loop();
+        link.flush_simulated();  // the Disconnect goes out, however bad the link
+        return signal;
+    }
+
+    int loop() {
         std::int64_t next_tick = clock.now_us();
         std::int64_t next_frame = next_tick;
         pollfd fds[2] = {{link.native_handle(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
@@ -171,6 +179,7 @@ struct Loop {
             now = clock.now_us();
             std::int64_t wake = next_tick;
             if (frame_us > 0) wake = std::min(wake, next_frame);
+            if (const auto due = link.next_due_us()) wake = std::min(wake, *due);
             const int timeout_ms = static_cast<int>(std::max<std::int64_t>(wake - now, 0) / 1000);
             poll(fds, nfds, timeout_ms);  // EINTR (a signal) just loops
         }
@@ -286,7 +295,20 @@ int main(int argc, char** argv) {
     app.add_option("--map-dir", o.map_dirs, "Where to look for map files (before the defaults)");
     app.add_option("--log-level", o.log_level, "--bot: trace, debug, info, warn, error, off")
         ->capture_default_str();
+    app.add_option("--sim", o.sim,
+                   "Simulate a bad link in each direction: loss=%,latency=ms,jitter=ms,dup=%,"
+                   "reorder=%,rate=kbit/s,queue=ms,seed=N (seed default random; printed)");
     CLI11_PARSE(app, argc, argv);
+    std::optional<carom::linksim::LinkSpec> link_spec;
+    if (app.count("--sim") > 0) {
+        auto spec = carom::linksim::parse_link_spec(o.sim);
+        if (const auto* error = std::get_if<std::string>(&spec)) {
+            std::cerr << "carom-client: --sim: " << *error << "\n";
+            return kExitUsage;
+        }
+        link_spec = std::get<carom::linksim::LinkSpec>(spec);
+        if (!link_spec->seed) link_spec->seed = std::random_device{}() * 0x1'0000'0001ULL;
+    }
 
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-client"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
@@ -322,6 +344,14 @@ int main(int argc, char** argv) {
         carom::play::Session session(config,
                                      [&link](std::span<const std::uint8_t> b) { link.send(b); });
         const Clock clock;
+        if (link_spec) {
+            // Printed before the terminal takes the screen: the run repeats with this spec.
+            std::cerr << "carom-client: simulated link (each direction) "
+                      << carom::linksim::to_string(*link_spec) << "\n";
+            link.simulate(*link_spec, carom::linksim::derive_seed(*link_spec->seed, 0),
+                          carom::linksim::derive_seed(*link_spec->seed, 1),
+                          [&clock] { return clock.now_us(); });
+        }
         session.start(clock.now_ms());
         return o.bot ? play_as_bot(o, session, link, clock)
                      : play_in_terminal(o, session, link, clock);

@@ -48,9 +48,12 @@ struct Options {
 };
 
 nlohmann::json to_json(const linksim::LinkStats& s) {
-    return {{"sent", s.sent},           {"lost", s.lost},
-            {"overflowed", s.overflowed}, {"duplicated", s.duplicated},
-            {"reordered", s.reordered}, {"delivered", s.delivered}};
+    return {{"sent", s.sent},
+            {"lost", s.lost},
+            {"overflowed", s.overflowed},
+            {"duplicated", s.duplicated},
+            {"reordered", s.reordered},
+            {"delivered", s.delivered}};
 }
 
 void add(linksim::LinkStats& sum, const linksim::LinkStats& s) {
@@ -216,9 +219,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
         j["rooms"] = o.rooms;
         j["seed"] = seed;
         if (link)
-            j["link"] = {{"spec", linksim::to_string(*link)},
-                         {"up", to_json(up)},
-                         {"down", to_json(down)}};
+            j["link"] = {
+                {"spec", linksim::to_string(*link)}, {"up", to_json(up)}, {"down", to_json(down)}};
         std::printf("%s\n", j.dump().c_str());
     } else {
         std::printf("%s", to_text(report).c_str());
