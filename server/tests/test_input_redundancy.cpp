@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "link.hpp"
+#include "simulated_transport.hpp"
 
 using namespace carom;
 using namespace carom::server;
@@ -25,4 +28,44 @@ TEST_CASE("inputs first received as a redundant copy are counted as recovered") 
     c.input(Cmds{{3, bits}, {4, bits}, {5, bits}, {6, bits}, {7, bits}});
     CHECK(server.stats().inputs_recovered == 3);
     CHECK(server.stats().inputs_duplicate == 5);
+}
+
+TEST_CASE("a server behind a simulated link: replies wait for their latency, loss is seeded") {
+    Link link;
+    linksim::LinkSpec spec;
+    spec.latency_ms = 50;
+    SimulatedTransport delayed(link, spec, 1);
+    Server server(config_for("rink.json"), delayed, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    c.request("ana");
+    delayed.advance(49'999);
+    CHECK(c.pending() == 0);
+    REQUIRE(delayed.next_due_us().has_value());
+    CHECK(*delayed.next_due_us() == 50'000);
+    delayed.advance(50'000);
+    const net::Packet* challenge = c.next();
+    REQUIRE(challenge != nullptr);
+    CHECK(challenge->body_type() == net::Body::Challenge);
+
+    // Half lost, from a seed: the same seed loses the same replies.
+    const auto lost_with = [](std::uint64_t seed) {
+        Link l;
+        linksim::LinkSpec half;
+        half.loss_percent = 50;
+        SimulatedTransport lossy(l, half, seed);
+        Server s(config_for("rink.json"), lossy, fixed_cookies(), "t");
+        std::vector<bool> arrived;
+        for (std::uint16_t port = 1; port <= 40; ++port) {
+            ScriptedClient k(s, l, endpoint(2, port));
+            k.request("k");
+            lossy.advance(0);
+            arrived.push_back(k.pending() == 1);
+        }
+        return arrived;
+    };
+    const std::vector<bool> a = lost_with(7);
+    CHECK(a == lost_with(7));
+    const auto arrived = static_cast<std::size_t>(std::count(a.begin(), a.end(), true));
+    CHECK(arrived > 5);
+    CHECK(arrived < 35);
 }
