@@ -2,7 +2,7 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench deps-determinism build test install play bench determinism corpus clean
+.PHONY: deps deps-bench deps-determinism build test install play bench determinism fuzz corpus clean
 
 deps:
 	@scripts/install-deps.sh
@@ -42,6 +42,12 @@ bench: deps-bench
 # and an aarch64 cross build under qemu (scripts/determinism.sh).
 determinism: deps-determinism
 	JOBS=$(JOBS) scripts/determinism.sh
+
+# Every libFuzzer target for FUZZ_SECONDS (60) each, from its committed seeds
+# (scripts/fuzz.sh; clang's libFuzzer with ASan + UBSan).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) scripts/fuzz.sh
 
 # Re-records replays/corpus on purpose, after a change to the rules or physics.
 corpus: build

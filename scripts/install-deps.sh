@@ -11,7 +11,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev
   libncurses-dev tmux
-  pkg-config libcpp-httplib-dev help2man systemd
+  pkg-config libcpp-httplib-dev help2man systemd libclang-rt-14-dev
 )
 case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;

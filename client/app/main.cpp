@@ -20,6 +20,7 @@
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
 #include "carom/game/printable_name.hpp"
+#include "carom/linksim/link_spec.hpp"
 #include "carom/play/session.hpp"
 #include "carom/protocol/map_search.hpp"
 #include "carom/render/render.hpp"
@@ -62,6 +63,7 @@ struct Options {
     double duration_s = 0.0;
     std::vector<std::string> map_dirs;
     std::string log_level = "info";
+    std::string sim;
 };
 
 class Clock {
@@ -135,6 +137,12 @@ struct Loop {
 
     // Returns the signal that stopped it, or 0.
     int run() {
+        const int signal = loop();
+        link.flush_simulated();  // the Disconnect goes out, however bad the link
+        return signal;
+    }
+
+    int loop() {
         std::int64_t next_tick = clock.now_us();
         std::int64_t next_frame = next_tick;
         pollfd fds[2] = {{link.native_handle(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
@@ -170,6 +178,7 @@ struct Loop {
             now = clock.now_us();
             std::int64_t wake = next_tick;
             if (frame_us > 0) wake = std::min(wake, next_frame);
+            if (const auto due = link.next_due_us()) wake = std::min(wake, *due);
             const int timeout_ms = static_cast<int>(std::max<std::int64_t>(wake - now, 0) / 1000);
             poll(fds, nfds, timeout_ms);  // EINTR (a signal) just loops
         }
@@ -287,8 +296,19 @@ int main(int argc, char** argv) {
     app.add_option("--log-level", o.log_level, "--bot: trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
+    app.add_option("--sim", o.sim,
+                   "Simulate a bad link in each direction: loss=%,latency=ms,jitter=ms,dup=%,"
+                   "reorder=%,rate=kbit/s,queue=ms,seed=N (seed default random; printed)");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
+    std::optional<carom::linksim::LinkSpec> link_spec;
+    if (app.count("--sim") > 0) {
+        auto spec = carom::linksim::parse_link_spec(o.sim);
+        if (const auto* error = std::get_if<std::string>(&spec))
+            return carom::cli::usage_error(app, "--sim: " + *error);
+        link_spec = std::get<carom::linksim::LinkSpec>(spec);
+        if (!link_spec->seed) link_spec->seed = std::random_device{}() * 0x1'0000'0001ULL;
+    }
 
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-client"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
@@ -323,6 +343,14 @@ int main(int argc, char** argv) {
         carom::play::Session session(config,
                                      [&link](std::span<const std::uint8_t> b) { link.send(b); });
         const Clock clock;
+        if (link_spec) {
+            // Printed before the terminal takes the screen: the run repeats with this spec.
+            std::cerr << "carom-client: simulated link (each direction) "
+                      << carom::linksim::to_string(*link_spec) << "\n";
+            link.simulate(*link_spec, carom::linksim::derive_seed(*link_spec->seed, 0),
+                          carom::linksim::derive_seed(*link_spec->seed, 1),
+                          [&clock] { return clock.now_us(); });
+        }
         session.start(clock.now_ms());
         return o.bot ? play_as_bot(o, session, link, clock)
                      : play_in_terminal(o, session, link, clock);

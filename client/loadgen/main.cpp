@@ -16,6 +16,7 @@
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
 #include "carom/protocol/map_search.hpp"
+#include "carom/linksim/link_spec.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
 
@@ -44,7 +45,23 @@ struct Options {
     std::string log_level = "warn";
     std::optional<std::uint64_t> seed;
     std::uint64_t max_gap_ms = 250;
+    std::string sim;
+    std::optional<linksim::LinkSpec> link;  // parsed from --sim
 };
+
+nlohmann::json to_json(const linksim::LinkStats& s) {
+    return {{"sent", s.sent},
+            {"lost", s.lost},
+            {"overflowed", s.overflowed},
+            {"duplicated", s.duplicated},
+            {"reordered", s.reordered},
+            {"delivered", s.delivered}};
+}
+
+void add(linksim::LinkStats& sum, const linksim::LinkStats& s) {
+    sum.sent += s.sent, sum.lost += s.lost, sum.overflowed += s.overflowed;
+    sum.duplicated += s.duplicated, sum.reordered += s.reordered, sum.delivered += s.delivered;
+}
 
 // Each simulated client holds a socket: lift the descriptor limit to its hard cap.
 void raise_descriptor_limit() {
@@ -139,6 +156,13 @@ class Runner {
 int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_context& io) {
     const std::uint64_t seed = o.seed.value_or(std::random_device{}());
     std::mt19937_64 rng(seed);
+    std::optional<linksim::LinkSpec> link = o.link;
+    if (link) {
+        if (!link->seed) link->seed = o.seed.value_or(std::random_device{}());
+        // Printed whatever the log level: the run repeats with this spec.
+        std::fprintf(stderr, "carom-loadgen: simulated link (each direction) %s\n",
+                     linksim::to_string(*link).c_str());
+    }
     spdlog::info("{} players, {} spectators, {} rooms against {}; seed {}", o.clients, o.spectators,
                  o.rooms, o.server, seed);
 
@@ -162,6 +186,9 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
             c.spectator = i >= o.clients;
             c.token = rng();
             clients.push_back(std::make_unique<SimClient>(io, server, std::move(c), clock, maps));
+            if (link)
+                clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
+                                              linksim::derive_seed(*link->seed, 2 * i + 1));
         }
     } catch (const std::system_error& e) {
         spdlog::error("cannot open socket {} of {}: {}", clients.size() + 1, total, e.what());
@@ -180,8 +207,12 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
 
     std::vector<ClientResult> results;
     results.reserve(clients.size());
-    for (auto& c : clients)
+    linksim::LinkStats up, down;
+    for (auto& c : clients) {
         results.push_back(c->finish());
+        add(up, c->uplink_stats());
+        add(down, c->downlink_stats());
+    }
     const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
     const Report report = summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
 
@@ -190,9 +221,23 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
         j["server"] = o.server;
         j["rooms"] = o.rooms;
         j["seed"] = seed;
+        if (link)
+            j["link"] = {
+                {"spec", linksim::to_string(*link)}, {"up", to_json(up)}, {"down", to_json(down)}};
         std::printf("%s\n", j.dump().c_str());
     } else {
         std::printf("%s", to_text(report).c_str());
+        if (link)
+            std::printf(
+                "simulated link: up %llu sent, %llu lost, %llu duplicated, %llu reordered; "
+                "down %llu sent, %llu lost, %llu duplicated, %llu reordered\n",
+                static_cast<unsigned long long>(up.sent), static_cast<unsigned long long>(up.lost),
+                static_cast<unsigned long long>(up.duplicated),
+                static_cast<unsigned long long>(up.reordered),
+                static_cast<unsigned long long>(down.sent),
+                static_cast<unsigned long long>(down.lost),
+                static_cast<unsigned long long>(down.duplicated),
+                static_cast<unsigned long long>(down.reordered));
     }
     return report.ok() ? 0 : kExitFailed;
 }
@@ -228,8 +273,18 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the tokens and the junk (default: random)");
+    app.add_option("--sim", o.sim,
+                   "Simulate a bad link in each direction of every client: "
+                   "loss=%,latency=ms,jitter=ms,dup=%,reorder=%,rate=kbit/s,queue=ms,seed=N "
+                   "(seed default: --seed, else random; printed)");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
+    if (!o.sim.empty() || app.count("--sim") > 0) {
+        auto spec = linksim::parse_link_spec(o.sim);
+        if (const auto* error = std::get_if<std::string>(&spec))
+            return carom::cli::usage_error(app, "--sim: " + *error);
+        o.link = std::get<linksim::LinkSpec>(spec);
+    }
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-loadgen"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
     if (std::uint64_t{o.clients} + o.spectators == 0) {

@@ -12,8 +12,15 @@ SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server
       clock_(clock),
       maps_(maps),
       spectator_(config.spectator),
-      connection_(std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }) {
+      connection_(std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }),
+      pump_timer_(io) {
     socket_.connect(server);
+}
+
+void SimClient::simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,
+                              std::uint64_t down_seed) {
+    up_.emplace(spec, up_seed);
+    down_.emplace(spec, down_seed);
 }
 
 void SimClient::start() {
@@ -28,12 +35,41 @@ void SimClient::receive() {
             // ICMP port unreachable surfaces here on a connected socket: the
             // server is not up (yet); the handshake retries on its own.
             ++socket_errors_;
+        } else if (down_) {
+            down_->send(clock_.now_us(), {buffer_.data(), n});
+            arm_pump();
         } else {
-            const std::uint64_t now = clock_.now_ms();
-            connection_.on_datagram({buffer_.data(), n}, now);
-            note_snapshots(now);
+            on_datagram({buffer_.data(), n});
         }
         receive();
+    });
+}
+
+void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
+    const std::uint64_t now = clock_.now_ms();
+    connection_.on_datagram(bytes, now);
+    note_snapshots(now);
+}
+
+void SimClient::pump() {
+    const std::int64_t now = clock_.now_us();
+    up_->deliver(now, [this](std::span<const std::uint8_t> b, std::monostate) { send_now(b); });
+    down_->deliver(now,
+                   [this](std::span<const std::uint8_t> b, std::monostate) { on_datagram(b); });
+    arm_pump();
+}
+
+void SimClient::arm_pump() {
+    std::optional<std::int64_t> due = up_->next_due_us();
+    if (const auto down = down_->next_due_us(); down && (!due || *down < *due)) due = down;
+    if (!due || closing_) return;
+    if (pump_armed_us_ && *pump_armed_us_ <= *due) return;  // already wakes in time
+    pump_armed_us_ = due;
+    pump_timer_.expires_at(clock_.start + std::chrono::microseconds(*due));
+    pump_timer_.async_wait([this](std::error_code ec) {
+        if (ec) return;  // re-armed earlier (cancelled), or shutting down
+        pump_armed_us_.reset();
+        pump();
     });
 }
 
@@ -47,6 +83,12 @@ void SimClient::note_snapshots(std::uint64_t now_ms) {
 }
 
 void SimClient::send(std::span<const std::uint8_t> bytes) {
+    if (!up_ || closing_) return send_now(bytes);
+    up_->send(clock_.now_us(), bytes);
+    arm_pump();
+}
+
+void SimClient::send_now(std::span<const std::uint8_t> bytes) {
     std::error_code ec;
     socket_.send(asio::buffer(bytes.data(), bytes.size()), 0, ec);
     if (ec) ++socket_errors_;
@@ -126,6 +168,8 @@ ClientResult SimClient::finish() {
                       connection_.session().client_id, r.outcome, f->tick, f->score[0],
                       f->score[1]);
 
+    closing_ = true;
+    pump_timer_.cancel();
     connection_.disconnect(now);
     r.stats = connection_.stats();
     r.socket_errors = socket_errors_;

@@ -1,6 +1,8 @@
 #pragma once
 // One simulated player (or spectator): a Connection over its own connected
-// UDP socket, driven by the chase bot once the server accepted it.
+// UDP socket, driven by the chase bot once the server accepted it. With a
+// link spec, both directions pass through a simulated link (linksim) between
+// the Connection and the socket.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -10,6 +12,7 @@
 
 #include "carom/client/chase_bot.hpp"
 #include "carom/client/connection.hpp"
+#include "carom/linksim/link_simulator.hpp"
 #include "clock.hpp"
 #include "map_cache.hpp"
 #include "report.hpp"
@@ -21,6 +24,10 @@ class SimClient {
     // Throws asio::system_error when the socket cannot be opened or connected.
     SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
               client::ConnectionConfig config, const RunClock& clock, MapCache& maps);
+    // Every datagram from here on crosses the simulated link, each direction
+    // with its own seed.
+    void simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,
+                       std::uint64_t down_seed);
     SimClient(const SimClient&) = delete;
     SimClient& operator=(const SimClient&) = delete;
 
@@ -31,10 +38,20 @@ class SimClient {
     ClientResult finish();
 
     const client::Connection& connection() const { return connection_; }
+    // What the simulated link did (zeros without one).
+    linksim::LinkStats uplink_stats() const { return up_ ? up_->stats() : linksim::LinkStats{}; }
+    linksim::LinkStats downlink_stats() const {
+        return down_ ? down_->stats() : linksim::LinkStats{};
+    }
 
   private:
     void receive();
     void send(std::span<const std::uint8_t> bytes);
+    void send_now(std::span<const std::uint8_t> bytes);
+    void on_datagram(std::span<const std::uint8_t> bytes);
+    // Delivers what the simulated link has due, then waits for the next.
+    void pump();
+    void arm_pump();
     void on_accepted(std::uint64_t now_ms);
     game::Input next_input() const;
 
@@ -45,6 +62,11 @@ class SimClient {
     client::Connection connection_;
     alignas(8) std::array<std::uint8_t, 2048> buffer_{};  // larger than any valid datagram
     std::uint64_t socket_errors_ = 0;
+    std::optional<linksim::LinkSimulator<>> up_;    // client -> server
+    std::optional<linksim::LinkSimulator<>> down_;  // server -> client
+    asio::steady_timer pump_timer_;
+    std::optional<std::int64_t> pump_armed_us_;
+    bool closing_ = false;  // the last Disconnect goes straight out
 
     std::optional<std::uint64_t> accepted_ms_;
     // Snapshot arrival: the longest silence since acceptance, the end of the run included.

@@ -333,9 +333,13 @@ void Server::on_input(Session& session, const net::ClientInput& input) {
                       [&](const game::MatchEvent& e) { return e.tick <= session.acked_snapshot; });
     }
     if (!session.slot || input.inputs() == nullptr) return;
-    for (const net::InputCommand* c : *input.inputs()) {
+    const auto* commands = input.inputs();
+    for (flatbuffers::uoffset_t i = 0; i < commands->size(); ++i) {
+        const net::InputCommand* c = commands->Get(i);
         switch (session.inputs.offer(c->sequence(), c->bits())) {
             case InputQueue::Offer::queued:
+                // Not the packet's newest: its own packet was lost or overtaken.
+                if (i + 1 < commands->size()) ++stats_.inputs_recovered;
                 break;
             case InputQueue::Offer::duplicate:
                 ++stats_.inputs_duplicate;

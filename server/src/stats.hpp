@@ -27,6 +27,9 @@ struct Stats {
     std::array<std::uint64_t, static_cast<std::size_t>(protocol::PacketError::count_)> invalid{};
     std::array<std::uint64_t, static_cast<std::size_t>(Drop::count_)> dropped{};
     std::uint64_t inputs_stale = 0, inputs_duplicate = 0, inputs_repeated = 0;
+    // Inputs first received as a redundant copy (their own packet was lost
+    // or late): what input redundancy saved.
+    std::uint64_t inputs_recovered = 0;
     std::uint64_t snapshots_full = 0, snapshots_delta = 0;
     std::uint64_t ticks = 0, ticks_dropped = 0;
     // Ticks run back to back, right after another in the same wake-up, to catch up.

@@ -1,5 +1,6 @@
 #include "carom/protocol/map_codec.hpp"
 
+#include <cstdint>
 #include <optional>
 
 namespace carom::protocol {
@@ -117,6 +118,11 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
         }
     }
     if (m.puck_spawns()) {
+        // FlatBuffers 2.0's verifier checks a vector's length field, not the
+        // alignment of its elements: a crafted buffer can place these 8-byte
+        // structs at 4 mod 8, and reading them would be undefined behaviour.
+        const auto data = reinterpret_cast<std::uintptr_t>(m.puck_spawns()->Data());
+        if (data % alignof(schema::Vec2) != 0) return std::string("puck_spawns: misaligned");
         for (const schema::Vec2* p : *m.puck_spawns())
             map.puck_spawns.push_back(to_game(p));
     }

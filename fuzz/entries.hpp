@@ -1,0 +1,59 @@
+#pragma once
+// The fuzzed entry points, one per target. Each takes any bytes, must never
+// crash, leak or hang, and returns 0. libFuzzer calls them (fuzz_main.cpp);
+// the normal build's fuzz_inputs_tests feeds them every committed corpus and
+// regression file.
+//
+// The datagram targets read their input as records, so one input can hold a
+// whole exchange: [flags: 1 byte][length: 2 bytes, little-endian][datagram],
+// repeated; a record cut short takes what is left. Flags: bit 0, a tick (or
+// 16 ms) passes after the datagram; bit 1 (server), it comes from a stranger's
+// address instead of the session's.
+//
+// Session packets in the inputs carry placeholder ids: the harness swaps
+// kFuzzClientId and kFuzzSecret for the real session's (server), or the
+// session it accepted is given them (client), so mutated packets still pass
+// the session checks and reach the deep paths.
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace carom::fuzz {
+
+inline constexpr std::uint32_t kFuzzClientId = 0x5A5A5546;        // "FUZZ"
+inline constexpr std::uint64_t kFuzzSecret = 0x4645524345534554;  // "TESECREF"
+inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;        // client target's Challenge
+
+int server_datagrams(std::span<const std::uint8_t> input);
+int client_snapshots(std::span<const std::uint8_t> input);
+int replay_reader(std::span<const std::uint8_t> input);
+int map_json(std::span<const std::uint8_t> input);
+int map_binary(std::span<const std::uint8_t> input);
+
+struct Record {
+    std::uint8_t flags = 0;
+    std::span<const std::uint8_t> bytes;
+};
+inline constexpr std::uint8_t kRecordTick = 1;
+inline constexpr std::uint8_t kRecordStranger = 2;
+
+// Calls `each` for every record of `input`, in order.
+inline void for_each_record(std::span<const std::uint8_t> input,
+                            const std::function<void(const Record&)>& each) {
+    while (!input.empty()) {
+        Record r;
+        r.flags = input[0];
+        std::size_t length = input.size() - 1;
+        std::size_t header = 1;
+        if (input.size() >= 3) {
+            length = static_cast<std::size_t>(input[1]) | static_cast<std::size_t>(input[2]) << 8;
+            header = 3;
+        }
+        length = std::min(length, input.size() - header);
+        r.bytes = input.subspan(header, length);
+        each(r);
+        input = input.subspan(header + length);
+    }
+}
+
+}  // namespace carom::fuzz

@@ -1,0 +1,300 @@
+// carom-fuzz-corpus ROOT: writes the seed corpora of every fuzz target under
+// ROOT (the source tree), valid inputs of every kind, made by the real code:
+//   server/fuzz/corpus/server_datagrams   client packets of every kind, as records
+//   client/fuzz/corpus/client_snapshots   a real server's packets to a client
+//   shared/replay/fuzz/corpus/replay_reader  small recorded matches
+//   shared/protocol/fuzz/corpus/map_json, map_binary  the shipped maps
+// Re-run after a protocol or file format change, and commit the result.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "carom/game/bot.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_file.hpp"
+#include "carom/replay/recorder.hpp"
+#include "entries.hpp"
+#include "link.hpp"
+
+namespace {
+
+using namespace carom;
+using namespace carom::fuzz;
+using Bytes = std::vector<std::uint8_t>;
+namespace fs = std::filesystem;
+
+Bytes copy_of(std::span<const std::uint8_t> s) {
+    return {s.begin(), s.end()};
+}
+
+void write(const fs::path& dir, const std::string& name, const Bytes& bytes) {
+    fs::create_directories(dir);
+    std::ofstream out(dir / name, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+    if (!out) throw std::runtime_error("cannot write " + (dir / name).string());
+}
+
+// Records: [flags][length lo][length hi][bytes].
+class Records {
+  public:
+    Records& add(const Bytes& datagram, std::uint8_t flags = 0) {
+        bytes_.push_back(flags);
+        bytes_.push_back(static_cast<std::uint8_t>(datagram.size() & 0xFF));
+        bytes_.push_back(static_cast<std::uint8_t>(datagram.size() >> 8));
+        bytes_.insert(bytes_.end(), datagram.begin(), datagram.end());
+        return *this;
+    }
+    const Bytes& bytes() const { return bytes_; }
+
+  private:
+    Bytes bytes_;
+};
+
+// Client packets with the placeholder id and secret.
+Bytes client_input(std::uint32_t first, std::uint32_t count, std::uint64_t ack,
+                   std::uint32_t id = kFuzzClientId, std::uint64_t secret = kFuzzSecret) {
+    flatbuffers::FlatBufferBuilder b;
+    std::vector<net::InputCommand> cmds;
+    for (std::uint32_t i = 0; i < count; ++i)
+        cmds.emplace_back(first + i, static_cast<std::uint8_t>((first + i) % 17));
+    const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 7);
+    return copy_of(protocol::finish_packet(b, id, net::Body::ClientInput, body.Union(), secret));
+}
+
+Bytes keep_alive() {
+    flatbuffers::FlatBufferBuilder b;
+    const auto body = net::CreateKeepAlive(b, 5);
+    return copy_of(
+        protocol::finish_packet(b, kFuzzClientId, net::Body::KeepAlive, body.Union(), kFuzzSecret));
+}
+
+Bytes disconnect() {
+    flatbuffers::FlatBufferBuilder b;
+    const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
+    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::Disconnect, body.Union(),
+                                           kFuzzSecret));
+}
+
+Bytes connect_request(const std::string& name, bool spectator, std::size_t padding) {
+    flatbuffers::FlatBufferBuilder b;
+    const Bytes pad(padding, 0);
+    const auto body =
+        net::CreateConnectRequest(b, b.CreateString(name), -1, spectator, 77, b.CreateVector(pad));
+    return copy_of(protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union()));
+}
+
+Bytes connect_response(const std::string& name, std::uint64_t cookie, bool spectator) {
+    for (std::size_t padding = 0;; padding += 8) {
+        flatbuffers::FlatBufferBuilder b;
+        const Bytes pad(padding, 0);
+        const auto body = net::CreateConnectResponse(b, b.CreateString(name), -1, spectator, 77,
+                                                     cookie, b.CreateVector(pad));
+        const auto bytes = protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
+        if (bytes.size() >= protocol::kConnectRequestMinBytes) return copy_of(bytes);
+    }
+}
+
+// The cookie the fuzz harness's server gives the stranger's address: the
+// same server, built the same way, asked the same way.
+std::uint64_t stranger_cookie() {
+    server::test::Link link;
+    server::Server s(server::test::config_for("rink.json"), link, server::test::fixed_cookies(),
+                     "fuzz");
+    server::test::ScriptedClient c(s, link, server::test::endpoint(3, 6000), 77);
+    c.request("stranger");
+    const net::Packet* p = c.next();
+    if (p == nullptr || p->body_type() != net::Body::Challenge)
+        throw std::runtime_error("no challenge for the stranger");
+    return p->body_as_Challenge()->cookie();
+}
+
+void server_corpus(const fs::path& dir) {
+    write(dir, "input", Records().add(client_input(4, 8, 2)).bytes());
+    Records play;
+    for (std::uint32_t t = 0; t < 12; ++t)
+        play.add(client_input(4 + t, 8, t + 1), kRecordTick);
+    write(dir, "inputs-over-ticks", play.bytes());
+    write(dir, "input-far-ahead", Records().add(client_input(1u << 31, 8, 2), kRecordTick).bytes());
+    write(dir, "input-behind", Records().add(client_input(1, 3, 2), kRecordTick).bytes());
+    write(dir, "input-max-redundancy", Records().add(client_input(4, 64, 3)).bytes());
+    write(dir, "ack-never-sent",
+          Records().add(client_input(4, 1, std::uint64_t{1} << 40), kRecordTick).bytes());
+    write(dir, "keep-alive", Records().add(keep_alive(), kRecordTick).bytes());
+    write(dir, "disconnect",
+          Records().add(client_input(4, 2, 2), kRecordTick).add(disconnect(), kRecordTick).bytes());
+    write(dir, "wrong-secret", Records().add(client_input(4, 8, 2, kFuzzClientId, 1)).bytes());
+    write(dir, "wrong-id", Records().add(client_input(4, 8, 2, 12345, kFuzzSecret)).bytes());
+    write(dir, "connect-request",
+          Records()
+              .add(connect_request("stranger", false, protocol::kConnectRequestMinBytes),
+                   kRecordStranger)
+              .bytes());
+    write(dir, "connect-request-unpadded",
+          Records().add(connect_request("stranger", false, 0), kRecordStranger).bytes());
+    write(dir, "handshake-player",
+          Records()
+              .add(connect_request("stranger", false, protocol::kConnectRequestMinBytes),
+                   kRecordStranger)
+              .add(connect_response("stranger", stranger_cookie(), false),
+                   kRecordStranger | kRecordTick)
+              .bytes());
+    write(dir, "handshake-spectator",
+          Records()
+              .add(connect_response("watcher2", stranger_cookie(), true),
+                   kRecordStranger | kRecordTick)
+              .bytes());
+    write(
+        dir, "request-from-session",
+        Records().add(connect_request("player", false, protocol::kConnectRequestMinBytes)).bytes());
+    write(dir, "forged-cookie",
+          Records().add(connect_response("stranger", 0xBAD, false), kRecordStranger).bytes());
+    // A server-to-client packet sent to the server.
+    flatbuffers::FlatBufferBuilder b;
+    const auto challenge = net::CreateChallenge(b, 1);
+    write(dir, "unexpected-type",
+          Records()
+              .add(copy_of(protocol::finish_packet(b, 0, net::Body::Challenge, challenge.Union())))
+              .bytes());
+    write(dir, "not-a-packet", Records().add(Bytes{0, 1, 2, 3, 4, 5, 6, 7, 8}).bytes());
+}
+
+// Replaces every occurrence of `from` (little-endian) with `to`.
+template <class T>
+void swap_placeholder(Bytes& bytes, T from, T to) {
+    std::uint8_t f[sizeof(T)], t[sizeof(T)];
+    std::memcpy(f, &from, sizeof(T));
+    std::memcpy(t, &to, sizeof(T));
+    auto it = bytes.begin();
+    while ((it = std::search(it, bytes.end(), std::begin(f), std::end(f))) != bytes.end()) {
+        std::copy(std::begin(t), std::end(t), it);
+        it += sizeof(T);
+    }
+}
+
+// What a real server sends one player over a few seconds (acking every
+// snapshot, so deltas follow), its ids swapped for the placeholders.
+void client_corpus(const fs::path& dir) {
+    server::test::Link link;
+    server::ServerConfig config = server::test::config_for("rink.json");
+    config.bots = true;
+    std::vector<Bytes> received;  // in order, each followed by a tick
+    std::uint64_t ack = 0;
+    server::Server s(config, link, server::test::fixed_cookies(), "fuzz");
+    server::test::ScriptedClient c(s, link, server::test::endpoint(1, 5000), 1);
+    if (c.connect("player") == nullptr) throw std::runtime_error("no Accepted");
+    for (std::uint32_t t = 1; t <= 240; ++t) {
+        const std::pair<std::uint32_t, std::uint8_t> cmd{t, static_cast<std::uint8_t>(t % 9)};
+        c.input(std::span(&cmd, 1), ack);
+        s.tick();
+        auto& q = link.inbox[c.at()];
+        for (const auto& d : q) {
+            Bytes bytes = d.bytes;
+            if (const net::Packet* p = d.packet();
+                p != nullptr && p->body_type() == net::Body::Snapshot && t % 10 != 0)
+                ack = p->body_as_Snapshot()->tick();  // every tenth goes unacked
+            swap_placeholder(bytes, c.client_id(), kFuzzClientId);
+            swap_placeholder(bytes, c.secret(), kFuzzSecret);
+            received.push_back(std::move(bytes));
+        }
+        q.clear();
+    }
+    s.shutdown();
+    Bytes goodbye;
+    for (const auto& d : link.inbox[c.at()]) {
+        goodbye = d.bytes;
+        swap_placeholder(goodbye, c.client_id(), kFuzzClientId);
+        swap_placeholder(goodbye, c.secret(), kFuzzSecret);
+    }
+    if (received.size() < 40) throw std::runtime_error("too few snapshots");
+
+    write(dir, "full-snapshot", Records().add(received[0], kRecordTick).bytes());
+    Records first;
+    for (std::size_t i = 0; i < 12; ++i)
+        first.add(received[i], kRecordTick);
+    write(dir, "full-then-deltas", first.bytes());
+    Records later;
+    for (std::size_t i = 0; i < received.size(); ++i)
+        if (i % 4 != 1) later.add(received[i], kRecordTick);  // a quarter lost
+    write(dir, "deltas-with-loss", later.bytes());
+    Records reordered;
+    for (std::size_t i = 0; i + 1 < 30; i += 2)
+        reordered.add(received[i + 1], kRecordTick).add(received[i], kRecordTick);
+    write(dir, "deltas-reordered", reordered.bytes());
+    if (!goodbye.empty())
+        write(dir, "server-shutdown",
+              Records().add(received[0], kRecordTick).add(goodbye, kRecordTick).bytes());
+}
+
+void replay_corpus(const fs::path& dir, const fs::path& maps) {
+    const auto loaded = protocol::load_map_file(maps / "rink.json");
+    if (!std::holds_alternative<game::Map>(loaded)) throw std::runtime_error("rink.json");
+    const game::Map& map = std::get<game::Map>(loaded);
+    const fs::path tmp =
+        fs::temp_directory_path() / ("carom-fuzz-corpus-" + std::to_string(::getpid()));
+    struct Kind {
+        const char* name;
+        std::uint64_t ticks;
+        bool finish;
+    };
+    for (const Kind k : {Kind{"finished-120-ticks", 120, true}, Kind{"roster-changes", 360, true},
+                         Kind{"unfinished", 200, false}}) {
+        fs::remove(tmp);
+        {
+            replay::MatchRecorder rec(tmp, map, 11, "fuzz corpus",
+                                      {{0, "a", true}, {1, "b", true}, {2, "c", false}});
+            std::vector<game::Input> in(rec.match().slot_count());
+            for (std::uint64_t t = 0; t < k.ticks; ++t) {
+                if (t == 100) rec.leave(1);
+                if (t == 200) rec.join(3, "d", true);
+                for (game::Slot s = 0; s < in.size(); ++s)
+                    in[s] = game::bot_input(rec.match(), s);
+                rec.step(in);
+            }
+            if (k.finish) rec.finish();
+        }
+        std::ifstream f(tmp, std::ios::binary);
+        write(dir, k.name, Bytes(std::istreambuf_iterator<char>(f), {}));
+    }
+    fs::remove(tmp);
+}
+
+void map_corpora(const fs::path& json_dir, const fs::path& binary_dir, const fs::path& maps) {
+    for (const char* name : {"arena", "rink", "stadium"}) {
+        std::ifstream f(maps / (std::string(name) + ".json"), std::ios::binary);
+        const Bytes text(std::istreambuf_iterator<char>(f), {});
+        write(json_dir, name, text);
+        const auto map = protocol::parse_map_json(std::string(text.begin(), text.end()), name);
+        if (!std::holds_alternative<game::Map>(map)) throw std::runtime_error(name);
+        write(binary_dir, name, protocol::map_to_binary(std::get<game::Map>(map)));
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::cerr << "usage: carom-fuzz-corpus SOURCE_ROOT\n";
+        return 2;
+    }
+    spdlog::set_level(spdlog::level::off);
+    const fs::path root = argv[1];
+    try {
+        server_corpus(root / "server/fuzz/corpus/server_datagrams");
+        client_corpus(root / "client/fuzz/corpus/client_snapshots");
+        replay_corpus(root / "shared/replay/fuzz/corpus/replay_reader", root / "shared/game/maps");
+        map_corpora(root / "shared/protocol/fuzz/corpus/map_json",
+                    root / "shared/protocol/fuzz/corpus/map_binary", root / "shared/game/maps");
+    } catch (const std::exception& e) {
+        std::cerr << "carom-fuzz-corpus: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,71 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "link.hpp"
+#include "simulated_transport.hpp"
+
+using namespace carom;
+using namespace carom::server;
+using namespace carom::server::test;
+
+TEST_CASE("inputs first received as a redundant copy are counted as recovered") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
+    const auto bits = game::Input::move(4).bits();
+    using Cmds = std::vector<std::pair<std::uint32_t, std::uint8_t>>;
+
+    c.input(Cmds{{1, bits}});  // the newest of its packet: not a recovery
+    CHECK(server.stats().inputs_recovered == 0);
+    c.input(Cmds{{1, bits}, {2, bits}});  // 1 is a duplicate now
+    CHECK(server.stats().inputs_recovered == 0);
+    // The packet carrying 3 as its newest was lost: 3 arrives inside the next one.
+    c.input(Cmds{{1, bits}, {2, bits}, {3, bits}, {4, bits}});
+    CHECK(server.stats().inputs_recovered == 1);
+    // Two packets lost.
+    c.input(Cmds{{3, bits}, {4, bits}, {5, bits}, {6, bits}, {7, bits}});
+    CHECK(server.stats().inputs_recovered == 3);
+    CHECK(server.stats().inputs_duplicate == 5);
+}
+
+TEST_CASE("a server behind a simulated link: replies wait for their latency, loss is seeded") {
+    Link link;
+    linksim::LinkSpec spec;
+    spec.latency_ms = 50;
+    SimulatedTransport delayed(link, spec, 1);
+    Server server(config_for("rink.json"), delayed, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    c.request("ana");
+    delayed.advance(49'999);
+    CHECK(c.pending() == 0);
+    REQUIRE(delayed.next_due_us().has_value());
+    CHECK(*delayed.next_due_us() == 50'000);
+    delayed.advance(50'000);
+    const net::Packet* challenge = c.next();
+    REQUIRE(challenge != nullptr);
+    CHECK(challenge->body_type() == net::Body::Challenge);
+
+    // Half lost, from a seed: the same seed loses the same replies.
+    const auto lost_with = [](std::uint64_t seed) {
+        Link l;
+        linksim::LinkSpec half;
+        half.loss_percent = 50;
+        SimulatedTransport lossy(l, half, seed);
+        Server s(config_for("rink.json"), lossy, fixed_cookies(), "t");
+        std::vector<bool> arrived;
+        for (std::uint16_t port = 1; port <= 40; ++port) {
+            ScriptedClient k(s, l, endpoint(2, port));
+            k.request("k");
+            lossy.advance(0);
+            arrived.push_back(k.pending() == 1);
+        }
+        return arrived;
+    };
+    const std::vector<bool> a = lost_with(7);
+    CHECK(a == lost_with(7));
+    const auto arrived = static_cast<std::size_t>(std::count(a.begin(), a.end(), true));
+    CHECK(arrived > 5);
+    CHECK(arrived < 35);
+}

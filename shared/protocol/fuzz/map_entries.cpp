@@ -1,0 +1,26 @@
+// Fuzz entries for the map loaders: JSON text (the map files) and the
+// standalone binary form (what replays embed).
+#include <string>
+
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_file.hpp"
+#include "entries.hpp"
+
+namespace carom::fuzz {
+
+int map_json(std::span<const std::uint8_t> input) {
+    const std::string text(input.begin(), input.end());
+    (void)protocol::parse_map_json(text, "fuzz.json");
+    return 0;
+}
+
+int map_binary(std::span<const std::uint8_t> input) {
+    // A copy on the heap: aligned as a file read would be.
+    const std::vector<std::uint8_t> bytes(input.begin(), input.end());
+    auto map = protocol::map_from_binary(bytes);
+    // A map that decodes must encode again.
+    if (const auto* m = std::get_if<game::Map>(&map)) (void)protocol::map_to_binary(*m);
+    return 0;
+}
+
+}  // namespace carom::fuzz
