@@ -29,7 +29,9 @@ class JsonMessage final : public spdlog::custom_flag_formatter {
 }  // namespace
 
 void use_log_format(const std::string& format, const std::string& logger_name) {
-    auto logger = spdlog::stderr_logger_st(logger_name);
+    // Thread-safe: the HTTP endpoint and the Agones client log from their own
+    // threads (ThreadSanitizer caught the single-threaded logger racing).
+    auto logger = spdlog::stderr_logger_mt(logger_name);
     if (format == "json") {
         auto formatter = std::make_unique<spdlog::pattern_formatter>(spdlog::pattern_time_type::utc,
                                                                      std::string("\n"));
