@@ -29,8 +29,8 @@
 #include <string>
 #include <vector>
 
-#include "carom/cli/cli.hpp"
 #include "attacks.hpp"
+#include "carom/cli/cli.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/protocol/net.hpp"
 

@@ -15,8 +15,8 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
-#include "carom/protocol/map_search.hpp"
 #include "carom/linksim/link_spec.hpp"
+#include "carom/protocol/map_search.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
 
