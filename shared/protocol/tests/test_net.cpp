@@ -176,7 +176,8 @@ TEST_CASE("delta snapshots round-trip bit for bit: random frames against random 
     std::printf("test_net: delta round trips, seed %llu\n", static_cast<unsigned long long>(seed));
     std::mt19937_64 rng(seed);
     for (int round = 0; round < 3000; ++round) {
-        const Frame base = random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 20));
+        const Frame base =
+            random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 20));
         const Frame f = successor(rng, base);
         protocol::SnapshotExtras extras;
         extras.last_input_sequence = static_cast<std::uint32_t>(rng());
@@ -358,7 +359,8 @@ TEST_CASE("delta streams are PROTOCOL.md's, bit for bit, with or without a share
     protocol::DeltaStreams streams;
     flatbuffers::FlatBufferBuilder b;
     for (int round = 0; round < 2000; ++round) {
-        const Frame base = random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 20));
+        const Frame base =
+            random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 20));
         Frame f = successor(rng, base);
         f.tick += static_cast<std::uint64_t>(round) << 42;  // a new frame (tick) each round
         CAPTURE(round);
@@ -482,7 +484,8 @@ TEST_CASE("garbage and damaged delta streams never crash") {
     std::mt19937_64 rng(seed);
     int refused = 0;
     for (int round = 0; round < 3000; ++round) {
-        const Frame base = random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 12));
+        const Frame base =
+            random_frame(rng, 1 + rng() % 1000, static_cast<std::size_t>(rng() % 12));
         Bytes stream;
         if (round % 2 == 0) {
             stream.resize(static_cast<std::size_t>(rng() % 48));
@@ -496,7 +499,8 @@ TEST_CASE("garbage and damaged delta streams never crash") {
             stream.assign(s.delta()->begin(), s.delta()->end());
             if (rng() % 3 == 0) stream.resize(static_cast<std::size_t>(rng() % stream.size()));
             for (std::uint64_t flips = 1 + rng() % 3; flips > 0 && !stream.empty(); --flips)
-                stream[static_cast<std::size_t>(rng() % stream.size())] ^= static_cast<std::uint8_t>(1U << (rng() % 8));
+                stream[static_cast<std::size_t>(rng() % stream.size())] ^=
+                    static_cast<std::uint8_t>(1U << (rng() % 8));
         }
         std::string error;
         const auto f = decode(raw_delta(base.tick + 2, base.tick, &stream), &base, error);

@@ -64,7 +64,8 @@ std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Inpu
 void MatchRecorder::keyframe() {
     Keyframe k{match_.state_hash(), match_.save(), {}};
     if (match_.tick() == 0)
-        for (const physics::HashedValue& v : match_.world().hashed_values()) k.world.push_back(v.bits);
+        for (const physics::HashedValue& v : match_.world().hashed_values())
+            k.world.push_back(v.bits);
     writer_.add_keyframe(k);
 }
 

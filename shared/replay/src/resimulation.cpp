@@ -5,10 +5,12 @@
 namespace carom::replay {
 
 Resimulation::Resimulation(const Replay& replay)
-    : replay_(replay), match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
+    : replay_(replay),
+      match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
     held_.assign(match_.slot_count(), game::Input{});
     try {
-        for (const PlayerInfo& p : replay.header.players) match_.join(p.slot, p.name);
+        for (const PlayerInfo& p : replay.header.players)
+            match_.join(p.slot, p.name);
     } catch (const std::invalid_argument& e) {
         throw InconsistentReplay(std::string("header players: ") + e.what());
     }
@@ -16,14 +18,16 @@ Resimulation::Resimulation(const Replay& replay)
 }
 
 Resimulation::Resimulation(const Replay& replay, const Keyframe& keyframe)
-    : replay_(replay), match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
+    : replay_(replay),
+      match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
     try {
         match_.restore(keyframe.state);
     } catch (const std::invalid_argument& e) {
         throw InconsistentReplay("keyframe at tick " + std::to_string(keyframe.state.tick) + ": " +
                                  e.what());
     }
-    for (const game::PlayerSnapshot& p : keyframe.state.players) held_.push_back(p.last_input);
+    for (const game::PlayerSnapshot& p : keyframe.state.players)
+        held_.push_back(p.last_input);
     seek_streams(keyframe.state.tick);
 }
 
