@@ -43,8 +43,8 @@ std::vector<physics::HashedValue> world_names(const replay::Replay& r) {
     }
 }
 
-// Both keyframes of one tick, field by field (the world values too where
-// both carry them, named by a re-simulation of A).
+// Both keyframes of one tick, field by field (the world values too when
+// either carries them, named by a re-simulation of A).
 std::vector<replay::FieldDiff> diff_keyframes(const replay::Replay& a, const replay::Keyframe& ka,
                                               const replay::Keyframe& kb) {
     std::vector<replay::FieldDiff> fields = replay::diff_states(ka.state, kb.state);
