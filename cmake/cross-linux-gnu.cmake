@@ -37,6 +37,32 @@ if(NOT CMAKE_IN_TRY_COMPILE)
     endif()
   endforeach()
 endif()
+
+# FlatBuffers' JSON parser (map files) is a compiled library: the target's
+# build comes from Debian's multiarch package (libflatbuffers-dev:<arch>,
+# scripts/install-deps.sh determinism). Its package files are staged one by
+# one in a real directory, so they resolve the prefix to the stage (whose
+# include/ holds only the staged headers), not to the host's /usr.
+if(NOT DEFINED CAROM_CROSS_MULTIARCH)
+  set(CAROM_CROSS_MULTIARCH ${CAROM_CROSS_TRIPLE})
+endif()
+set(_fb_lib "/usr/lib/${CAROM_CROSS_MULTIARCH}/libflatbuffers.a")
+set(_fb_cmake "/usr/lib/${CAROM_CROSS_MULTIARCH}/cmake/flatbuffers")
+if(NOT CMAKE_IN_TRY_COMPILE AND EXISTS "${_fb_lib}")
+  file(MAKE_DIRECTORY "${_stage}${_fb_cmake}")
+  # The static library's targets only: flatc is the host's, and the shared
+  # library's targets would point at a .so a static build never links.
+  foreach(_file FlatBuffersConfig.cmake FlatBuffersConfigVersion.cmake
+                FlatBuffersTargets.cmake FlatBuffersTargets-none.cmake)
+    if(NOT IS_SYMLINK "${_stage}${_fb_cmake}/${_file}")
+      file(CREATE_LINK "${_fb_cmake}/${_file}" "${_stage}${_fb_cmake}/${_file}" SYMBOLIC)
+    endif()
+  endforeach()
+  if(NOT IS_SYMLINK "${_stage}${_fb_lib}")
+    file(CREATE_LINK "${_fb_lib}" "${_stage}${_fb_lib}" SYMBOLIC)
+  endif()
+endif()
+set(CMAKE_LIBRARY_ARCHITECTURE ${CAROM_CROSS_MULTIARCH})
 set(CMAKE_FIND_ROOT_PATH "${_stage}")
 
 # Programs (flatc) are host tools; everything else comes from the sysroot or the stage.

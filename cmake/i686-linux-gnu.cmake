@@ -5,6 +5,7 @@
 # configuration that must be caught diverging).
 set(CAROM_CROSS_TRIPLE i686-linux-gnu)
 set(CAROM_CROSS_PROCESSOR i686)
+set(CAROM_CROSS_MULTIARCH i386-linux-gnu)  # Debian's name for its libraries' directory
 set(CAROM_CROSS_QEMU qemu-i386-static)
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CAROM_X87)
 if(CAROM_X87)

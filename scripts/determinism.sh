@@ -9,8 +9,9 @@
 # also re-runs the bot AI (carom-replay bots, a bot-only match on a corpus
 # file's map and seed, which needs no map file) and must end on the golden
 # hash in replays/tests/bot_match.golden, and records a bot match of its own
-# (carom-replay record, on a corpus file's map): every recording must be byte
-# for byte the reference configuration's, and verify with its build. The
+# (carom-replay record, on a map read from JSON by that build): every
+# recording must be byte for byte the reference configuration's, and verify
+# with its build. The
 # cross configurations also build and run the protocol's tests (packet codec,
 # delta streams) under qemu, so the wire format is proven byte-order free.
 #   scripts/determinism.sh              every configuration
@@ -31,7 +32,7 @@ declare -A preset=(
   [gcc-O0]=debug [gcc-O2]=release [clang-O3]=clang [asan]=asan [aarch64]=release
   [i686]=release [s390x]=release [i686-x87]=release
 )
-cross() { echo "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/$1-linux-gnu.cmake|-DCAROM_MAP_FILES=OFF"; }
+cross() { echo "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/$1-linux-gnu.cmake|-DCAROM_MAP_FILES=ON"; }
 declare -A extra=(
   [gcc-O0]=""
   [gcc-O2]="-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
@@ -75,7 +76,7 @@ read -r bot_replay bot_ticks bot_golden < replays/tests/bot_match.golden
 declare -A bots=()    # [config] OK or the hash it ended on
 
 # The match each configuration records, and the results of the cross checks.
-record_map=replays/corpus/team-arena.crpl
+record_map=shared/game/maps/arena.json  # parsed by each build, cross ones too
 record_args=(--seed 9 --ticks 1800 --churn 5)
 declare -A protocol=()  # [config] OK or FAIL (cross configurations)
 declare -A recorded=()  # [config] how its recording compares with the reference's
@@ -131,7 +132,7 @@ for c in "${configs[@]}"; do
     tail -n 3 "$dir/protocol_tests.log"
   fi
 
-  echo "=== $c: record a bot match on ${record_map#replays/corpus/}'s map"
+  echo "=== $c: record a bot match on $record_map"
   rm -f "$dir/recorded.crpl"
   ${runner[$c]:-} "$dir/replays/carom-replay" record --map "$record_map" "${record_args[@]}" \
     -o "$dir/recorded.crpl" || problems+=("$c: carom-replay record failed")

@@ -5,6 +5,8 @@
 #   scripts/install-deps.sh determinism  also the aarch64 cross compiler and its emulator
 set -euo pipefail
 
+foreign_archs=()
+
 packages=(
   cmake ninja-build g++ clang make
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
@@ -15,9 +17,14 @@ packages=(
 )
 case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
-  # libstdc++/glibc for arm64 come with the cross compiler; its static
-  # libraries let qemu-aarch64-static run the binary without a sysroot.
-  determinism) packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static) ;;
+  # libstdc++/glibc for the targets come with the cross compilers; their
+  # static libraries let qemu run the binaries without a sysroot. FlatBuffers'
+  # JSON parser (map files) is a compiled library: each target's build comes
+  # from Debian's multiarch package.
+  determinism)
+    foreign_archs=(arm64 i386 s390x)
+    packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static
+               libflatbuffers-dev:arm64 libflatbuffers-dev:i386 libflatbuffers-dev:s390x) ;;
   "") ;;
   *) echo "install-deps.sh: unknown group '$1' (bench, determinism)" >&2; exit 2 ;;
 esac
@@ -34,5 +41,10 @@ echo "installing missing packages: ${missing[*]}" >&2
 sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+for arch in "${foreign_archs[@]}"; do
+  dpkg --print-foreign-architectures | grep -qx "$arch" || $sudo dpkg --add-architecture "$arch"
+done
+# A mirror caught mid-sync fails one index now and then; the install below
+# still fails clearly if a package it needs cannot be found.
+$sudo apt-get update -qq || echo "install-deps.sh: apt-get update reported errors (above); installing anyway" >&2
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
