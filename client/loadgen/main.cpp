@@ -266,7 +266,8 @@ int main(int argc, char** argv) {
     app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
     app.add_flag("--json", o.json, "Print the report as one JSON object");
     app.add_option("--max-gap-ms", o.max_gap_ms,
-                   "Fail when a client waits longer than this for a snapshot")
+                   "Fail when a client waits longer than this for a snapshot, or a player "
+                   "for the server to apply one of its inputs")
         ->check(carom::cli::at_least(0))
         ->capture_default_str();
     app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off")

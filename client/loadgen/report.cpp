@@ -63,11 +63,13 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
             Report::PerClient pc;
             pc.client_id = c.client_id;
             pc.max_gap_ms = c.max_gap_ms;
+            pc.max_input_stall_ms = c.max_input_stall_ms;
             pc.outcome = c.outcome;
             const double due = c.connected_s * static_cast<double>(c.snapshot_rate_hz);
             pc.snapshot_share =
                 due <= 0.0 ? 0.0 : std::min(1.0, static_cast<double>(s.snapshots_received) / due);
             r.max_gap_ms = std::max(r.max_gap_ms, pc.max_gap_ms);
+            r.max_input_stall_ms = std::max(r.max_input_stall_ms, pc.max_input_stall_ms);
             r.snapshot_share_min =
                 first_share ? pc.snapshot_share : std::min(r.snapshot_share_min, pc.snapshot_share);
             first_share = false;
@@ -130,10 +132,16 @@ std::string to_text(const Report& r) {
         "  snapshot gaps    longest {} ms (bound {} ms); lowest share of those due {:.1f} %; "
         "{} clients lost\n",
         r.max_gap_ms, r.max_gap_bound_ms, 100.0 * r.snapshot_share_min, r.lost_clients);
+    out += fmt::format("  inputs applied   longest stall {} ms (bound {} ms)\n",
+                       r.max_input_stall_ms, r.max_gap_bound_ms);
     for (const Report::PerClient& c : r.per_client)
-        if (c.max_gap_ms > r.max_gap_bound_ms || c.outcome != "connected")
-            out += fmt::format("    client {:08x}: longest gap {} ms, {:.1f} % of snapshots, {}\n",
-                               c.client_id, c.max_gap_ms, 100.0 * c.snapshot_share, c.outcome);
+        if (c.max_gap_ms > r.max_gap_bound_ms || c.max_input_stall_ms > r.max_gap_bound_ms ||
+            c.outcome != "connected")
+            out += fmt::format(
+                "    client {:08x}: longest gap {} ms, inputs stalled {} ms, {:.1f} % of "
+                "snapshots, {}\n",
+                c.client_id, c.max_gap_ms, c.max_input_stall_ms, 100.0 * c.snapshot_share,
+                c.outcome);
     out += fmt::format("  bytes/s          in {:.0f}  out {:.0f}  per client\n", r.bytes_in_per_s,
                        r.bytes_out_per_s);
     out += fmt::format(
@@ -153,6 +161,7 @@ nlohmann::json to_json(const Report& r) {
     for (const Report::PerClient& c : r.per_client)
         per_client.push_back({{"client_id", c.client_id},
                               {"max_gap_ms", c.max_gap_ms},
+                              {"max_input_stall_ms", c.max_input_stall_ms},
                               {"snapshot_share", c.snapshot_share},
                               {"outcome", c.outcome}});
     return {
@@ -184,6 +193,7 @@ nlohmann::json to_json(const Report& r) {
         {"socket_errors", r.socket_errors},
         {"garbage_sent", r.garbage_sent},
         {"snapshot_gap_ms", {{"max", r.max_gap_ms}, {"bound", r.max_gap_bound_ms}}},
+        {"input_stall_ms", {{"max", r.max_input_stall_ms}, {"bound", r.max_gap_bound_ms}}},
         {"snapshot_share_min", r.snapshot_share_min},
         {"lost_clients", r.lost_clients},
         {"per_client", per_client},

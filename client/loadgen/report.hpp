@@ -25,6 +25,9 @@ struct ClientResult {
     std::uint32_t client_id = 0;
     // The longest time without a snapshot, from acceptance to the end of the run.
     std::uint64_t max_gap_ms = 0;
+    // A player's longest time without the server applying a new input of
+    // its own (as its snapshots report), the end of the run included.
+    std::uint64_t max_input_stall_ms = 0;
     std::uint32_t snapshot_rate_hz = 0;  // from Accepted: what was due
 };
 
@@ -66,20 +69,23 @@ struct Report {
     struct PerClient {
         std::uint32_t client_id = 0;
         std::uint64_t max_gap_ms = 0;
+        std::uint64_t max_input_stall_ms = 0;
         double snapshot_share = 0.0;
         std::string outcome;
     };
     std::vector<PerClient> per_client;
     std::uint64_t max_gap_ms = 0;          // the longest of any client
+    std::uint64_t max_input_stall_ms = 0;  // the longest of any player
     double snapshot_share_min = 0.0;       // the lowest share of any client
     std::uint64_t lost_clients = 0;        // accepted, then timed out or disconnected
     std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
 
     // Every client was accepted, received snapshots, stayed connected to the
-    // end, and never waited longer than the bound for a snapshot.
+    // end, and never waited longer than the bound for a snapshot, nor (a
+    // player) for the server to apply one of its inputs.
     bool ok() const {
         return accepted == clients && with_snapshots == clients && lost_clients == 0 &&
-               max_gap_ms <= max_gap_bound_ms;
+               max_gap_ms <= max_gap_bound_ms && max_input_stall_ms <= max_gap_bound_ms;
     }
 };
 

@@ -80,6 +80,13 @@ void SimClient::note_snapshots(std::uint64_t now_ms) {
     const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
     max_gap_ms_ = std::max(max_gap_ms_, now_ms - since);
     last_snapshot_ms_ = now_ms;
+
+    const std::uint32_t applied = connection_.last_input_sequence();
+    if (spectator_ || applied == applied_seen_) return;
+    applied_seen_ = applied;
+    max_input_stall_ms_ =
+        std::max(max_input_stall_ms_, now_ms - last_applied_ms_.value_or(*accepted_ms_));
+    last_applied_ms_ = now_ms;
 }
 
 void SimClient::send(std::span<const std::uint8_t> bytes) {
@@ -160,6 +167,9 @@ ClientResult SimClient::finish() {
         // seconds of the run shows as a long gap.
         const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
         r.max_gap_ms = std::max(max_gap_ms_, now - since);
+        if (!spectator_)
+            r.max_input_stall_ms =
+                std::max(max_input_stall_ms_, now - last_applied_ms_.value_or(*accepted_ms_));
         r.snapshot_rate_hz = connection_.session().snapshot_rate_hz;
     }
     r.client_id = connection_.session().client_id;

@@ -74,6 +74,12 @@ class SimClient {
     std::uint64_t snapshots_seen_ = 0;
     std::uint64_t max_gap_ms_ = 0;
     void note_snapshots(std::uint64_t now_ms);
+    // Input application: the longest time the server's last applied input of
+    // this client (carried in each snapshot) stood still. A session frozen by
+    // a forged sequence number shows here, even while snapshots keep coming.
+    std::uint32_t applied_seen_ = 0;
+    std::optional<std::uint64_t> last_applied_ms_;
+    std::uint64_t max_input_stall_ms_ = 0;
     const LoadedMap* map_ = nullptr;
     std::string map_problem_;
     game::Vec2 goal_;

@@ -97,5 +97,24 @@ TEST_CASE("report_gives_the_longest_snapshot_gap_and_fails_over_the_bound") {
     CHECK(summarise({a, b}, 2.0, 0, 300).ok());
 }
 
+TEST_CASE("report_fails_a_player_whose_inputs_the_server_stopped_applying") {
+    // Snapshots keep coming, but the server applied none of this player's
+    // inputs for 2 s: a frozen session, not a slow link.
+    ClientResult frozen = connected_client(60, 0, 2.0);
+    frozen.client_id = 0xF;
+    frozen.max_gap_ms = 20;
+    frozen.max_input_stall_ms = 2000;
+    frozen.snapshot_rate_hz = 30;
+    const Report r = summarise({connected_client(60, 0, 2.0), frozen}, 2.0, 0);
+    CHECK(r.max_gap_ms == 20);
+    CHECK(r.max_input_stall_ms == 2000);
+    CHECK_FALSE(r.ok());
+    CHECK(to_json(r)["input_stall_ms"]["max"] == 2000);
+    CHECK(to_json(r)["per_client"][1]["max_input_stall_ms"] == 2000);
+    CHECK(to_text(r).find("inputs stalled 2000 ms") != std::string::npos);
+    frozen.max_input_stall_ms = 40;  // an input applied every few ticks is fine
+    CHECK(summarise({connected_client(60, 0, 2.0), frozen}, 2.0, 0).ok());
+}
+
 }  // namespace
 }  // namespace carom::loadgen
