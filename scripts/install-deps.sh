@@ -8,7 +8,7 @@ set -euo pipefail
 foreign_archs=()
 
 packages=(
-  cmake ninja-build g++ clang make
+  cmake ninja-build g++ clang make ccache
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev
