@@ -8,6 +8,8 @@
 # FLOODERS=N: how many flood processes (default 2; 0 for a baseline).
 # FLOOD_NICE=1: the flooders run at nice 19, as an attacker on other machines
 # would not take the server's CPU (this host has 2 shared cores).
+# SPLIT_CPUS=1: the server alone on CPU 0, the flooders and the players on
+# CPU 1 (taskset): full-speed flooders that cannot take the server's core.
 set -u
 build=${1:?build dir}
 flood_s=${2:-10}
@@ -16,18 +18,18 @@ dir=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$dir"; }
 trap cleanup EXIT
-"$build/server/carom-server" --port 0 ${SERVER_ARGS---max-sessions-per-ip 8} --map "$here/shared/game/maps/arena.json" \
+${SPLIT_CPUS:+taskset -c 0} "$build/server/carom-server" --port 0 ${SERVER_ARGS---max-sessions-per-ip 8} --map "$here/shared/game/maps/arena.json" \
     --ready-file "$dir/ready" --stats-file "$dir/stats.json" --stats-interval 0 \
     --log-level warn >"$dir/server.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 100); do [ -s "$dir/ready" ] && break; sleep 0.1; done
 port=$(jq -r .port "$dir/ready")
-"$build/client/loadgen/carom-loadgen" --server "127.0.0.1:$port" --clients 8 \
+${SPLIT_CPUS:+taskset -c 1} "$build/client/loadgen/carom-loadgen" --server "127.0.0.1:$port" --clients 8 \
     --seconds $((flood_s + 4)) --seed 7 --json --log-level off >"$dir/loadgen.json" 2>"$dir/loadgen.err" &
 lg=$!
 sleep 2
 for s in $(seq "${FLOODERS:-2}"); do
-    ${FLOOD_NICE:+nice -n 19} "$build/client/loadgen/carom-flood" --port "$port" --seconds "$flood_s" --seed "$s" \
+    ${SPLIT_CPUS:+taskset -c 1} ${FLOOD_NICE:+nice -n 19} "$build/client/loadgen/carom-flood" --port "$port" --seconds "$flood_s" --seed "$s" \
         >"$dir/flood$s.json" &
     pids+=($!)
 done
