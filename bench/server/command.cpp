@@ -20,6 +20,7 @@
 
 #include "json.hpp"
 #include "server/harness.hpp"
+#include "server/link.hpp"
 #include "udp_host.hpp"
 
 #include <spdlog/spdlog.h>
@@ -36,7 +37,108 @@ struct ServerOptions {
     double latency_seconds = 10;
     bool json = false;
     std::vector<std::string> only;  // empty: every part
+    double link_seconds = 60;
+    std::vector<std::uint64_t> seeds{1, 2, 3};
+    std::vector<double> rtts_ms{0, 50, 100, 200};
+    std::vector<double> losses_percent{0, 5, 10};
 };
+
+// "a" or "a-b": the range of a figure over the seeds.
+std::string range(const std::vector<double>& v, const char* format) {
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    const std::string a = fmt::format(fmt::runtime(format), *lo);
+    const std::string b = fmt::format(fmt::runtime(format), *hi);
+    return a == b ? a : a + "-" + b;
+}
+
+void print_delta_bits(const DeltaBits& bits) {
+    fmt::print(
+        "\n  What the delta bits pay for (one run at 100 ms, 5 %, by the baseline's age n in "
+        "ticks;\n  bits per snapshot, means):\n");
+    fmt::print("  {:>6} {:>9} {:>9} {:>8} {:>7} {:>6} {:>13} {:>13} {:>8} {:>10}\n", "n",
+               "snapshots", "datagram", "stream", "header", "flags", "puck v / pos",
+               "players v/pos", "padding", "disks sent");
+    for (std::size_t i = 0; i < DeltaBits::kAges; ++i) {
+        const DeltaBits::Bucket& b = bits.by_age[i];
+        if (b.snapshots == 0) continue;
+        const auto n = static_cast<double>(b.snapshots);
+        const auto per = [&](std::uint64_t x) { return static_cast<double>(x) / n; };
+        fmt::print(
+            "  {:>6} {:>9} {:>8.1f}B {:>7.1f}B {:>7.1f} {:>6.1f} {:>6.1f} / {:<5.1f} {:>6.1f} / "
+            "{:<5.1f} {:>8.1f} {:>5.1f} of {:.0f}\n",
+            DeltaBits::age_label(i), b.snapshots, per(b.datagram_bytes), per(b.stream_bytes),
+            per(b.header_bits), per(b.flag_bits), per(b.puck_velocity_bits),
+            per(b.puck_position_bits), per(b.player_velocity_bits), per(b.player_position_bits),
+            per(b.padding_bits), per(b.disks_changed), per(b.disks));
+    }
+}
+
+void run_link_part(const ServerOptions& o) {
+    if (!o.json)
+        fmt::print(
+            "Bandwidth through the link simulator: 4 v 4 arena, 8 clients playing the chase bot, "
+            "60 Hz snapshots,\n{} s of play a run, seeds {}: ranges over the seeds. Per client; "
+            "payload, then with UDP/IP\n(28 B a datagram). Jitter ±10 ms each way (none at 0 ms). "
+            "floor: the players' input changes.\n",
+            o.link_seconds, fmt::join(o.seeds, " "));
+    if (!o.json)
+        fmt::print("  {:>4} {:>5} | {:>11} {:>11} | {:>11} {:>11} | {:>11} {:>9} | {:>9} {:>12}\n",
+                   "rtt", "loss", "down B/s", "+UDP/IP", "up B/s", "+UDP/IP", "snapshot B",
+                   "full B", "floor B/s", "repeated %");
+    DeltaBits bits;
+    for (const double rtt : o.rtts_ms) {
+        for (const double loss : o.losses_percent) {
+            std::vector<double> down, down_ip, up, up_ip, snap, full, floor, repeated;
+            for (const std::uint64_t seed : o.seeds) {
+                LinkRunOptions r;
+                r.map = arena_map();
+                r.seconds = o.link_seconds;
+                r.seed = seed;
+                r.link = {rtt, rtt > 0 ? 10.0 : 0.0, loss};
+                if (rtt == 100 && loss == 5 && seed == o.seeds.front()) r.delta_bits = &bits;
+                const LinkFigures f = run_link(r);
+                down.push_back(f.down_bytes_per_s);
+                down_ip.push_back(f.down_bytes_per_s + 28.0 * f.down_datagrams_per_s);
+                up.push_back(f.up_bytes_per_s);
+                up_ip.push_back(f.up_bytes_per_s + 28.0 * f.up_datagrams_per_s);
+                snap.push_back(f.mean_snapshot_bytes);
+                full.push_back(f.full_snapshot_bytes);
+                floor.push_back(f.floor_bytes_per_s);
+                repeated.push_back(100.0 * f.repeated_share);
+                if (o.json)
+                    fmt::print(
+                        "{{\"bench\":\"server_link\",\"rtt_ms\":{},\"jitter_ms\":{},"
+                        "\"loss_percent\":{},\"seed\":{},\"seconds\":{},"
+                        "\"down_bytes_per_s\":{},\"down_datagrams_per_s\":{},"
+                        "\"up_bytes_per_s\":{},\"up_datagrams_per_s\":{},"
+                        "\"mean_snapshot_bytes\":{},\"full_snapshot_bytes\":{},"
+                        "\"full_snapshots\":{},\"floor_bytes_per_s\":{},"
+                        "\"input_changes\":{},\"repeated_share\":{},\"undecodable\":{}}}\n",
+                        rtt, r.link.jitter_ms, loss, seed, o.link_seconds,
+                        json_number(f.down_bytes_per_s, "{:.1f}"),
+                        json_number(f.down_datagrams_per_s, "{:.2f}"),
+                        json_number(f.up_bytes_per_s, "{:.1f}"),
+                        json_number(f.up_datagrams_per_s, "{:.2f}"),
+                        json_number(f.mean_snapshot_bytes, "{:.2f}"),
+                        json_number(f.full_snapshot_bytes, "{:.0f}"), f.full_snapshots,
+                        json_number(f.floor_bytes_per_s, "{:.1f}"), f.input_changes,
+                        json_number(f.repeated_share, "{:.5f}"), f.undecodable);
+            }
+            if (!o.json)
+                fmt::print(
+                    "  {:>4} {:>4}% | {:>11} {:>11} | {:>11} {:>11} | {:>11} {:>9} | {:>9} "
+                    "{:>12}\n",
+                    rtt, loss, range(down, "{:.0f}"), range(down_ip, "{:.0f}"), range(up, "{:.0f}"),
+                    range(up_ip, "{:.0f}"), range(snap, "{:.1f}"), range(full, "{:.0f}"),
+                    range(floor, "{:.0f}"), range(repeated, "{:.2f}"));
+        }
+    }
+    if (!o.json && bits.by_age[0].snapshots + bits.by_age[1].snapshots + bits.by_age[2].snapshots +
+                           bits.by_age[3].snapshots >
+                       0)
+        print_delta_bits(bits);
+    if (!o.json) fmt::print("\n");
+}
 
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) return 0.0;
@@ -362,6 +464,7 @@ int run_server_bench(const ServerOptions& o) {
     const auto want = [&](const char* part) {
         return o.only.empty() || std::find(o.only.begin(), o.only.end(), part) != o.only.end();
     };
+    if (want("link")) run_link_part(o);
     std::vector<std::uint16_t> sizes;
     // The datagram cost sends the sizes of the delta run: it runs when either part is wanted.
     const Bandwidth delta =
@@ -492,8 +595,16 @@ void add_server_command(CLI::App& app) {
         ->capture_default_str();
     command
         ->add_option("--only", options->only,
-                     "Run only these parts (bandwidth, capacity, latency, datagram)")
-        ->check(CLI::IsMember({"bandwidth", "capacity", "latency", "datagram"}));
+                     "Run only these parts (link, bandwidth, capacity, latency, datagram)")
+        ->check(CLI::IsMember({"link", "bandwidth", "capacity", "latency", "datagram"}));
+    command->add_option("--link-seconds", options->link_seconds, "Seconds of play a link run")
+        ->capture_default_str();
+    command->add_option("--seeds", options->seeds, "Seeds of the link runs (ranges over them)")
+        ->capture_default_str();
+    command->add_option("--rtt", options->rtts_ms, "Round trips of the link runs, ms")
+        ->capture_default_str();
+    command->add_option("--loss", options->losses_percent, "Loss of the link runs, % each way")
+        ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
     command->callback([options] {
         const int status = run_server_bench(*options);
