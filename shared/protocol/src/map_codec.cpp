@@ -1,5 +1,8 @@
 #include "carom/protocol/map_codec.hpp"
 
+#define XXH_INLINE_ALL  // header-only, as the core uses it: no library to cross-link
+#include <xxhash.h>
+
 #include <cstdint>
 #include <optional>
 
@@ -150,6 +153,11 @@ std::variant<game::Map, std::string> map_from_binary(std::span<const std::uint8_
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (!schema::VerifyMapBuffer(verifier)) return std::string("not a valid binary map");
     return decode_map(*schema::GetMap(bytes.data()));
+}
+
+std::uint64_t map_hash(const game::Map& map) {
+    const std::vector<std::uint8_t> bytes = map_to_binary(map);
+    return XXH3_64bits(bytes.data(), bytes.size());
 }
 
 }  // namespace carom::protocol

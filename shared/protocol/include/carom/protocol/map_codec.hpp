@@ -23,4 +23,8 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& table);
 std::vector<std::uint8_t> map_to_binary(const game::Map& map);
 std::variant<game::Map, std::string> map_from_binary(std::span<const std::uint8_t> bytes);
 
+// XXH3-64 of the map's binary: Accepted names the room's map by it, so that
+// a client plays on exactly the server's map.
+std::uint64_t map_hash(const game::Map& map);
+
 }  // namespace carom::protocol

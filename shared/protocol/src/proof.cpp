@@ -1,0 +1,51 @@
+#include "carom/protocol/proof.hpp"
+
+#include <sodium.h>
+
+#include <array>
+
+namespace carom::protocol {
+namespace {
+
+// The 16-byte key: the secret, little-endian, then zeros (the secret holds
+// the session's 64 bits of entropy).
+std::array<unsigned char, crypto_shorthash_KEYBYTES> key_of(std::uint64_t secret) {
+    std::array<unsigned char, crypto_shorthash_KEYBYTES> key{};
+    for (std::size_t i = 0; i < 8; ++i)
+        key[i] = static_cast<unsigned char>(secret >> (8 * i));
+    return key;
+}
+
+void put(unsigned char* at, std::uint64_t v, std::size_t bytes) {
+    for (std::size_t i = 0; i < bytes; ++i)
+        at[i] = static_cast<unsigned char>(v >> (8 * i));
+}
+
+std::uint32_t low32(const unsigned char* message, std::size_t size, std::uint64_t secret) {
+    const auto key = key_of(secret);
+    std::array<unsigned char, crypto_shorthash_BYTES> out{};
+    crypto_shorthash(out.data(), message, size, key.data());
+    return static_cast<std::uint32_t>(out[0]) | static_cast<std::uint32_t>(out[1]) << 8 |
+           static_cast<std::uint32_t>(out[2]) << 16 | static_cast<std::uint32_t>(out[3]) << 24;
+}
+
+}  // namespace
+
+// The messages start with a direction byte, so a proof of one kind is never one of the other.
+std::uint32_t update_proof(std::uint64_t secret, std::uint64_t tick, std::uint64_t state_hash) {
+    std::array<unsigned char, 17> m{};
+    m[0] = 'S';
+    put(m.data() + 1, tick, 8);
+    put(m.data() + 9, state_hash, 8);
+    return low32(m.data(), m.size(), secret);
+}
+
+std::uint32_t client_proof(std::uint64_t secret, std::uint32_t sequence, std::uint64_t ack) {
+    std::array<unsigned char, 13> m{};
+    m[0] = 'C';
+    put(m.data() + 1, sequence, 4);
+    put(m.data() + 5, ack, 8);
+    return low32(m.data(), m.size(), secret);
+}
+
+}  // namespace carom::protocol
