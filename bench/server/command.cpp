@@ -18,6 +18,8 @@
 
 #include <fmt/format.h>
 
+#include "carom/client/connection.hpp"
+#include "carom/protocol/map_file.hpp"
 #include "json.hpp"
 #include "server/harness.hpp"
 #include "server/link.hpp"
@@ -41,6 +43,7 @@ struct ServerOptions {
     std::vector<std::uint64_t> seeds{1, 2, 3};
     std::vector<double> rtts_ms{0, 50, 100, 200};
     std::vector<double> losses_percent{0, 5, 10};
+    std::vector<std::string> link_maps{"arena", "rink", "stadium"};
 };
 
 // "a" or "a-b": the range of a figure over the seeds.
@@ -51,92 +54,170 @@ std::string range(const std::vector<double>& v, const char* format) {
     return a == b ? a : a + "-" + b;
 }
 
-void print_delta_bits(const DeltaBits& bits) {
+std::filesystem::path map_named(const std::string& name) {
+    return arena_map().parent_path() / (name + ".json");
+}
+
+void print_link_json(const LinkRunOptions& r, const std::string& map, const LinkFigures& f) {
+    const DownstreamBytes& d = f.down;
     fmt::print(
-        "\n  What the delta bits pay for (one run at 100 ms, 5 %, by the baseline's age n in "
-        "ticks;\n  bits per snapshot, means):\n");
-    fmt::print("  {:>6} {:>9} {:>9} {:>8} {:>7} {:>6} {:>13} {:>13} {:>8} {:>10}\n", "n",
-               "snapshots", "datagram", "stream", "header", "flags", "puck v / pos",
-               "players v/pos", "padding", "disks sent");
-    for (std::size_t i = 0; i < DeltaBits::kAges; ++i) {
-        const DeltaBits::Bucket& b = bits.by_age[i];
-        if (b.snapshots == 0) continue;
-        const auto n = static_cast<double>(b.snapshots);
-        const auto per = [&](std::uint64_t x) { return static_cast<double>(x) / n; };
-        fmt::print(
-            "  {:>6} {:>9} {:>8.1f}B {:>7.1f}B {:>7.1f} {:>6.1f} {:>6.1f} / {:<5.1f} {:>6.1f} / "
-            "{:<5.1f} {:>8.1f} {:>5.1f} of {:.0f}\n",
-            DeltaBits::age_label(i), b.snapshots, per(b.datagram_bytes), per(b.stream_bytes),
-            per(b.header_bits), per(b.flag_bits), per(b.puck_velocity_bits),
-            per(b.puck_position_bits), per(b.player_velocity_bits), per(b.player_position_bits),
-            per(b.padding_bits), per(b.disks_changed), per(b.disks));
-    }
+        "{{\"bench\":\"server_link\",\"map\":{},\"clients\":{},\"rtt_ms\":{},"
+        "\"jitter_ms\":{},\"loss_percent\":{},\"seed\":{},\"seconds\":{},"
+        "\"down_bytes_per_s\":{},\"down_datagrams_per_s\":{},\"up_bytes_per_s\":{},"
+        "\"up_datagrams_per_s\":{},\"mean_update_bytes\":{},\"full_state_bytes\":{},"
+        "\"full_states\":{},\"floor_bytes_per_s\":{},\"input_changes\":{},"
+        "\"repeated_share\":{},\"undecodable\":{},\"hash_mismatches\":{},\"resyncs\":{},"
+        "\"down\":{{\"framing\":{},\"proof\":{},\"tick\":{},\"age\":{},\"sequence\":{},"
+        "\"count\":{},\"first_changes\":{},\"resent_changes\":{},\"unused\":{},"
+        "\"more_framing\":{},\"rare\":{},\"full_states\":{}}}}}\n",
+        json_string(map), f.clients, r.link.rtt_ms, r.link.jitter_ms, r.link.loss_percent, r.seed,
+        r.seconds, json_number(f.down_bytes_per_s, "{:.1f}"),
+        json_number(f.down_datagrams_per_s, "{:.2f}"), json_number(f.up_bytes_per_s, "{:.1f}"),
+        json_number(f.up_datagrams_per_s, "{:.2f}"), json_number(f.mean_update_bytes, "{:.2f}"),
+        json_number(f.full_state_bytes, "{:.0f}"), f.full_states,
+        json_number(f.floor_bytes_per_s, "{:.1f}"), f.input_changes,
+        json_number(f.repeated_share, "{:.5f}"), f.undecodable, f.hash_mismatches, f.resyncs,
+        json_number(d.framing, "{:.1f}"), json_number(d.proof, "{:.1f}"),
+        json_number(d.tick, "{:.1f}"), json_number(d.age, "{:.1f}"),
+        json_number(d.sequence, "{:.1f}"), json_number(d.count, "{:.1f}"),
+        json_number(d.first_changes, "{:.1f}"), json_number(d.resent_changes, "{:.1f}"),
+        json_number(d.unused, "{:.1f}"), json_number(d.more_framing, "{:.1f}"),
+        json_number(d.rare, "{:.1f}"), json_number(d.full_states, "{:.1f}"));
+}
+
+// Where the downstream bytes of one condition went, per client per second,
+// ranges over the seeds.
+void print_breakdown(const char* title, const std::vector<LinkFigures>& runs) {
+    const auto col = [&](auto field) {
+        std::vector<double> v;
+        for (const LinkFigures& f : runs)
+            v.push_back(field(f));
+        return range(v, "{:.0f}");
+    };
+    fmt::print(
+        "  {}: down {} B/s = framing {} + proof {} + tick {} + stream [age {} + sequence {} + "
+        "count {} + changes {} (first {}, again {}) + unused {}] + more {} + rare {} + full "
+        "states {}; floor {}\n",
+        title, col([](const LinkFigures& f) { return f.down_bytes_per_s; }),
+        col([](const LinkFigures& f) { return f.down.framing; }),
+        col([](const LinkFigures& f) { return f.down.proof; }),
+        col([](const LinkFigures& f) { return f.down.tick; }),
+        col([](const LinkFigures& f) { return f.down.age; }),
+        col([](const LinkFigures& f) { return f.down.sequence; }),
+        col([](const LinkFigures& f) { return f.down.count; }),
+        col([](const LinkFigures& f) { return f.down.first_changes + f.down.resent_changes; }),
+        col([](const LinkFigures& f) { return f.down.first_changes; }),
+        col([](const LinkFigures& f) { return f.down.resent_changes; }),
+        col([](const LinkFigures& f) { return f.down.unused; }),
+        col([](const LinkFigures& f) { return f.down.more_framing; }),
+        col([](const LinkFigures& f) { return f.down.rare; }),
+        col([](const LinkFigures& f) { return f.down.full_states; }),
+        col([](const LinkFigures& f) { return f.floor_bytes_per_s; }));
 }
 
 void run_link_part(const ServerOptions& o) {
     if (!o.json)
         fmt::print(
-            "Bandwidth through the link simulator: 4 v 4 arena, 8 clients playing the chase bot, "
-            "60 Hz snapshots,\n{} s of play a run, seeds {}: ranges over the seeds. Per client; "
+            "Bandwidth through the link simulator: every slot a client playing the chase bot, "
+            "60 Hz updates,\n{} s of play a run, seeds {}: ranges over the seeds. Per client; "
             "payload, then with UDP/IP\n(28 B a datagram). Jitter ±10 ms each way (none at 0 ms). "
-            "floor: the players' input changes.\n",
+            "floor: the players' input changes.\n"
+            "Repeated: player ticks the server had no input for. Mismatch: failed proofs at the "
+            "clients.\n",
             o.link_seconds, fmt::join(o.seeds, " "));
+    const auto run_seeds = [&](const std::string& map, const LinkCondition& link) {
+        std::vector<LinkFigures> runs;
+        for (const std::uint64_t seed : o.seeds) {
+            LinkRunOptions r;
+            r.map = map_named(map);
+            r.seconds = o.link_seconds;
+            r.seed = seed;
+            r.link = link;
+            runs.push_back(run_link(r));
+            if (o.json) print_link_json(r, map, runs.back());
+        }
+        return runs;
+    };
+    const auto ranges = [](const std::vector<LinkFigures>& runs, auto field, const char* format) {
+        std::vector<double> v;
+        for (const LinkFigures& f : runs)
+            v.push_back(field(f));
+        return range(v, format);
+    };
     if (!o.json)
-        fmt::print("  {:>4} {:>5} | {:>11} {:>11} | {:>11} {:>11} | {:>11} {:>9} | {:>9} {:>12}\n",
-                   "rtt", "loss", "down B/s", "+UDP/IP", "up B/s", "+UDP/IP", "snapshot B",
-                   "full B", "floor B/s", "repeated %");
-    DeltaBits bits;
+        fmt::print(
+            "  {:>4} {:>5} | {:>11} {:>11} | {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>10} {:>9}\n",
+            "rtt", "loss", "down B/s", "+UDP/IP", "up B/s", "+UDP/IP", "update B", "full B",
+            "floor B/s", "repeated %", "mismatch");
+    std::vector<LinkFigures> loopback, target;
     for (const double rtt : o.rtts_ms) {
         for (const double loss : o.losses_percent) {
-            std::vector<double> down, down_ip, up, up_ip, snap, full, floor, repeated;
-            for (const std::uint64_t seed : o.seeds) {
-                LinkRunOptions r;
-                r.map = arena_map();
-                r.seconds = o.link_seconds;
-                r.seed = seed;
-                r.link = {rtt, rtt > 0 ? 10.0 : 0.0, loss};
-                if (rtt == 100 && loss == 5 && seed == o.seeds.front()) r.delta_bits = &bits;
-                const LinkFigures f = run_link(r);
-                down.push_back(f.down_bytes_per_s);
-                down_ip.push_back(f.down_bytes_per_s + 28.0 * f.down_datagrams_per_s);
-                up.push_back(f.up_bytes_per_s);
-                up_ip.push_back(f.up_bytes_per_s + 28.0 * f.up_datagrams_per_s);
-                snap.push_back(f.mean_snapshot_bytes);
-                full.push_back(f.full_snapshot_bytes);
-                floor.push_back(f.floor_bytes_per_s);
-                repeated.push_back(100.0 * f.repeated_share);
-                if (o.json)
-                    fmt::print(
-                        "{{\"bench\":\"server_link\",\"rtt_ms\":{},\"jitter_ms\":{},"
-                        "\"loss_percent\":{},\"seed\":{},\"seconds\":{},"
-                        "\"down_bytes_per_s\":{},\"down_datagrams_per_s\":{},"
-                        "\"up_bytes_per_s\":{},\"up_datagrams_per_s\":{},"
-                        "\"mean_snapshot_bytes\":{},\"full_snapshot_bytes\":{},"
-                        "\"full_snapshots\":{},\"floor_bytes_per_s\":{},"
-                        "\"input_changes\":{},\"repeated_share\":{},\"undecodable\":{}}}\n",
-                        rtt, r.link.jitter_ms, loss, seed, o.link_seconds,
-                        json_number(f.down_bytes_per_s, "{:.1f}"),
-                        json_number(f.down_datagrams_per_s, "{:.2f}"),
-                        json_number(f.up_bytes_per_s, "{:.1f}"),
-                        json_number(f.up_datagrams_per_s, "{:.2f}"),
-                        json_number(f.mean_snapshot_bytes, "{:.2f}"),
-                        json_number(f.full_snapshot_bytes, "{:.0f}"), f.full_snapshots,
-                        json_number(f.floor_bytes_per_s, "{:.1f}"), f.input_changes,
-                        json_number(f.repeated_share, "{:.5f}"), f.undecodable);
-            }
-            if (!o.json)
-                fmt::print(
-                    "  {:>4} {:>4}% | {:>11} {:>11} | {:>11} {:>11} | {:>11} {:>9} | {:>9} "
-                    "{:>12}\n",
-                    rtt, loss, range(down, "{:.0f}"), range(down_ip, "{:.0f}"), range(up, "{:.0f}"),
-                    range(up_ip, "{:.0f}"), range(snap, "{:.1f}"), range(full, "{:.0f}"),
-                    range(floor, "{:.0f}"), range(repeated, "{:.2f}"));
+            const LinkCondition link{rtt, rtt > 0 ? 10.0 : 0.0, loss};
+            const std::vector<LinkFigures> runs = run_seeds("arena", link);
+            if (rtt == 0 && loss == 0) loopback = runs;
+            if (rtt == 100 && loss == 5) target = runs;
+            if (o.json) continue;
+            fmt::print(
+                "  {:>4} {:>4}% | {:>11} {:>11} | {:>11} {:>11} | {:>9} {:>7} | {:>9} {:>10} "
+                "{:>9}\n",
+                rtt, loss,
+                ranges(
+                    runs, [](const LinkFigures& f) { return f.down_bytes_per_s; }, "{:.0f}"),
+                ranges(
+                    runs,
+                    [](const LinkFigures& f) {
+                        return f.down_bytes_per_s + 28.0 * f.down_datagrams_per_s;
+                    },
+                    "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return f.up_bytes_per_s; }, "{:.0f}"),
+                ranges(
+                    runs,
+                    [](const LinkFigures& f) {
+                        return f.up_bytes_per_s + 28.0 * f.up_datagrams_per_s;
+                    },
+                    "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return f.mean_update_bytes; }, "{:.1f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return f.full_state_bytes; }, "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return f.floor_bytes_per_s; }, "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return 100.0 * f.repeated_share; }, "{:.2f}"),
+                ranges(
+                    runs,
+                    [](const LinkFigures& f) { return static_cast<double>(f.hash_mismatches); },
+                    "{:.0f}"));
         }
     }
-    if (!o.json && bits.by_age[0].snapshots + bits.by_age[1].snapshots + bits.by_age[2].snapshots +
-                           bits.by_age[3].snapshots >
-                       0)
-        print_delta_bits(bits);
+    if (!o.json) {
+        fmt::print("\nWhere the downstream bytes go (arena, per client per second):\n");
+        if (!loopback.empty()) print_breakdown("loopback", loopback);
+        if (!target.empty()) print_breakdown("100 ms, 5 %", target);
+    }
+    if (o.link_maps.empty() || o.link_maps.front().empty()) return;
+    if (!o.json)
+        fmt::print(
+            "\nBytes per player per match minute, each map full of chase-bot clients (payload "
+            "down, up):\n");
+    for (const std::string& map : o.link_maps) {
+        for (const LinkCondition& link : {LinkCondition{0, 0, 0}, LinkCondition{100, 10, 5}}) {
+            const std::vector<LinkFigures> runs = run_seeds(map, link);
+            if (o.json) continue;
+            fmt::print(
+                "  {:>8} ({:>2} players) {:>3} ms {:>2} %: down {:>13} B/min, up {:>13} B/min, "
+                "floor {:>11} B/min\n",
+                map, runs.front().clients, link.rtt_ms, link.loss_percent,
+                ranges(
+                    runs, [](const LinkFigures& f) { return 60.0 * f.down_bytes_per_s; }, "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return 60.0 * f.up_bytes_per_s; }, "{:.0f}"),
+                ranges(
+                    runs, [](const LinkFigures& f) { return 60.0 * f.floor_bytes_per_s; },
+                    "{:.0f}"));
+        }
+    }
     if (!o.json) fmt::print("\n");
 }
 
@@ -159,22 +240,28 @@ void poll(asio::io_context& io) {
     io.poll();
 }
 
-// Reads every datagram waiting on a client socket and hands each valid packet on.
-template <class OnPacket>
-void drain(asio::ip::udp::socket& socket, OnPacket&& on_packet) {
+// Reads every datagram waiting on a client socket and hands each on.
+template <class OnDatagram>
+void drain(asio::ip::udp::socket& socket, OnDatagram&& on_datagram) {
     alignas(8) std::array<std::uint8_t, 2048> buffer{};
     std::error_code ec;
     for (;;) {
         const std::size_t got = socket.receive(asio::buffer(buffer), 0, ec);
         if (ec) break;
-        if (const net::Packet* p = protocol::verify_packet(std::span(buffer.data(), got)).packet)
-            on_packet(*p);
+        on_datagram(std::span<const std::uint8_t>(buffer.data(), got));
     }
 }
 
-// A client socket on 127.0.0.1 that completes the handshake; its client id.
-std::uint32_t connect_socket(asio::io_context& io, asio::ip::udp::socket& socket,
-                             const asio::ip::udp::endpoint& server, std::uint32_t index) {
+// The Packet in a datagram, when it is one.
+const net::Packet* packet_of(std::span<const std::uint8_t> datagram) {
+    if (protocol::classify(datagram) != protocol::DatagramKind::packet) return nullptr;
+    const auto p = protocol::verify_packet(datagram);
+    return p ? *p : nullptr;
+}
+
+// A client socket on 127.0.0.1 that completes the handshake; its id and secret.
+InProcessClient connect_socket(asio::io_context& io, asio::ip::udp::socket& socket,
+                               const asio::ip::udp::endpoint& server, std::uint32_t index) {
     socket.open(asio::ip::udp::v4());
     socket.bind({asio::ip::make_address("127.0.0.1"), 0});
     socket.connect(server);
@@ -184,18 +271,23 @@ std::uint32_t connect_socket(asio::io_context& io, asio::ip::udp::socket& socket
     socket.send(asio::buffer(request.data(), request.size()));
     poll(io);
     std::uint64_t cookie = 0;
-    drain(socket, [&](const net::Packet& p) {
-        if (const auto* c = p.body_as_Challenge()) cookie = c->cookie();
+    drain(socket, [&](std::span<const std::uint8_t> d) {
+        if (const net::Packet* p = packet_of(d); p && p->body_as_Challenge())
+            cookie = p->body_as_Challenge()->cookie();
     });
     const auto response = connect_response(b, index, cookie);
     socket.send(asio::buffer(response.data(), response.size()));
     poll(io);
-    std::uint32_t id = 0;
-    drain(socket, [&](const net::Packet& p) {
-        if (const auto* a = p.body_as_Accepted()) id = a->client_id();
+    InProcessClient accepted;
+    drain(socket, [&](std::span<const std::uint8_t> d) {
+        if (const net::Packet* p = packet_of(d); p && p->body_as_Accepted()) {
+            accepted.id = p->body_as_Accepted()->client_id();
+            accepted.secret = p->body_as_Accepted()->session_secret();
+        }
     });
-    if (id == 0) throw std::runtime_error(fmt::format("bench client {} not accepted", index));
-    return id;
+    if (accepted.id == 0)
+        throw std::runtime_error(fmt::format("bench client {} not accepted", index));
+    return accepted;
 }
 
 // --- bandwidth: one 4 v 4 room, eight clients acknowledging every snapshot.
@@ -285,8 +377,11 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     for (std::uint32_t i = 0; i < n; ++i) {
         SocketClient c;
         c.socket = std::make_unique<asio::ip::udp::socket>(io);
+        const InProcessClient accepted =
+            connect_socket(io, *c.socket, transport.local_endpoint(), i);
         c.state.index = i;
-        c.state.id = connect_socket(io, *c.socket, transport.local_endpoint(), i);
+        c.state.id = accepted.id;
+        c.state.secret = accepted.secret;
         clients.push_back(std::move(c));
     }
 
@@ -297,8 +392,9 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     for (std::uint32_t t = 0; t < 60 + ticks; ++t) {
         if (t == 60) packets_in_before = server.stats().packets_in;
         for (auto& c : clients) {
-            drain(*c.socket, [&](const net::Packet& p) {
-                if (const auto* s = p.body_as_Snapshot()) c.newest = std::max(c.newest, s->tick());
+            drain(*c.socket, [&](std::span<const std::uint8_t> d) {
+                if (const auto tick = snapshot_tick(d, c.newest))
+                    c.newest = std::max(c.newest, *tick);
             });
             if (t >= 62 && c.newest + 2 < server.current_tick()) ++missing;
             const auto input = next_input(b, c.state, config.input_redundancy, c.newest);
@@ -364,49 +460,69 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
         [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
             server.receive(from, bytes);
         });
+    // A real client: it holds the room's match and reads its sequence from each update.
     asio::ip::udp::socket socket(io);
-    InProcessClient client;
-    client.id = connect_socket(io, socket, transport.local_endpoint(), 0);
-    flatbuffers::FlatBufferBuilder b;
+    socket.open(asio::ip::udp::v4());
+    socket.bind({asio::ip::make_address("127.0.0.1"), 0});
+    socket.connect(transport.local_endpoint());
+    socket.non_blocking(true);
+    client::ConnectionConfig cc;
+    cc.name = "latency";
+    cc.token = 1;
+    client::Connection connection(cc, [&](std::span<const std::uint8_t> b) {
+        socket.send(asio::buffer(b.data(), b.size()));
+    });
+    const auto start = Clock::now();
+    const auto now_ms = [&] {
+        return static_cast<std::uint64_t>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+    };
+    const auto receive = [&] {
+        poll(io);
+        drain(socket,
+              [&](std::span<const std::uint8_t> d) { connection.on_datagram(d, now_ms()); });
+    };
+    connection.connect(now_ms());
+    for (int i = 0; i < 100 && connection.state() != client::State::connected; ++i)
+        receive();
+    if (connection.state() != client::State::connected)
+        throw std::runtime_error("latency bench: the client was not accepted");
+    auto loaded = protocol::load_map_file(arena_map());
+    connection.set_map(std::get<game::Map>(loaded));
 
     std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
     std::vector<double> samples;
-    std::uint64_t newest = 0;
-    std::uint32_t reflected = 0;
-    const auto on_packet = [&](const net::Packet& p) {
-        const auto* s = p.body_as_Snapshot();
-        if (s == nullptr) return;
-        newest = std::max(newest, s->tick());
+    const auto on_received = [&] {
         const auto now = Clock::now();
-        for (auto it = sent.begin(); it != sent.end() && it->first <= s->last_input_sequence();) {
-            if (it->first > reflected)
-                samples.push_back(
-                    std::chrono::duration<double, std::milli>(now - it->second).count());
+        const std::uint32_t applied = connection.last_input_sequence();
+        for (auto it = sent.begin(); it != sent.end() && it->first <= applied;) {
+            samples.push_back(std::chrono::duration<double, std::milli>(now - it->second).count());
             it = sent.erase(it);
         }
-        reflected = std::max(reflected, s->last_input_sequence());
     };
     const auto period = std::chrono::nanoseconds(1'000'000'000 / 60);
     std::uint32_t rng = 12345;  // xorshift32: where in the tick the input is sent
     const auto ticks = static_cast<std::uint32_t>(seconds * 60);
     auto next = Clock::now() + period;
-    for (std::uint32_t t = 0; t < ticks; ++t) {
+    std::uint32_t warm_up = 60;  // a second to take the first state
+    for (std::uint32_t t = 0; t < ticks + warm_up; ++t) {
         rng ^= rng << 13;
         rng ^= rng >> 17;
         rng ^= rng << 5;
         const auto send_at = next - period + period * (rng % 1000) / 1000;
         std::this_thread::sleep_until(send_at);
-        const auto input = next_input(b, client, config.input_redundancy, newest);
-        sent[client.sequence] = Clock::now();
-        socket.send(asio::buffer(input.data(), input.size()));
-        poll(io);
-        drain(socket, on_packet);
+        const std::uint32_t sequence = connection.next_sequence();
+        connection.send_input(game::Input::from_bits(scripted_input(0, sequence)), now_ms());
+        if (t >= warm_up) sent[sequence] = Clock::now();
+        receive();
+        on_received();
         std::this_thread::sleep_until(next);
         poll(io);
         server.tick();
         transport.flush();
         next += period;
-        drain(socket, on_packet);
+        receive();
+        on_received();
     }
     server.shutdown();
     return {snapshot_rate_hz, percentile(samples, 0.5), percentile(samples, 0.99), samples.size()};
@@ -482,13 +598,14 @@ int run_server_bench(const ServerOptions& o) {
             json_number(full.mean_snapshot_bytes, "{:.1f}"));
     } else if (want("bandwidth")) {
         fmt::print(
-            "Bandwidth per client, 4 v 4 arena, 8 clients, 60 s of play, 30 Hz snapshots "
+            "Bandwidth per client, 4 v 4 arena, 8 in-process clients acknowledging every "
+            "snapshot at once, 60 s of play, 60 Hz "
             "(payload bytes; UDP/IP adds 28 B a datagram)\n");
-        fmt::print("  delta: {:8.1f} B/s ({:.1f} B a snapshot)\n", delta.bytes_per_s,
+        fmt::print("  updates:     {:8.1f} B/s ({:.1f} B a datagram)\n", delta.bytes_per_s,
                    delta.mean_snapshot_bytes);
-        fmt::print("  full:  {:8.1f} B/s ({:.1f} B a snapshot)\n", full.bytes_per_s,
+        fmt::print("  full states: {:8.1f} B/s ({:.1f} B a datagram)\n", full.bytes_per_s,
                    full.mean_snapshot_bytes);
-        fmt::print("  delta / full = {:.3f}\n\n", ratio);
+        fmt::print("  updates / full states = {:.3f}\n\n", ratio);
     }
     if (want("capacity") && !o.json) {
         fmt::print(
@@ -605,6 +722,11 @@ void add_server_command(CLI::App& app) {
         ->capture_default_str();
     command->add_option("--loss", options->losses_percent, "Loss of the link runs, % each way")
         ->capture_default_str();
+    command
+        ->add_option("--maps", options->link_maps,
+                     "Maps of the per-map link runs (\"\": skip them)")
+        ->capture_default_str()
+        ->expected(0, -1);
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
     command->callback([options] {
         const int status = run_server_bench(*options);

@@ -4,6 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
+
 namespace carom::bench {
 
 std::filesystem::path arena_map() {
@@ -31,10 +35,25 @@ void CountingTransport::send(const server::Endpoint& to, std::span<const std::ui
     Traffic& t = by_client[to];
     ++t.datagrams;
     t.bytes += datagram.size();
-    const net::Packet* p = protocol::verify_packet(datagram).packet;
-    if (p != nullptr && p->body_type() == net::Body::Snapshot) {
-        t.newest_snapshot = p->body_as_Snapshot()->tick();
+    if (const auto tick = snapshot_tick(last[to], t.newest_snapshot)) {
+        t.newest_snapshot = std::max(t.newest_snapshot, *tick);
         sizes.push_back(static_cast<std::uint16_t>(datagram.size()));
+    }
+}
+
+std::optional<std::uint64_t> snapshot_tick(std::span<const std::uint8_t> datagram,
+                                           std::uint64_t reference) {
+    switch (protocol::classify(datagram)) {
+        case protocol::DatagramKind::server_update:
+            if (const auto u = protocol::verify_server_update(datagram))
+                return protocol::extend16((*u)->head()->tick(), reference);
+            return std::nullopt;
+        case protocol::DatagramKind::packet:
+            if (const auto p = protocol::verify_packet(datagram); p && (*p)->body_as_FullState())
+                return (*p)->body_as_FullState()->tick();
+            return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -70,15 +89,15 @@ std::vector<InProcessClient> connect_clients(server::Server& server, CountingTra
         c.at.address[15] = static_cast<std::uint8_t>(i & 0xFF);
         c.at.port = 40000;
         server.receive(c.at, connect_request(b, i));
-        const net::Packet* challenge = protocol::verify_packet(link.last[c.at]).packet;
-        if (challenge == nullptr || challenge->body_type() != net::Body::Challenge)
+        const auto challenge = protocol::verify_packet(link.last[c.at]);
+        if (!challenge || (*challenge)->body_type() != net::Body::Challenge)
             throw std::runtime_error("bench client got no challenge");
-        server.receive(c.at, connect_response(b, i, challenge->body_as_Challenge()->cookie()));
-        const net::Packet* accepted = protocol::verify_packet(link.last[c.at]).packet;
-        if (accepted == nullptr || accepted->body_type() != net::Body::Accepted)
+        server.receive(c.at, connect_response(b, i, (*challenge)->body_as_Challenge()->cookie()));
+        const auto accepted = protocol::verify_packet(link.last[c.at]);
+        if (!accepted || (*accepted)->body_type() != net::Body::Accepted)
             throw std::runtime_error(fmt::format("bench client {} was not accepted", i));
-        c.id = accepted->body_as_Accepted()->client_id();
-        c.secret = accepted->body_as_Accepted()->session_secret();
+        c.id = (*accepted)->body_as_Accepted()->client_id();
+        c.secret = (*accepted)->body_as_Accepted()->session_secret();
         clients.push_back(c);
     }
     return clients;
@@ -87,13 +106,14 @@ std::vector<InProcessClient> connect_clients(server::Server& server, CountingTra
 std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& b, InProcessClient& c,
                                          std::uint32_t redundancy, std::uint64_t ack) {
     ++c.sequence;
-    std::vector<net::InputCommand> commands;
+    protocol::ClientReport r;
     const std::uint32_t first = c.sequence > redundancy ? c.sequence - redundancy + 1 : 1;
     for (std::uint32_t s = first; s <= c.sequence; ++s)
-        commands.emplace_back(s, scripted_input(c.index, s));
-    b.Clear();
-    const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(commands), ack, c.sequence);
-    return protocol::finish_packet(b, c.id, net::Body::ClientInput, body.Union(), c.secret);
+        r.inputs.push_back(game::Input::from_bits(scripted_input(c.index, s)));
+    r.sequence = c.sequence;
+    if (ack != 0) r.ack = ack;
+    r.proof = protocol::client_proof(c.secret, r.sequence, ack);
+    return protocol::encode_client_report(b, r);
 }
 
 }  // namespace carom::bench

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "server.hpp"
@@ -23,7 +24,7 @@ class CountingTransport final : public server::Transport {
     struct Traffic {
         std::uint64_t datagrams = 0;
         std::uint64_t bytes = 0;
-        std::uint64_t newest_snapshot = 0;  // server tick of the newest snapshot sent to it
+        std::uint64_t newest_snapshot = 0;  // server tick of the newest update or state sent to it
     };
     std::map<server::Endpoint, Traffic> by_client;
     std::map<server::Endpoint, std::vector<std::uint8_t>> last;  // the newest datagram to each
@@ -42,7 +43,14 @@ struct InProcessClient {
 // Handshake for clients 127.0.0.x:port; throws if one is not accepted.
 std::vector<InProcessClient> connect_clients(server::Server& server, CountingTransport& link,
                                              std::uint32_t count);
-// The client's next ClientInput: its newest K inputs and its acknowledgement.
+// The server tick of a snapshot datagram (a ServerUpdate, its 16 bits read
+// back near `reference`, or a FullState), if it is one.
+std::optional<std::uint64_t> snapshot_tick(std::span<const std::uint8_t> datagram,
+                                           std::uint64_t reference);
+
+// The client's next ClientUpdate: its newest K inputs and its acknowledgement
+// (this client acknowledges what it received without stepping a copy of the
+// match: for the server, the same work as a real client's).
 std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& builder,
                                          InProcessClient& client, std::uint32_t redundancy,
                                          std::uint64_t ack);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <memory>
 #include <random>
@@ -15,6 +16,7 @@
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
 #include "carom/protocol/map_file.hpp"
+#include "carom/protocol/update.hpp"
 #include "carom/replay/reader.hpp"
 #include "server.hpp"
 
@@ -31,6 +33,27 @@ std::size_t varint_bytes(std::uint64_t v) {
         ++n;
     }
     return n;
+}
+
+// Bits of an Exp-Golomb code of order 0 of v.
+double code_bits(std::uint64_t v) {
+    return static_cast<double>(2 * std::bit_width(v + 1) - 1);
+}
+
+double signed_code_bits(std::int64_t v) {
+    return code_bits(v >= 0 ? 2 * static_cast<std::uint64_t>(v)
+                            : 2 * static_cast<std::uint64_t>(-(v + 1)) + 1);
+}
+
+double delta_bits(const protocol::InputDelta& d) {
+    switch (d.kind) {
+        case protocol::InputDelta::Kind::kick_flip:
+            return 2;
+        case protocol::InputDelta::Kind::literal:
+            return 7;
+        default:
+            return 3;
+    }
 }
 
 linksim::LinkSpec spec_of(const LinkCondition& c) {
@@ -65,43 +88,85 @@ struct Player {
     std::unique_ptr<linksim::LinkSimulator<>> up, down;
     std::int64_t next_tick_us = 0;
     std::uint64_t down_bytes = 0, down_datagrams = 0;
+    std::uint64_t newest_sent = 0;  // the newest tick an update to it reached
 };
 
+// The server's side of every client's downlink: it counts what goes in,
+// byte by byte, before the link loses any of it.
 class Downlinks final : public server::Transport {
   public:
-    Downlinks(std::vector<Player>& players, DeltaBits* bits, std::uint32_t pucks,
-              std::uint32_t disks)
-        : players_(players), bits_(bits), pucks_(pucks), disks_(disks) {}
+    Downlinks(std::vector<Player>& players, std::uint32_t slots)
+        : players_(players), slots_(slots) {}
+
     void send(const server::Endpoint& to, std::span<const std::uint8_t> datagram) override {
         for (Player& p : players_) {
             if (!(p.at == to)) continue;
             ++p.down_datagrams;
             p.down_bytes += datagram.size();
-            if (const net::Packet* packet = protocol::verify_packet(datagram).packet;
-                packet != nullptr && packet->body_type() == net::Body::Snapshot) {
-                const bool full = packet->body_as_Snapshot()->baseline_tick() == 0;
-                if (full) {
-                    ++full_snapshots;
-                    full_bytes = std::max<std::uint64_t>(full_bytes, datagram.size());
-                } else {
-                    ++steady_snapshots;
-                    steady_bytes += datagram.size();
-                    const net::Snapshot& s = *packet->body_as_Snapshot();
-                    if (bits_ != nullptr && s.delta() != nullptr)
-                        bits_->add(datagram.size(), s.tick() - s.baseline_tick(),
-                                   {s.delta()->data(), s.delta()->size()}, pucks_, disks_);
-                }
-            }
+            count(p, datagram);
             p.down->send(now_us, datagram);
         }
     }
+
     std::int64_t now_us = 0;
-    std::uint64_t full_snapshots = 0, full_bytes = 0, steady_snapshots = 0, steady_bytes = 0;
+    std::uint64_t full_states = 0, full_bytes_max = 0, updates = 0, update_bytes = 0;
+    DownstreamBytes bytes;  // totals, not yet per second
 
   private:
+    void count(Player& p, std::span<const std::uint8_t> datagram) {
+        const auto size = static_cast<double>(datagram.size());
+        if (protocol::classify(datagram) == protocol::DatagramKind::packet) {
+            const auto packet = protocol::verify_packet(datagram);
+            if (packet && (*packet)->body_as_FullState() != nullptr) {
+                ++full_states;
+                full_bytes_max = std::max<std::uint64_t>(full_bytes_max, datagram.size());
+                bytes.full_states += size;
+                p.newest_sent = std::max(p.newest_sent, (*packet)->body_as_FullState()->tick());
+            }
+            return;
+        }
+        const auto verified = protocol::verify_server_update(datagram);
+        if (!verified) return;
+        const net::ServerUpdate& s = **verified;
+        const std::uint64_t tick = protocol::extend16(s.head()->tick(), p.newest_sent);
+        const auto u = protocol::decode_update(s, tick, {slots_, true});
+        if (!u) return;
+        ++updates;
+        update_bytes += datagram.size();
+        // The 32 bytes every update has: 20 of FlatBuffers, the proof, the tick, 6 of stream.
+        bytes.framing += 20;
+        bytes.proof += 4;
+        bytes.tick += 2;
+        const std::uint64_t n = u->tick - u->baseline;
+        double bits = 0;
+        const auto add = [&](double& to, double b) {
+            to += b / 8.0;
+            bits += b;
+        };
+        add(bytes.age, code_bits(n - 1));
+        add(bytes.sequence, signed_code_bits(static_cast<std::int32_t>(
+                                u->sequence_advance - static_cast<std::uint32_t>(n))));
+        add(bytes.count, code_bits(u->inputs.size()));
+        const double slot_bits = slots_ <= 1 ? 0 : static_cast<double>(std::bit_width(slots_ - 1));
+        std::uint64_t previous = u->baseline + 1;
+        for (const protocol::InputChange& c : u->inputs) {
+            const double b = code_bits(c.tick - previous) + slot_bits + delta_bits(c.delta);
+            previous = c.tick;
+            add(c.tick > p.newest_sent ? bytes.first_changes : bytes.resent_changes, b);
+        }
+        const double more = s.more() != nullptr ? static_cast<double>(s.more()->size()) : 0.0;
+        bytes.unused += 6.0 + more - bits / 8.0;
+        const double table =
+            32.0 + (more > 0
+                        ? 8.0 + more + static_cast<double>((4 - static_cast<int>(more) % 4) % 4)
+                        : 0.0);
+        bytes.more_framing += more > 0 ? table - 32.0 - more : 0.0;
+        bytes.rare += size - table;
+        p.newest_sent = std::max(p.newest_sent, tick);
+    }
+
     std::vector<Player>& players_;
-    DeltaBits* bits_;
-    std::uint32_t pucks_, disks_;
+    std::uint32_t slots_;
 };
 
 }  // namespace
@@ -111,27 +176,26 @@ LinkFigures run_link(const LinkRunOptions& o) {
     if (const auto* error = std::get_if<std::string>(&loaded)) throw std::runtime_error(*error);
     const game::Map map = std::get<game::Map>(loaded);
     const game::Match rules(map, 1);
+    const std::uint32_t clients = o.clients != 0 ? o.clients : rules.slot_count();
 
     const std::filesystem::path replays =
         std::filesystem::temp_directory_path() /
         fmt::format("carom-bench-link-{}-{}", ::getpid(), std::random_device{}());
     std::filesystem::create_directories(replays);
 
-    std::vector<Player> players(o.clients);
-    Downlinks transport(players, o.delta_bits, rules.puck_count(),
-                        rules.puck_count() + rules.slot_count());
+    std::vector<Player> players(clients);
+    Downlinks transport(players, rules.slot_count());
     server::ServerConfig config;
     config.maps = {o.map};
     config.bots = false;
     config.seed = o.seed;
-    config.snapshot_rate_hz = 60;
     config.replay_dir = replays;
-    config.max_clients = o.clients;
-    config.max_sessions_per_ip = o.clients;
+    config.max_clients = clients;
+    config.max_sessions_per_ip = clients;
     auto server = std::make_unique<server::Server>(config, transport, server::CookieJar{}, "link");
 
     const linksim::LinkSpec spec = spec_of(o.link);
-    for (std::uint32_t i = 0; i < o.clients; ++i) {
+    for (std::uint32_t i = 0; i < clients; ++i) {
         Player& p = players[i];
         p.at.address[10] = p.at.address[11] = 0xFF;
         p.at.address[12] = 127;
@@ -162,12 +226,13 @@ LinkFigures run_link(const LinkRunOptions& o) {
     const double reach = client::kick_distance(map.tuning);
     for (std::int64_t now = 0; now <= end_us; now += kStepUs) {
         transport.now_us = now;
+        const auto now_ms = static_cast<std::uint64_t>(now / 1000);
         for (Player& p : players) {
             p.up->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
                 server->receive(p.at, b);
             });
             p.down->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
-                p.connection->on_datagram(b, static_cast<std::uint64_t>(now / 1000));
+                p.connection->on_datagram(b, now_ms);
             });
         }
         if (now >= next_server_us) {
@@ -177,14 +242,13 @@ LinkFigures run_link(const LinkRunOptions& o) {
         for (Player& p : players) {
             if (now < p.next_tick_us) continue;
             p.next_tick_us += kTickUs;
-            const auto now_ms = static_cast<std::uint64_t>(now / 1000);
             client::Connection& c = *p.connection;
             c.update(now_ms);
             if (c.state() != client::State::connected) continue;
+            if (c.replica() == nullptr) c.set_map(map);
             game::Input input = game::Input::idle();
-            const protocol::Frame* frame = c.latest_frame();
-            if (frame != nullptr && c.session().slot >= 0 &&
-                frame->disks.size() == std::size_t{rules.puck_count()} + rules.slot_count())
+            const client::Frame* frame = c.latest_frame();
+            if (frame != nullptr && c.session().slot >= 0)
                 input = client::chase_input(*frame, static_cast<game::Slot>(c.session().slot),
                                             rules.puck_count(), goals[c.session().team & 1], reach);
             c.send_input(input, now_ms);
@@ -192,7 +256,7 @@ LinkFigures run_link(const LinkRunOptions& o) {
     }
 
     LinkFigures f;
-    std::uint64_t player_ticks = 0;
+    f.clients = clients;
     for (const Player& p : players) {
         const client::ConnectionStats& s = p.connection->stats();
         f.down_bytes_per_s += static_cast<double>(p.down_bytes);
@@ -200,19 +264,25 @@ LinkFigures run_link(const LinkRunOptions& o) {
         f.up_bytes_per_s += static_cast<double>(s.bytes_out);
         f.up_datagrams_per_s += static_cast<double>(s.packets_out);
         f.undecodable += s.snapshots_undecodable;
+        f.hash_mismatches += s.hash_mismatches;
+        f.resyncs += s.resyncs;
     }
-    player_ticks = server->stats().ticks * o.clients;
-    const double per = static_cast<double>(o.clients) * o.seconds;
+    const double per = static_cast<double>(clients) * o.seconds;
     f.down_bytes_per_s /= per;
     f.down_datagrams_per_s /= per;
     f.up_bytes_per_s /= per;
     f.up_datagrams_per_s /= per;
-    f.mean_snapshot_bytes = transport.steady_snapshots == 0
-                                ? 0.0
-                                : static_cast<double>(transport.steady_bytes) /
-                                      static_cast<double>(transport.steady_snapshots);
-    f.full_snapshot_bytes = static_cast<double>(transport.full_bytes);
-    f.full_snapshots = transport.full_snapshots;
+    f.mean_update_bytes = transport.updates == 0 ? 0.0
+                                                 : static_cast<double>(transport.update_bytes) /
+                                                       static_cast<double>(transport.updates);
+    f.full_state_bytes = static_cast<double>(transport.full_bytes_max);
+    f.full_states = transport.full_states;
+    f.down = transport.bytes;
+    for (double* x : {&f.down.framing, &f.down.proof, &f.down.tick, &f.down.age, &f.down.sequence,
+                      &f.down.count, &f.down.first_changes, &f.down.resent_changes, &f.down.unused,
+                      &f.down.more_framing, &f.down.rare, &f.down.full_states})
+        *x /= per;
+    const std::uint64_t player_ticks = server->stats().ticks * clients;
     f.repeated_share = static_cast<double>(server->stats().inputs_repeated) /
                        static_cast<double>(std::max<std::uint64_t>(player_ticks, 1));
     for (Player& p : players)

@@ -242,7 +242,7 @@ int play_as_bot(const Options& o, carom::play::Session& session, carom::app::Udp
     };
     const int signal = loop.run();
     const auto& st = session.connection().stats();
-    const carom::protocol::Frame* f = session.connection().latest_frame();
+    const carom::client::Frame* f = session.connection().latest_frame();
     if (joined)
         spdlog::info(
             "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}",

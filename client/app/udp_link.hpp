@@ -15,7 +15,7 @@
 
 #include "carom/client/host_port.hpp"
 #include "carom/linksim/link_simulator.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::app {
 

@@ -14,16 +14,16 @@ game::Vec2 opposing_goal(const game::Map& map, game::Team team) {
     return map.size * 0.5;  // validated maps always have both goals
 }
 
-game::Input chase_input(const protocol::Frame& frame, game::Slot slot, std::uint32_t puck_count,
+game::Input chase_input(const Frame& frame, game::Slot slot, std::uint32_t puck_count,
                         game::Vec2 goal, double reach) {
     const std::size_t me_index = std::size_t{puck_count} + slot;
     if (puck_count == 0 || me_index >= frame.disks.size()) return game::Input::idle();
-    const game::Vec2 me = protocol::position_of(frame.disks[me_index]);
+    const game::Vec2 me = frame.disks[me_index].position;
 
-    game::Vec2 puck = protocol::position_of(frame.disks[0]);
+    game::Vec2 puck = frame.disks[0].position;
     double best = physics::length_squared(puck - me);
     for (std::uint32_t p = 1; p < puck_count; ++p) {
-        const game::Vec2 candidate = protocol::position_of(frame.disks[p]);
+        const game::Vec2 candidate = frame.disks[p].position;
         const double d = physics::length_squared(candidate - me);
         if (d < best) {
             best = d;

@@ -4,10 +4,13 @@
 #include <cstring>
 #include <utility>
 
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/proof.hpp"
+#include "carom/protocol/update.hpp"
+
 namespace carom::client {
 namespace {
 
-constexpr std::uint32_t kDefaultRedundancy = 8;
 // A hostile tick jump must not overflow the missed-snapshot counter.
 constexpr std::uint64_t kMaxGapCounted = std::uint64_t{1} << 32;
 
@@ -62,12 +65,15 @@ void Connection::connect(std::uint64_t now_ms) {
     session_ = Session{};
     // Sequences keep counting across reconnects: a reclaimed slot on the
     // server may still hold our old ones, and it drops anything not newer.
-    history_.clear();
-    frames_ = {};
-    newest_tick_.reset();
+    unapplied_.clear();
+    acks_ = {};
+    if (replica_) replica_->drop();
+    assembly_.clear();
+    failures_in_a_row_ = 0;
+    frame_.reset();
     roster_.clear();
     events_.clear();
-    newest_event_tick_.reset();
+    match_info_.reset();
     last_input_sequence_ = 0;
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;
@@ -105,12 +111,18 @@ void Connection::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t 
         std::memcpy(aligned_.data(), bytes.data(), bytes.size());
         bytes = {reinterpret_cast<const std::uint8_t*>(aligned_.data()), bytes.size()};
     }
-    const protocol::VerifiedPacket verified = protocol::verify_packet(bytes);
-    if (verified.packet == nullptr) {
-        ++stats_.invalid[static_cast<std::size_t>(verified.error)];
+    const protocol::DatagramKind kind = protocol::classify(bytes);
+    if (kind == protocol::DatagramKind::server_update) return on_update(bytes, now_ms);
+    if (kind != protocol::DatagramKind::packet) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::refusal_of(kind))];
         return;
     }
-    on_packet(*verified.packet, bytes.size(), now_ms);
+    const auto verified = protocol::verify_packet(bytes);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    on_packet(**verified, bytes.size(), now_ms);
 }
 
 void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms) {
@@ -131,7 +143,7 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     // Once accepted, what the server sends in the session carries its secret:
     // a packet forged from the server's address without it is dropped.
     if (connected && packet.session_secret() != session_.secret &&
-        (type == net::Body::Snapshot || type == net::Body::Disconnect ||
+        (type == net::Body::FullState || type == net::Body::Disconnect ||
          type == net::Body::KeepAlive)) {
         ++stats_.wrong_secret;
         return;
@@ -145,10 +157,8 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
         // A duplicate, answering one of our retries: proof of life, nothing more.
     } else if (const auto* d = packet.body_as_Denied(); d != nullptr && connecting) {
         on_denied(*d);
-    } else if (const auto* s = packet.body_as_Snapshot(); s != nullptr && connected) {
-        on_snapshot(*s, bytes, now_ms);
-    } else if (const auto* k = packet.body_as_KeepAlive(); k != nullptr && connected) {
-        on_pong(k->ping_id(), now_ms);
+    } else if (const auto* f = packet.body_as_FullState(); f != nullptr && connected) {
+        on_full_state(*f, bytes);
     } else if (const auto* x = packet.body_as_Disconnect(); x != nullptr) {
         on_disconnect(*x);
     } else {
@@ -178,8 +188,9 @@ void Connection::on_accepted(const net::Accepted& a) {
     session_.map_name = string_of(a.map_name());
     session_.map_hash = a.map_hash();
     session_.seed = a.seed();
-    const std::uint32_t k = a.input_redundancy() == 0 ? kDefaultRedundancy : a.input_redundancy();
-    session_.input_redundancy = std::min(k, kMaxRedundancy);
+    const std::uint32_t k =
+        a.input_redundancy() == 0 ? protocol::kDefaultInputRedundancy : a.input_redundancy();
+    session_.input_redundancy = std::min(k, protocol::kMaxInputRedundancy);
     cookie_.reset();
     state_ = State::connected;
 }
@@ -196,100 +207,159 @@ void Connection::on_disconnect(const net::Disconnect& disconnect) {
     close(CloseReason::server_disconnect);
 }
 
-void Connection::on_snapshot(const net::Snapshot& s, std::size_t bytes, std::uint64_t now_ms) {
-    on_pong(s.pong_id(), now_ms);
-    const std::uint64_t tick = s.tick();
-    if (newest_tick_ && tick <= *newest_tick_) {
+void Connection::set_map(const game::Map& map) {
+    replica_.emplace(map);
+    assembly_.clear();
+}
+
+void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
+    if (!replica_) {
+        ++stats_.snapshots_without_map;
+        return;
+    }
+    // A state older than the one held is of no use.
+    if (replica_->holds() && part.tick() <= replica_->tick()) {
         ++stats_.snapshots_out_of_order;
         return;
     }
-    const protocol::Frame* baseline =
-        s.baseline_tick() == 0 ? nullptr : frame_at(s.baseline_tick());
-    std::optional<protocol::Frame> frame = protocol::decode_snapshot(s, baseline, decode_error_);
-    if (!frame) {
+    const game::Match& m = replica_->match();
+    const auto got = assembly_.add(part, m.slot_count(), m.puck_count());
+    if (!got) {
         ++stats_.snapshots_undecodable;
         return;
     }
-    if (newest_tick_) {
-        // The server sends one snapshot every tick_rate / snapshot_rate ticks.
-        const std::uint32_t rate = std::max<std::uint32_t>(session_.snapshot_rate_hz, 1);
-        const std::uint64_t every = std::max<std::uint32_t>(session_.tick_rate_hz / rate, 1);
-        const std::uint64_t steps = std::min((tick - *newest_tick_) / every, kMaxGapCounted);
-        if (steps > 1) stats_.snapshots_missed += steps - 1;
+    if (!got->has_value()) return;  // more parts to come
+    const protocol::RoomState& state = **got;
+    if (const Status restored = replica_->restore(state); !restored) {
+        ++stats_.hash_mismatches;
+        return;
     }
-    newest_tick_ = tick;
-    frames_[tick % kFrameRing] = HeldFrame{true, std::move(*frame)};
-
-    ++stats_.snapshots_received;
-    ++(s.baseline_tick() == 0 ? stats_.snapshots_full : stats_.snapshots_delta);
-    stats_.snapshot_bytes += bytes;
-    if (s.baseline_tick() == 0) match_info_ = MatchInfo{s.match_seed(), s.match_start_tick()};
-    last_input_sequence_ = s.last_input_sequence();
-    server_tick_ms_ = s.server_tick_ms();
-    if (s.players() != nullptr) {
-        roster_.clear();
-        for (const net::PlayerInfo* p : *s.players())
-            roster_.push_back(
-                {p->slot(), p->active(), string_of(p->name()), p->bot(), p->goals(),
-                 p->team() == schema::Team::right ? game::Team::right : game::Team::left});
-    }
-    if (s.events() != nullptr) {
-        // Events are resent until acknowledged: those at or before the newest
-        // tick already seen came in an earlier snapshot.
-        const std::optional<std::uint64_t> seen = newest_event_tick_;
-        for (const net::MatchEventNet* e : *s.events()) {
-            if (seen && e->tick() <= *seen) continue;
-            newest_event_tick_ = std::max(newest_event_tick_.value_or(0), e->tick());
-            if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
-            game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
-            switch (e->kind()) {
-                case schema::EventKind::goal:
-                    break;
-                case schema::EventKind::kickoff:
-                    kind = game::MatchEvent::Kind::kickoff;
-                    break;
-                case schema::EventKind::end:
-                    kind = game::MatchEvent::Kind::end;
-                    break;
-                default:
-                    ++stats_.events_unknown;  // a newer server's kind: not ours to read
-                    continue;
-            }
-            events_.push_back(
-                {kind, e->tick(),
-                 e->team() == schema::Team::right ? game::Team::right : game::Team::left,
-                 e->scorer(), e->own_goal_by(), e->puck(), e->draw()});
-        }
-    }
+    ++stats_.snapshots_full;
+    failures_in_a_row_ = 0;
+    server_tick_ms_ = state.server_tick_ms;
+    events_.clear();  // the events of a match that was not stepped here are not known
+    (void)replica_->take_events();
+    on_new_state(bytes);
 }
 
-void Connection::on_pong(std::uint32_t pong_id, std::uint64_t now_ms) {
-    if (pong_id == 0) return;
-    SentPing& ping = pings_[pong_id % kPingRing];
-    // Only the first echo of a ping is a round trip; later snapshots repeat it.
-    if (ping.id != pong_id || now_ms < ping.sent_ms) return;
-    ping.id = 0;
+void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    if (state_ != State::connected) {
+        ++stats_.unexpected;
+        return;
+    }
+    const auto verified = protocol::verify_server_update(bytes);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    if (!replica_ || !replica_->holds()) {
+        ++(replica_ ? stats_.snapshots_undecodable : stats_.snapshots_without_map);
+        return;
+    }
+    const net::ServerUpdate& u = **verified;
+    const std::uint64_t tick = protocol::extend16(u.head()->tick(), replica_->tick());
+    if (tick <= replica_->tick()) {
+        ++stats_.snapshots_out_of_order;
+        return;
+    }
+    const game::Match& m = replica_->match();
+    const auto update = protocol::decode_update(u, tick, {m.slot_count(), session_.slot >= 0});
+    if (!update) {
+        ++stats_.snapshots_undecodable;
+        return;
+    }
+    const std::uint64_t before = replica_->tick();
+    if (const Status applied = replica_->apply(*update, session_.secret); !applied) {
+        // The baseline not held (older than anything we acknowledged, or
+        // its sequence gone) is an undecodable update; a failed proof is a
+        // forged update or a copy that drifted: a few in a row, and it is the copy.
+        if (applied.error().message.find("proof") == std::string::npos) {
+            ++stats_.snapshots_undecodable;
+            return;
+        }
+        ++stats_.hash_mismatches;
+        if (++failures_in_a_row_ >= kFailuresBeforeResync) {
+            ++stats_.resyncs;
+            replica_->drop();
+            failures_in_a_row_ = 0;
+        }
+        return;
+    }
+    failures_in_a_row_ = 0;
+    last_heard_ms_ = now_ms;  // only a proven update: a forged one keeps nothing alive
+    // The server sends an update every tick_rate / snapshot_rate ticks.
+    const std::uint32_t rate = std::max<std::uint32_t>(session_.snapshot_rate_hz, 1);
+    const std::uint64_t every = std::max<std::uint32_t>(session_.tick_rate_hz / rate, 1);
+    const std::uint64_t steps = std::min((tick - before) / every, kMaxGapCounted);
+    if (steps > 1) stats_.snapshots_missed += steps - 1;
+    ++stats_.snapshots_delta;
+    if (update->server_tick_ms) server_tick_ms_ = *update->server_tick_ms;
+    note_round_trip(update->baseline, now_ms);
+    on_new_state(bytes.size());
+}
+
+void Connection::on_new_state(std::size_t bytes) {
+    const Replica& r = *replica_;
+    const game::Match& m = r.match();
+    ++stats_.snapshots_received;
+    stats_.snapshot_bytes += bytes;
+    frame_ = frame_of(m, r.tick());
+    last_input_sequence_ = r.last_input_sequence();
+    match_info_ = MatchInfo{r.match_seed(), r.match_start_tick()};
+    for (ReceivedEvent& e : replica_->take_events()) {
+        if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
+        events_.push_back(e);
+    }
+    roster_.clear();
+    const game::MatchState state = m.save();
+    for (game::Slot s = 0; s < m.slot_count(); ++s) {
+        const game::PlayerSnapshot& p = state.players[s];
+        roster_.push_back(
+            {static_cast<std::uint16_t>(s), p.active, p.name, r.bot(s), p.goals, m.team_of(s)});
+    }
+    // Inputs the server has now applied need not be sent again.
+    const std::uint32_t next = next_sequence_;
+    const std::uint32_t unapplied = next - 1 - last_input_sequence_;
+    if (unapplied < unapplied_.size())
+        unapplied_.erase(unapplied_.begin(),
+                         unapplied_.end() - static_cast<std::ptrdiff_t>(unapplied));
+}
+
+void Connection::note_ack_sent(std::uint64_t tick, std::uint64_t now_ms) {
+    SentAck& a = acks_[tick % kAckRing];
+    if (a.tick == tick) return;  // sent before: the first time counts
+    a = {tick, now_ms, false};
+}
+
+void Connection::note_round_trip(std::uint64_t baseline, std::uint64_t now_ms) {
+    // The first update built on an acknowledgement came back a round trip
+    // after it left (plus up to a tick of the server's wait).
+    SentAck& a = acks_[baseline % kAckRing];
+    if (a.tick != baseline || a.answered || now_ms < a.sent_ms) return;
+    a.answered = true;
     if (stats_.rtt_ms.size() < ConnectionStats::kMaxRttSamples)
-        stats_.rtt_ms.push_back(static_cast<double>(now_ms - ping.sent_ms));
+        stats_.rtt_ms.push_back(static_cast<double>(now_ms - a.sent_ms));
 }
 
 void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     if (state_ != State::connected) return;
     if (session_.slot >= 0) {
-        history_.emplace_back(next_sequence_++, input.bits());
-        if (history_.size() > kMaxRedundancy)
-            history_.erase(history_.begin(), history_.end() - std::ptrdiff_t{kMaxRedundancy});
+        ++next_sequence_;
+        unapplied_.push_back(input);
+        if (unapplied_.size() > protocol::kMaxInputRedundancy)
+            unapplied_.erase(unapplied_.begin(),
+                             unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
     }
-    const std::size_t k = std::min<std::size_t>(session_.input_redundancy, history_.size());
-    const std::span<const net::InputCommand> newest(history_.data() + (history_.size() - k), k);
-    const std::uint32_t ping_id = next_ping(now_ms);
-
-    builder_.Clear();
-    const auto inputs = builder_.CreateVectorOfStructs(newest.data(), newest.size());
-    const auto body = net::CreateClientInput(builder_, inputs, newest_tick_.value_or(0), ping_id);
-    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::ClientInput,
-                                     body.Union(), session_.secret),
-             now_ms);
+    protocol::ClientReport report;
+    if (replica_ && replica_->holds()) {
+        report.ack = replica_->tick();
+        note_ack_sent(*report.ack, now_ms);
+    }
+    const std::size_t k = std::min<std::size_t>(session_.input_redundancy, unapplied_.size());
+    report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
+    report.sequence = k > 0 ? next_sequence_ - 1 : 0;
+    report.proof = protocol::client_proof(session_.secret, report.sequence, report.ack.value_or(0));
+    transmit(protocol::encode_client_report(builder_, report), now_ms);
 }
 
 void Connection::disconnect(std::uint64_t now_ms) {
@@ -300,15 +370,6 @@ void Connection::disconnect(std::uint64_t now_ms) {
                                      body.Union(), session_.secret),
              now_ms);
     close(CloseReason::quit);
-}
-
-const protocol::Frame* Connection::latest_frame() const {
-    return newest_tick_ ? frame_at(*newest_tick_) : nullptr;
-}
-
-const protocol::Frame* Connection::frame_at(std::uint64_t tick) const {
-    const HeldFrame& held = frames_[tick % kFrameRing];
-    return held.valid && held.frame.tick == tick ? &held.frame : nullptr;
 }
 
 void Connection::send_connect_request(std::uint64_t now_ms) {
@@ -353,7 +414,7 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
 
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
-    const auto body = net::CreateKeepAlive(builder_, next_ping(now_ms));
+    const auto body = net::CreateKeepAlive(builder_);
     transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive,
                                      body.Union(), session_.secret),
              now_ms);
@@ -370,13 +431,6 @@ void Connection::close(CloseReason reason) {
     state_ = State::closed;
     close_reason_ = reason;
     cookie_.reset();
-}
-
-std::uint32_t Connection::next_ping(std::uint64_t now_ms) {
-    // 0 means "no ping" in Snapshot.pong_id, so the counter skips it on wrap.
-    if (++ping_counter_ == 0) ++ping_counter_;
-    pings_[ping_counter_ % kPingRing] = {ping_counter_, now_ms};
-    return ping_counter_;
 }
 
 }  // namespace carom::client

@@ -12,18 +12,18 @@ struct ServerConfig {
     std::vector<std::filesystem::path> maps;  // one per room, cycled; at least one
     std::uint32_t rooms = 1;
     std::uint32_t tick_rate_hz = 60;
-    std::uint32_t snapshot_rate_hz = 30;
-    std::uint32_t max_clients = 256;  // players and spectators, all rooms
+    std::uint32_t snapshot_rate_hz = 60;  // updates per client per second
+    std::uint32_t max_clients = 256;      // players and spectators, all rooms
     std::uint32_t max_spectators_per_room = 8;
-    std::uint32_t input_redundancy = 8;  // K: inputs per client packet
+    std::uint32_t input_redundancy = 8;  // K: inputs per client packet at most
     bool bots = false;                   // fill empty player slots with bots
     double timeout_s = 5.0;
     double grace_s = 10.0;             // a timed-out player's slot is kept this long
     std::filesystem::path replay_dir;  // empty: no recording
     std::uint64_t seed = 1;            // first match's seed; later ones derive from it
     std::vector<std::string> banned_names;
-    std::uint32_t snapshot_history = 64;  // frames kept per room as delta baselines
-    bool delta_snapshots = true;
+    std::uint32_t snapshot_history = 64;  // ticks an update can reach back (room history)
+    bool delta_snapshots = true;          // false: a FullState every time, never an update
     // The final whistle: a finished match stays on the wire this long
     // (phase finished, final score) before the room starts the next.
     double final_pause_s = 5.0;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::server {
 

@@ -102,15 +102,18 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--bots", config.bots, "Fill empty player slots with server-side bots")
         ->envname("CAROM_BOTS");
-    app.add_option("--snapshot-rate", config.snapshot_rate_hz, "Snapshots per second (divides 60)")
+    app.add_option("--snapshot-rate", config.snapshot_rate_hz,
+                   "Updates per client per second (divides 60)")
         ->envname("CAROM_SNAPSHOT_RATE")
         ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}))
         ->capture_default_str();
-    app.add_option("--input-redundancy", config.input_redundancy, "Inputs per client packet (K)")
+    app.add_option("--input-redundancy", config.input_redundancy,
+                   "Inputs a client packet carries at most (K)")
         ->envname("CAROM_INPUT_REDUNDANCY")
-        ->check(carom::cli::finite(1, 64))
+        ->check(carom::cli::finite(1, carom::protocol::kMaxInputRedundancy))
         ->capture_default_str();
-    app.add_flag("--no-delta", no_delta, "Always send full snapshots")->envname("CAROM_NO_DELTA");
+    app.add_flag("--no-delta", no_delta, "Always send full states, never updates")
+        ->envname("CAROM_NO_DELTA");
     app.add_option("--timeout", config.timeout_s, "Seconds of silence before a client times out")
         ->envname("CAROM_TIMEOUT")
         ->check(carom::cli::finite(0.1, 3600))

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 #include "server.hpp"
 #include "udp_host.hpp"
 

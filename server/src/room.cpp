@@ -7,6 +7,7 @@
 
 #include "carom/game/bot.hpp"
 #include "carom/game/printable_name.hpp"
+#include "carom/protocol/map_codec.hpp"
 
 namespace carom::server {
 namespace {
@@ -24,6 +25,7 @@ std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t m
 Room::Room(RoomOptions options)
     : options_(std::move(options)),
       map_hash_(protocol::map_hash(options_.map)),
+      history_(options_.history_ticks),
       file_tag_(std::random_device{}()) {
     const game::Match probe(options_.map, options_.seed);  // throws on a bad map
     occupants_.resize(probe.slot_count());
@@ -70,9 +72,11 @@ void Room::start_match() {
     if (!recorder_) bare_ = bare_match(players);
     final_pause_done_ = 0;
     match_start_tick_ = server_tick_;
-    frames_.clear();
-    push_frame(server_tick_);
-    rebuild_roster();
+    hash_.reset();
+    protocol::MatchStart start{server_tick_, seed_, {}};
+    for (const replay::PlayerInfo& p : players)
+        start.slots.push_back({p.slot, p.name, p.bot});
+    history_.note_match_start(std::move(start));
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
                  game::printable_name(options_.map.name), seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
@@ -137,6 +141,8 @@ void Room::join(game::Slot slot, const std::string& name, bool bot) {
     } else {
         bare_->join(slot, name);
     }
+    history_.note_roster({0, slot, true, name, bot});
+    hash_.reset();
 }
 
 void Room::leave(game::Slot slot) {
@@ -145,6 +151,8 @@ void Room::leave(game::Slot slot) {
     } else {
         bare_->leave(slot);
     }
+    history_.note_roster({0, slot, false, {}, false});
+    hash_.reset();
 }
 
 void Room::seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name) {
@@ -153,7 +161,6 @@ void Room::seat_client(game::Slot slot, std::uint32_t client_id, const std::stri
     if (match().active(slot)) leave(slot);  // the bot steps aside
     o = {client_id, false, name};
     join(slot, name, false);
-    rebuild_roster();
 }
 
 void Room::unseat_client(game::Slot slot) {
@@ -165,7 +172,6 @@ void Room::unseat_client(game::Slot slot) {
         o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
         join(slot, o.name, true);
     }
-    rebuild_roster();
 }
 
 std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client_inputs,
@@ -173,9 +179,12 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
     const game::Match& m = match();
     server_tick_ = server_tick;
     events_.clear();
+    hash_.reset();
     if (failed_ || m.phase() == game::Phase::finished) {
         if (!failed_) ++final_pause_done_;
-        push_frame(server_tick);
+        // A finished match's step changes nothing (clients step it all the
+        // same); a failed room's does not run at all.
+        history_.record(server_tick, {}, !failed_);
         return events_;
     }
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
@@ -188,6 +197,7 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
             inputs_[s] = game::Input{};
         }
     }
+    note_input_changes();
     std::span<const game::MatchEvent> events;
     try {
         if (options_.step_fault) options_.step_fault(options_.index, m.tick() + 1);
@@ -202,45 +212,48 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
             }
         }
     } catch (const std::exception& e) {
+        // The step may have stopped half way: no update reaches across this
+        // tick, clients get the state as it is, and no later tick steps.
+        history_.record(server_tick, {}, false);
+        history_.note_replaced();
+        halted_since_ = server_tick;
         fail(e.what());
-        push_frame(server_tick);
         return events_;
     }
+    history_.record(server_tick, changes_, true);
     for (game::MatchEvent e : events) {
-        if (e.kind == game::MatchEvent::Kind::goal) rebuild_roster();  // goals per player
         e.tick = server_tick;
         events_.push_back(e);
     }
-    push_frame(server_tick);
     return events_;
 }
 
-void Room::push_frame(std::uint64_t server_tick) {
-    protocol::Frame f = protocol::frame_of(match());
-    f.tick = server_tick;
-    frames_.push_back(std::move(f));
-    while (frames_.size() > options_.frame_history)
-        frames_.pop_front();
-}
-
-const protocol::Frame* Room::frame_at(std::uint64_t server_tick) const {
-    if (server_tick == 0 || frames_.empty()) return nullptr;
-    // Frames are consecutive ticks within one match.
-    const std::uint64_t first = frames_.front().tick;
-    if (server_tick < first || server_tick > frames_.back().tick) return nullptr;
-    const protocol::Frame& f = frames_[static_cast<std::size_t>(server_tick - first)];
-    return f.tick == server_tick ? &f : nullptr;
-}
-
-void Room::rebuild_roster() {
-    const game::MatchState state = match().save();
-    roster_.clear();
+void Room::note_input_changes() {
+    const game::Match& m = match();
+    changes_.clear();
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
-        const auto& p = state.players[s];
-        roster_.push_back({static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot,
-                           p.goals, match().team_of(s)});
+        if (!m.active(s) || inputs_[s] == m.last_input(s)) continue;
+        changes_.push_back({0, s, protocol::InputDelta::between(m.last_input(s), inputs_[s])});
     }
-    ++roster_version_;
+}
+
+std::uint64_t Room::state_hash() const {
+    if (!hash_) hash_ = match().state_hash();
+    return *hash_;
+}
+
+protocol::RoomState Room::state() const {
+    protocol::RoomState s;
+    s.tick = server_tick_;
+    s.state_hash = state_hash();
+    s.match_seed = seed_;
+    s.match_start_tick = match_start_tick_;
+    s.halted_since = halted_since_;
+    s.match = match().save();
+    s.bots.reserve(occupants_.size());
+    for (const Occupant& o : occupants_)
+        s.bots.push_back(o.bot);
+    return s;
 }
 
 MatchSummary Room::close_match() {

@@ -1,7 +1,7 @@
 #pragma once
 // One match being played: its slots (empty, a bot or a client), the match
-// (recorded when the server records), and the recent quantised frames that
-// snapshots are delta-encoded against. When a match ends the room records
+// (recorded when the server records), and the history of its recent ticks
+// that updates bring clients along with. When a match ends the room records
 // its footer and starts the next one with the same occupants.
 #include <cstdint>
 #include <deque>
@@ -14,9 +14,10 @@
 #include <vector>
 
 #include "carom/game/match.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/full_state.hpp"
 #include "carom/replay/recorder.hpp"
 #include "stats.hpp"
+#include "tick_history.hpp"
 
 namespace carom::server {
 
@@ -31,7 +32,7 @@ struct RoomOptions {
     // exclusively, so none is ever written over.
     std::string run_id;
     std::uint64_t seed = 1;
-    std::uint32_t frame_history = 64;
+    std::uint32_t history_ticks = 64;  // the oldest baseline an update starts from
     // The final whistle: server ticks a finished match stays on the wire
     // (frozen, phase finished) before the next one starts.
     std::uint32_t final_pause_ticks = 0;
@@ -82,7 +83,6 @@ class Room {
     void seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name);
     // The client's slot goes to a bot (when the room has bots) or empties.
     void unseat_client(game::Slot slot);
-    std::uint32_t client_in(game::Slot slot) const { return occupants_.at(slot).client_id; }
 
     // One tick. `client_inputs[slot]` for slots that hold clients; bots
     // decide their own. Returns the events of the tick, stamped with
@@ -96,11 +96,15 @@ class Room {
     // Footer and close (server shutdown).
     std::optional<MatchSummary> finish();
 
-    // The newest frame and one by server tick (nullptr when no longer held).
-    const protocol::Frame& latest_frame() const { return frames_.back(); }
-    const protocol::Frame* frame_at(std::uint64_t server_tick) const;
-    const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
-    std::uint64_t roster_version() const { return roster_version_; }
+    // What the match did over its recent ticks, for updates.
+    const TickHistory& history() const { return history_; }
+    // The match's state hash (computed once until the match changes).
+    std::uint64_t state_hash() const;
+    // The match as a FullState carries it (the server tick of the newest
+    // step; the last input sequence is the receiver's, left 0 here).
+    protocol::RoomState state() const;
+    // The first server tick the room did not step (a fault paused it); 0: it steps.
+    std::uint64_t halted_since() const { return halted_since_; }
 
   private:
     struct Occupant {
@@ -111,8 +115,8 @@ class Room {
     void start_match();
     void join(game::Slot slot, const std::string& name, bool bot);
     void leave(game::Slot slot);
-    void rebuild_roster();
-    void push_frame(std::uint64_t server_tick);
+    // The inputs the step about to run applies that differ from what each slot holds.
+    void note_input_changes();
     MatchSummary close_match();
     // The recorder could not write: the match goes on as a bare one.
     void stop_recording(const char* what);
@@ -132,10 +136,11 @@ class Room {
     std::vector<game::Input> inputs_;
     std::vector<game::MatchEvent> events_;  // of the last step, in server ticks
     std::uint32_t final_pause_done_ = 0;    // ticks the finished match has been shown
-    std::deque<protocol::Frame> frames_;
-    std::vector<protocol::RosterEntry> roster_;
-    std::uint64_t roster_version_ = 0;
-    std::uint64_t server_tick_ = 0;  // of the last step: frames are stamped with it
+    TickHistory history_;
+    std::vector<protocol::InputChange> changes_;  // scratch: of the step under way
+    mutable std::optional<std::uint64_t> hash_;   // state_hash() until the match changes
+    std::uint64_t halted_since_ = 0;
+    std::uint64_t server_tick_ = 0;  // of the last step
     std::uint64_t match_start_tick_ = 0;
     std::uint32_t file_tag_ = 0;  // random: replay names unique to this room object
     bool failed_ = false;

@@ -8,7 +8,11 @@
 #include <stdexcept>
 
 #include "carom/game/printable_name.hpp"
+#include "carom/protocol/full_state.hpp"
+#include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
 
 namespace carom::server {
 namespace {
@@ -18,9 +22,11 @@ constexpr std::uint64_t kCookieBucketSeconds = 5;
 // Source addresses tracked per second for the handshake rate limit; past
 // this many, new addresses get no reply until the next second.
 constexpr std::size_t kMaxHandshakeAddresses = 4096;
-// Events resent to a client until acknowledged: far more than a match makes
-// within the session timeout, and a bound for a client that never acks.
-constexpr std::size_t kMaxPendingEvents = 64;
+// A FullState not acknowledged within this many ticks is sent again (more
+// than a 200 ms round trip with its jitter).
+constexpr std::uint64_t kFullStateResendTicks = 20;
+// Updates carry the server's tick time once a second (for the HUD).
+constexpr std::uint64_t kTickTimeEveryTicks = 60;
 
 std::uint64_t random_secret() {
     std::uint64_t s = 0;
@@ -58,8 +64,12 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
             fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", config_.tick_rate_hz));
     if (!(config_.final_pause_s >= 0.0 && config_.final_pause_s <= 600.0))
         throw std::invalid_argument("--final-pause must be 0..600 seconds");
-    if (config_.input_redundancy == 0 || config_.input_redundancy > 64)
-        throw std::invalid_argument("--input-redundancy must be 1..64");
+    if (config_.input_redundancy == 0 || config_.input_redundancy > protocol::kMaxInputRedundancy)
+        throw std::invalid_argument(
+            fmt::format("--input-redundancy must be 1..{}", protocol::kMaxInputRedundancy));
+    if (config_.snapshot_history < 2 || config_.snapshot_history > protocol::kMaxUpdateTicks)
+        throw std::invalid_argument(
+            fmt::format("snapshot history must be 2..{} ticks", protocol::kMaxUpdateTicks));
     if (config_.max_sessions_per_ip == 0)
         throw std::invalid_argument("--max-sessions-per-ip must be at least 1");
     if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
@@ -76,14 +86,13 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.replay_dir = config_.replay_dir;
         o.run_id = run_id;
         o.seed = config_.seed;
-        o.frame_history = config_.snapshot_history;
+        o.history_ticks = config_.snapshot_history;
         o.final_pause_ticks =
             static_cast<std::uint32_t>(config_.final_pause_s * config_.tick_rate_hz);
         o.stats = &stats_;
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
-    delta_streams_.resize(rooms_.size());
 }
 
 Server::~Server() = default;
@@ -135,35 +144,30 @@ void Server::send(const Endpoint& to, std::span<const std::uint8_t> bytes) {
 void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagram) {
     ++stats_.packets_in;
     stats_.bytes_in += datagram.size();
-    // The cheap refusals first (size, identifier, version), before the
-    // verifier or any hash: a flood of junk costs a few compares a datagram.
-    protocol::VerifiedPacket verified;
-    if (const auto error = protocol::precheck_packet(datagram)) {
-        verified.error = *error;
-    } else if (const auto version = protocol::peek_protocol(datagram); !version) {
-        verified.error = protocol::PacketError::malformed;
-    } else if (*version != protocol::kProtocolVersion &&
-               datagram.size() < protocol::kConnectRequestMinBytes) {
-        // Another version is only answered (Denied version_mismatch) for a
-        // padded ConnectRequest: anything shorter is refused here.
-        verified.error = protocol::PacketError::wrong_version;
-    } else {
-        verified = protocol::verify_packet(datagram);
-    }
-    if (verified.packet == nullptr) {
-        ++stats_.invalid[static_cast<std::size_t>(verified.error)];
+    const auto refuse = [&](protocol::PacketError error) {
+        ++stats_.invalid[static_cast<std::size_t>(error)];
         // Formatting the address costs an allocation: only when it is logged.
         if (spdlog::should_log(spdlog::level::debug))
             spdlog::debug("dropped {} bytes from {}: {}", datagram.size(), from.to_string(),
-                          protocol::to_string(verified.error));
-        return;
-    }
-    const net::Packet& packet = *verified.packet;
-    const auto drop = [&](Drop why) {
-        ++stats_.dropped[static_cast<std::size_t>(why)];
-        if (spdlog::should_log(spdlog::level::debug))
-            spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
+                          protocol::to_string(error));
     };
+    // The cheap refusals first (size, identifier, version), before the
+    // verifier or any hash: a flood of junk costs a few compares a datagram.
+    const protocol::DatagramKind kind = protocol::classify(datagram);
+    if (kind == protocol::DatagramKind::client_update) return on_client_update(from, datagram);
+    if (kind == protocol::DatagramKind::server_update)
+        return drop_packet(from, Drop::unexpected_type);
+    if (kind != protocol::DatagramKind::packet) return refuse(protocol::refusal_of(kind));
+    const auto version = protocol::peek_protocol(datagram);
+    if (!version) return refuse(protocol::PacketError::malformed);
+    // Another version is only answered (Denied version_mismatch) for a padded
+    // ConnectRequest: anything shorter is refused here.
+    if (*version != protocol::kProtocolVersion &&
+        datagram.size() < protocol::kConnectRequestMinBytes)
+        return refuse(protocol::PacketError::wrong_version);
+    const auto verified = protocol::verify_packet(datagram);
+    if (!verified) return refuse(protocol::PacketError::malformed);
+    const net::Packet& packet = **verified;
 
     switch (packet.body_type()) {
         case net::Body::ConnectRequest:
@@ -172,30 +176,56 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
         case net::Body::ConnectResponse:
             on_connect_response(from, *packet.body_as_ConnectResponse(), datagram.size());
             return;
-        case net::Body::ClientInput:
         case net::Body::KeepAlive:
         case net::Body::Disconnect:
             break;
         default:
-            drop(Drop::unexpected_type);
-            return;
+            return drop_packet(from, Drop::unexpected_type);
     }
 
     Session* session = find_by_endpoint(from);
-    if (session == nullptr) return drop(Drop::unknown_sender);
-    if (packet.client_id() != session->client_id) return drop(Drop::wrong_client_id);
+    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
+    if (packet.client_id() != session->client_id) return drop_packet(from, Drop::wrong_client_id);
     // The address can be forged; the secret from Accepted cannot be guessed.
-    if (packet.session_secret() != session->secret) return drop(Drop::wrong_secret);
+    if (packet.session_secret() != session->secret) return drop_packet(from, Drop::wrong_secret);
     session->last_heard_tick = tick_;
-    if (const auto* input = packet.body_as_ClientInput()) {
-        on_input(*session, *input);
-    } else if (const auto* keep = packet.body_as_KeepAlive()) {
-        session->last_ping_id = keep->ping_id();
-    } else if (packet.body_as_Disconnect() != nullptr) {
+    if (packet.body_as_Disconnect() != nullptr) {
         spdlog::info("client {} ({}) left", session->client_id,
                      game::printable_name(session->name));
         remove_session(session->client_id);
     }
+}
+
+void Server::drop_packet(const Endpoint& from, Drop why) {
+    ++stats_.dropped[static_cast<std::size_t>(why)];
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
+}
+
+void Server::on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram) {
+    // Before the verifier: a flood from addresses without a session costs a lookup.
+    Session* session = find_by_endpoint(from);
+    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
+    const auto verified = protocol::verify_client_update(datagram);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    const auto report =
+        protocol::decode_client_report(**verified, tick_, session->inputs.last_applied_sequence());
+    if (!report) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("dropped an update from {}: {}", from.to_string(),
+                          report.error().message);
+        return;
+    }
+    // The address can be forged; a proof keyed by the session's secret cannot.
+    if (report->proof !=
+        protocol::client_proof(session->secret, report->sequence, report->ack.value_or(0)))
+        return drop_packet(from, Drop::wrong_secret);
+    session->last_heard_tick = tick_;
+    on_report(*session, *report);
 }
 
 void Server::on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size) {
@@ -257,8 +287,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
         s.secret = random_secret();  // the old holder's secret no longer works
         s.connected = true;
         s.last_heard_tick = tick_;
-        s.acked_snapshot = 0;
-        s.roster_acked_version = 0;
+        s.acked = 0;
+        s.full_sent_tick = 0;
         spdlog::info("client {} ({}) reconnected from {}", id, game::printable_name(s.name),
                      from.to_string());
         return send_accepted(s);
@@ -312,6 +342,7 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     s.client_id = new_client_id();
     s.secret = random_secret();
     s.spread = next_spread_++;
+    s.applied.resize(config_.snapshot_history + 1);
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
                  game::printable_name(s.name), from.to_string(), s.room,
@@ -321,25 +352,22 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
     send_accepted(it->second);
 }
 
-void Server::on_input(Session& session, const net::ClientInput& input) {
-    session.last_ping_id = input.ping_id();
-    if (input.ack_snapshot() > session.acked_snapshot && input.ack_snapshot() <= tick_) {
-        session.acked_snapshot = input.ack_snapshot();
-        if (session.roster_sent_version > session.roster_acked_version &&
-            session.acked_snapshot >= session.roster_sent_tick)
-            session.roster_acked_version = session.roster_sent_version;
-        // That snapshot carried every pending event of its tick and before.
-        std::erase_if(session.pending_events,
-                      [&](const game::MatchEvent& e) { return e.tick <= session.acked_snapshot; });
+void Server::on_report(Session& session, const protocol::ClientReport& report) {
+    if (!report.ack) {
+        // It holds no state (it lost its own, or never had one): a FullState.
+        session.acked = 0;
+    } else if (*report.ack > session.acked) {
+        session.acked = *report.ack;
+        if (session.acked >= session.full_sent_tick) session.full_sent_tick = 0;
     }
-    if (!session.slot || input.inputs() == nullptr) return;
-    const auto* commands = input.inputs();
-    for (flatbuffers::uoffset_t i = 0; i < commands->size(); ++i) {
-        const net::InputCommand* c = commands->Get(i);
-        switch (session.inputs.offer(c->sequence(), c->bits())) {
+    if (!session.slot) return;
+    const std::size_t n = report.inputs.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto sequence = report.sequence - static_cast<std::uint32_t>(n - 1 - i);
+        switch (session.inputs.offer(sequence, report.inputs[i].bits())) {
             case InputQueue::Offer::queued:
-                // Not the packet's newest: its own packet was lost or overtaken.
-                if (i + 1 < commands->size()) ++stats_.inputs_recovered;
+                // Not the report's newest: its own packet was lost or overtaken.
+                if (i + 1 < n) ++stats_.inputs_recovered;
                 break;
             case InputQueue::Offer::duplicate:
                 ++stats_.inputs_duplicate;
@@ -450,59 +478,73 @@ void Server::tick() {
         const game::Input in = s.inputs.next();
         stats_.inputs_repeated += s.inputs.repeated() - repeated_before;
         if (s.connected) scratch_inputs_[s.room][*s.slot] = in;
+        s.applied[tick_ % s.applied.size()] = {tick_, s.inputs.last_applied_sequence()};
     }
 
     for (auto& room : rooms_) {
-        const auto events = room->step(scratch_inputs_[room->index()], tick_);
-        if (!events.empty())
-            for (auto& [id, s] : sessions_)
-                if (s.room == room->index()) {
-                    s.pending_events.insert(s.pending_events.end(), events.begin(), events.end());
-                    // A client that never acknowledges keeps only the newest.
-                    if (s.pending_events.size() > kMaxPendingEvents)
-                        s.pending_events.erase(s.pending_events.begin(),
-                                               s.pending_events.end() -
-                                                   static_cast<std::ptrdiff_t>(kMaxPendingEvents));
-                }
+        room->step(scratch_inputs_[room->index()], tick_);
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
-            delta_streams_[room->index()].reset();  // the new match's first frame reuses a tick
-            for (auto& [id, s] : sessions_) {
-                if (s.room != room->index()) continue;
-                s.inputs.hold_idle();
-                s.acked_snapshot = 0;  // the old match's frames are gone
-            }
+            for (auto& [id, s] : sessions_)
+                if (s.room == room->index()) s.inputs.hold_idle();
         }
     }
 
-    send_snapshots();
+    send_updates();
 }
 
-void Server::send_snapshots() {
+void Server::send_full_state(Session& s, const Room& room) {
+    protocol::RoomState state = room.state();
+    state.last_input_sequence = s.inputs.last_applied_sequence();
+    state.server_tick_ms = last_tick_ms_;
+    protocol::encode_full_state(
+        builder_, s.client_id, s.secret, state,
+        [&](std::span<const std::uint8_t> bytes) { send(s.endpoint, bytes); });
+    s.full_sent_tick = tick_;
+    ++stats_.snapshots_full;
+}
+
+void Server::send_updates() {
     const std::uint32_t interval = config_.tick_rate_hz / config_.snapshot_rate_hz;
     for (auto& [id, s] : sessions_) {
-        // Clients are spread over the ticks of a snapshot interval, so the
+        // Clients are spread over the ticks of an update interval, so the
         // sending cost is even from tick to tick instead of a spike every other.
         if (!s.connected || (tick_ + s.spread) % interval != 0) continue;
         const Room& room = *rooms_[s.room];
-        const protocol::Frame* baseline =
-            config_.delta_snapshots ? room.frame_at(s.acked_snapshot) : nullptr;
-        protocol::SnapshotExtras extras;
-        extras.last_input_sequence = s.inputs.last_applied_sequence();
-        extras.pong_id = s.last_ping_id;
-        extras.server_tick_ms = last_tick_ms_;
-        extras.match_seed = room.seed();
-        extras.match_start_tick = room.match_start_tick();
-        extras.session_secret = s.secret;
-        if (s.roster_acked_version < room.roster_version()) {
-            extras.roster = &room.roster();
-            s.roster_sent_version = room.roster_version();
-            s.roster_sent_tick = tick_;
+        const TickHistory& history = room.history();
+        // From the newest state the client holds; else from the FullState on
+        // its way, until it has had time to come back acknowledged.
+        std::uint64_t baseline = 0;
+        if (config_.delta_snapshots) {
+            if (history.covers(s.acked)) {
+                baseline = s.acked;
+            } else if (s.full_sent_tick > s.acked &&
+                       tick_ - s.full_sent_tick < kFullStateResendTicks &&
+                       history.covers(s.full_sent_tick)) {
+                baseline = s.full_sent_tick;
+            }
         }
-        extras.events = s.pending_events;
-        const auto bytes = protocol::encode_snapshot(builder_, id, room.latest_frame(), baseline,
-                                                     extras, &delta_streams_[s.room]);
-        ++(baseline != nullptr ? stats_.snapshots_delta : stats_.snapshots_full);
+        const std::optional<std::uint32_t> from = s.slot ? s.applied_at(baseline) : 0U;
+        if (baseline == 0 || !from) {
+            send_full_state(s, room);
+            continue;
+        }
+        protocol::Update& u = update_;
+        u.tick = tick_;
+        u.baseline = baseline;
+        u.proof = protocol::update_proof(s.secret, tick_, room.state_hash());
+        u.sequence_advance = s.inputs.last_applied_sequence() - *from;
+        history.fill(u);
+        u.server_tick_ms.reset();
+        if ((tick_ + s.spread) % kTickTimeEveryTicks == 0) u.server_tick_ms = last_tick_ms_;
+        const protocol::UpdateContext context{room.match().slot_count(), s.slot.has_value()};
+        const auto bytes = protocol::encode_update(builder_, u, context);
+        // An update too long for a datagram (a long gap in a busy room): the state instead.
+        if (bytes.size() > protocol::kMaxDatagramBytes) {
+            send_full_state(s, room);
+            continue;
+        }
+        ++stats_.snapshots_delta;
         send(s.endpoint, bytes);
     }
 }

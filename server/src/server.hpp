@@ -1,6 +1,6 @@
 #pragma once
 // The authoritative server's logic: handshake, sessions, rooms, inputs in and
-// snapshots out. It has no socket and no clock: datagrams come in through
+// updates out. It has no socket and no clock: datagrams come in through
 // receive(), go out through a Transport, and time is the tick count, advanced
 // by tick(). carom-server drives it from an Asio socket and a fixed-rate
 // timer; tests drive it directly.
@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/update.hpp"
 #include "config.hpp"
 #include "cookie.hpp"
 #include "refusal_log.hpp"
@@ -34,7 +36,7 @@ class Server {
     // One datagram from `from`. Never throws on any bytes: what is not valid
     // is counted and dropped.
     void receive(const Endpoint& from, std::span<const std::uint8_t> datagram);
-    // One simulation tick of every room, timeouts, and the snapshots due this
+    // One simulation tick of every room, timeouts, and the updates due this
     // tick (each client every tick_rate/snapshot_rate ticks, offset per session).
     void tick();
     // Tell every client, finish every match's replay. The server takes no more ticks.
@@ -62,13 +64,16 @@ class Server {
     // False (and counted) when `from`'s IP has had its handshake replies this second.
     bool handshake_budget(const Endpoint& from);
     std::uint32_t new_client_id() const;
-    void on_input(Session& session, const net::ClientInput& input);
+    void on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram);
+    void drop_packet(const Endpoint& from, Drop why);
+    void on_report(Session& session, const protocol::ClientReport& report);
     void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
     void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail);
     void send_accepted(const Session& session);
     void send_disconnect(const Session& session, net::DisconnectReason reason,
                          const std::string& detail);
-    void send_snapshots();
+    void send_updates();
+    void send_full_state(Session& session, const Room& room);
     void expire_sessions();
     void remove_session(std::uint32_t client_id);
     Session* find_by_endpoint(const Endpoint& from);
@@ -92,7 +97,7 @@ class Server {
     Stats stats_;
     std::vector<MatchSummary> finished_;
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
-    std::vector<protocol::DeltaStreams> delta_streams_;     // per room
+    protocol::Update update_;                               // scratch: the update being sent
     flatbuffers::FlatBufferBuilder builder_{1024};
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // A client the server has accepted: where it is, what it plays, its inputs on
-// the way in and what it has acknowledged of the snapshots on the way out.
+// the way in and the newest state it holds, which its updates start from.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,7 +18,7 @@ struct Session {
     // Random, from Accepted: every packet of the session must carry it. An
     // off-path attacker who forges the address still does not know it.
     std::uint64_t secret = 0;
-    // Snapshots go on the ticks where (tick + spread) is a multiple of the
+    // Updates go on the ticks where (tick + spread) is a multiple of the
     // interval: sessions counted as accepted, so clients alternate evenly.
     std::uint32_t spread = 0;
     Endpoint endpoint;
@@ -31,15 +31,25 @@ struct Session {
     std::uint64_t last_heard_tick = 0;
     std::uint64_t away_since_tick = 0;
 
-    std::uint64_t acked_snapshot = 0;  // server tick of the newest snapshot it received
-    std::uint32_t last_ping_id = 0;
-    // The roster is resent until a snapshot carrying it is acknowledged.
-    std::uint64_t roster_acked_version = 0;
-    std::uint64_t roster_sent_version = 0;
-    std::uint64_t roster_sent_tick = 0;
-    // Events not yet in a snapshot it acknowledged (server ticks, oldest
-    // first): every snapshot carries them, so a lost one loses no goal.
-    std::vector<game::MatchEvent> pending_events;
+    // The newest server tick whose state the client holds (its ack; 0: none).
+    std::uint64_t acked = 0;
+    // The last FullState sent, while the client has not acknowledged it:
+    // updates go against it meanwhile (0: none pending).
+    std::uint64_t full_sent_tick = 0;
+    // The newest input of this client's applied by each recent tick (players):
+    // an update says how far it moved since its baseline.
+    struct Applied {
+        std::uint64_t tick = 0;
+        std::uint32_t sequence = 0;
+    };
+    std::vector<Applied> applied;  // by tick modulo its size
+
+    std::optional<std::uint32_t> applied_at(std::uint64_t tick) const {
+        if (applied.empty()) return std::nullopt;
+        const Applied& a = applied[tick % applied.size()];
+        if (a.tick != tick) return std::nullopt;
+        return a.sequence;
+    }
 };
 
 }  // namespace carom::server

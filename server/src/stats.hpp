@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::server {
 
@@ -16,7 +16,7 @@ enum class Drop : std::uint8_t {
     unknown_sender,        // input from an address without a session
     wrong_client_id,
     unexpected_type,  // a server-to-client body sent to the server
-    wrong_secret,     // a session packet without the session's secret (forged)
+    wrong_secret,     // a session packet without the session's secret or proof (forged)
     rate_limited,     // a handshake packet from an address over its reply budget
     count_
 };
@@ -30,6 +30,7 @@ struct Stats {
     // Inputs first received as a redundant copy (their own packet was lost
     // or late): what input redundancy saved.
     std::uint64_t inputs_recovered = 0;
+    // Snapshots sent: full (a FullState, one or more datagrams) and delta (a ServerUpdate).
     std::uint64_t snapshots_full = 0, snapshots_delta = 0;
     std::uint64_t ticks = 0, ticks_dropped = 0;
     // Ticks run back to back, right after another in the same wake-up, to catch up.

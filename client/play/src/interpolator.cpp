@@ -20,13 +20,13 @@ constexpr double kTeleportSlackUnits = 2.0;
 Interpolator::Interpolator(InterpolatorConfig config)
     : config_(config), delay_ms_(2.0 * config.snapshot_interval_ms) {}
 
-void Interpolator::on_frame(const protocol::Frame& frame, double arrival_ms) {
+void Interpolator::on_frame(const client::Frame& frame, double arrival_ms) {
     if (!frames_.empty() && frame.tick <= frames_.back().tick) return;
     if (!frames_.empty() && frame.disks.size() != frames_.back().position.size()) frames_.clear();
     Held held{frame.tick, {}, {}};
-    for (const net::DiskQ& q : frame.disks) {
-        held.position.push_back(protocol::position_of(q));
-        held.velocity.push_back(protocol::velocity_of(q));
+    for (const game::DiskSnapshot& d : frame.disks) {
+        held.position.push_back(d.position);
+        held.velocity.push_back(d.velocity);
     }
     frames_.push_back(std::move(held));
     if (frames_.size() > kFramesKept) frames_.pop_front();

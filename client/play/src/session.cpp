@@ -8,6 +8,7 @@
 #include "carom/client/chase_bot.hpp"
 #include "carom/client/map_lookup.hpp"
 #include "carom/game/printable_name.hpp"
+#include "carom/protocol/map_codec.hpp"
 
 namespace carom::play {
 namespace {
@@ -62,16 +63,13 @@ Session::Session(SessionConfig config, client::Connection::SendFn send)
 void Session::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
     connection_.on_datagram(bytes, now_ms);
     if (!accepted_ && connection_.state() == client::State::connected) on_accepted();
-    const protocol::Frame* frame = connection_.latest_frame();
+    const client::Frame* frame = connection_.latest_frame();
     const std::optional<client::MatchInfo>& info = connection_.match_info();
     if (map_ && info && info != match_) on_new_match(*info);
     for (const client::ReceivedEvent& e : connection_.take_events()) {
         // Events of an earlier match (a late snapshot's) are not this one's.
         if (match_ && e.tick <= match_->start_tick) continue;
-        if (e.kind == game::MatchEvent::Kind::goal) {
-            goal_ = e;
-            if (predictor_) predictor_->note_goal(e.tick);
-        }
+        if (e.kind == game::MatchEvent::Kind::goal) goal_ = e;
         if (e.kind == game::MatchEvent::Kind::kickoff) kickoff_tick_ = e.tick;
     }
     if (frame != nullptr && frame->tick != newest_tick_) {
@@ -103,6 +101,10 @@ void Session::on_accepted() {
                        "': " + game::printable_name(e.what(), 200);
         return;
     }
+    connection_.set_map(map);
+    if (s.slot >= 0)
+        predictor_ =
+            std::make_unique<Predictor>(map, static_cast<game::Slot>(s.slot), config_.prediction);
     InterpolatorConfig ic;
     const std::uint32_t tick_hz = std::max<std::uint32_t>(s.tick_rate_hz, 1);
     ic.tick_ms = 1000.0 / tick_hz;
@@ -112,44 +114,33 @@ void Session::on_accepted() {
 }
 
 void Session::on_new_match(const client::MatchInfo& info) {
-    // A full snapshot names the match: its seed and its first server tick
-    // build the same Match the server steps. A new one starts afresh.
+    // A new match of the room: its kick-off and goals start afresh.
     match_ = info;
     kickoff_tick_ = info.start_tick;
     goal_.reset();
-    predictor_.reset();
-    const std::int32_t slot = connection_.session().slot;
-    if (slot < 0) return;
-    predictor_ = std::make_unique<Predictor>(*map_, info.seed, info.start_tick,
-                                             static_cast<game::Slot>(slot), config_.prediction);
-    for (const auto& [sequence, input] : sent_)
-        predictor_->apply_input(sequence, input);
 }
 
 void Session::send(game::Input input, std::uint64_t now_ms) {
     const std::uint32_t sequence = connection_.next_sequence();
     connection_.send_input(input, now_ms);
-    if (connection_.session().slot < 0) return;
-    sent_.emplace_back(sequence, input);
-    if (sent_.size() > config_.prediction.max_pending) sent_.pop_front();
     if (predictor_) predictor_->apply_input(sequence, input);
 }
 
 game::Team Session::team_of(game::Slot slot) const {
     // The roster says each slot's team; before one arrives, the rule it follows.
-    for (const protocol::RosterEntry& r : connection_.roster())
+    for (const client::RosterEntry& r : connection_.roster())
         if (r.slot == slot) return r.team;
     return rules_->team_of(slot);
 }
 
 std::string Session::name_of(std::int32_t slot) const {
-    for (const protocol::RosterEntry& r : connection_.roster())
+    for (const client::RosterEntry& r : connection_.roster())
         if (static_cast<std::int32_t>(r.slot) == slot && !r.name.empty())
             return game::printable_name(r.name);
     return "slot " + std::to_string(slot);
 }
 
-std::string Session::banner(const protocol::Frame& f) const {
+std::string Session::banner(const client::Frame& f) const {
     const auto score = std::to_string(f.score[0]) + "-" + std::to_string(f.score[1]);
     if (f.phase == game::Phase::finished) {
         if (f.score[0] == f.score[1]) return "FINAL " + score + " DRAW";
@@ -159,24 +150,26 @@ std::string Session::banner(const protocol::Frame& f) const {
     // The goal of this pause, if its event arrived (it rides one snapshot).
     if (!goal_ || goal_->tick > f.tick || goal_->tick + game::kGoalPauseTicks < f.tick)
         return "GOAL!";
-    if (goal_->scorer >= 0) return "GOAL! " + name_of(goal_->scorer);
-    if (goal_->own_goal_by >= 0) return "GOAL! own goal by " + name_of(goal_->own_goal_by);
+    if (goal_->scorer) return "GOAL! " + name_of(static_cast<std::int32_t>(*goal_->scorer));
+    if (goal_->own_goal_by)
+        return "GOAL! own goal by " + name_of(static_cast<std::int32_t>(*goal_->own_goal_by));
     return goal_->team == game::Team::left ? "GOAL! left" : "GOAL! right";
 }
 
-void Session::on_new_frame(const protocol::Frame& frame, std::uint64_t now_ms) {
+void Session::on_new_frame(const client::Frame& frame, std::uint64_t now_ms) {
     if (!map_) return;
     if (frame.disks.size() != std::size_t{rules_->puck_count()} + rules_->slot_count()) {
         ++frames_rejected_;
         return;
     }
     interpolator_->on_frame(frame, static_cast<double>(now_ms));
-    if (predictor_) predictor_->on_frame(frame, connection_.last_input_sequence());
+    if (predictor_ && connection_.replica() != nullptr)
+        predictor_->on_state(connection_.replica()->match(), connection_.last_input_sequence());
 }
 
 game::Input Session::next_input(std::uint64_t now_ms) const {
     if (!config_.bot) return keys_.input(now_ms);
-    const protocol::Frame* frame = connection_.latest_frame();
+    const client::Frame* frame = connection_.latest_frame();
     const std::int32_t slot = connection_.session().slot;
     if (!map_ || frame == nullptr || slot < 0 ||
         frame->disks.size() != std::size_t{rules_->puck_count()} + rules_->slot_count())
@@ -264,7 +257,7 @@ render::Hud Session::hud(std::uint64_t now_ms) const {
         h.kb_in_per_s = static_cast<double>(b.bytes_in - a.bytes_in) / 1000.0 / seconds;
         h.kb_out_per_s = static_cast<double>(b.bytes_out - a.bytes_out) / 1000.0 / seconds;
     }
-    const protocol::Frame* f = connection_.latest_frame();
+    const client::Frame* f = connection_.latest_frame();
     if (f == nullptr) {
         h.phase = render::Phase::waiting;
         h.note = connection_.state() == client::State::connecting ? "connecting..." : "";
@@ -300,7 +293,7 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
                      : "WASD/arrows move (two for diagonals)  space kick  Tab roster  q quit";
     disks_.clear();
     roster_.clear();
-    const protocol::Frame* f = connection_.latest_frame();
+    const client::Frame* f = connection_.latest_frame();
     if (!map_ || f == nullptr || !interpolator_) return scene;
     scene.map = &*map_;
 
@@ -328,7 +321,7 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
     }
     scene.disks = disks_;
     if (show_roster) {
-        for (const protocol::RosterEntry& r : connection_.roster()) {
+        for (const client::RosterEntry& r : connection_.roster()) {
             if (!r.active || r.slot >= rules_->slot_count()) continue;
             roster_.push_back({game::printable_name(r.name), r.team, r.goals, r.bot,
                                own >= 0 && r.slot == static_cast<std::uint16_t>(own)});

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 #include "carom/replay/replay.hpp"
 
 namespace carom::cli {

@@ -5,10 +5,10 @@
 // simulated players with it.
 #include <cstdint>
 
+#include "carom/client/frame.hpp"
 #include "carom/game/input.hpp"
 #include "carom/game/map.hpp"
 #include "carom/game/match.hpp"
-#include "carom/protocol/net.hpp"
 
 namespace carom::client {
 
@@ -22,7 +22,7 @@ game::Vec2 opposing_goal(const game::Map& map, game::Team team);
 
 // The input for `slot` in `frame` (disks: `puck_count` pucks, then one per
 // slot). Idle when the frame has no puck or no disk for the slot.
-game::Input chase_input(const protocol::Frame& frame, game::Slot slot, std::uint32_t puck_count,
+game::Input chase_input(const Frame& frame, game::Slot slot, std::uint32_t puck_count,
                         game::Vec2 opposing_goal, double kick_distance = kDefaultKickDistance);
 
 }  // namespace carom::client

@@ -8,6 +8,11 @@
 // once a Challenge arrives, resent every retry interval) → connected
 // (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
 // Call update() regularly: it resends, times out and keeps the link alive.
+//
+// Once connected, the caller hands it the room's map (set_map): the
+// connection keeps an exact copy of the room's match (Replica), restored from
+// a FullState and stepped with each ServerUpdate's inputs, and acknowledges
+// the newest tick it holds in every ClientUpdate.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -20,8 +25,11 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "carom/client/connection_stats.hpp"
+#include "carom/client/frame.hpp"
+#include "carom/client/replica.hpp"
 #include "carom/game/input.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/full_state.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::client {
 
@@ -51,21 +59,24 @@ struct Session {
     std::string map_name;
     std::uint64_t map_hash = 0;
     std::uint64_t seed = 0;
-    std::uint32_t input_redundancy = 8;
+    std::uint32_t input_redundancy = protocol::kDefaultInputRedundancy;
 };
 
-// A match event as a snapshot carried it (net::MatchEventNet).
-struct ReceivedEvent {
-    game::MatchEvent::Kind kind = game::MatchEvent::Kind::goal;
-    std::uint64_t tick = 0;              // the SERVER tick of the step that made it
-    game::Team team = game::Team::left;  // goal: the scoring team; end: the winner unless draw
-    std::int32_t scorer = -1;            // goal: the kicker, when on the scoring team
-    std::int32_t own_goal_by = -1;       // goal: the kicker, when on the conceding team
-    std::uint32_t puck = 0;              // goal: the puck that scored
-    bool draw = false;                   // end: the scores are level
+// One player slot of the room's match, as the client's copy holds it.
+struct RosterEntry {
+    std::uint16_t slot = 0;
+    bool active = false;
+    std::string name;
+    bool bot = false;
+    std::uint32_t goals = 0;
+    game::Team team = game::Team::left;
 };
 
-// What full snapshots say about the room's current match.
+// A match event of the client's copy: its tick is the server tick of the
+// step that made it.
+using ReceivedEvent = game::MatchEvent;
+
+// The room's current match.
 struct MatchInfo {
     std::uint64_t seed = 0;
     std::uint64_t start_tick = 0;  // the server tick of the match's tick 0
@@ -88,10 +99,10 @@ class Connection {
   public:
     using SendFn = std::function<void(std::span<const std::uint8_t>)>;
 
-    // Snapshots kept as delta baselines, by tick.
-    static constexpr std::size_t kFrameRing = 64;
-    // Inputs a ClientInput can carry at most, whatever Accepted asks for.
-    static constexpr std::uint32_t kMaxRedundancy = 64;
+    // Proof failures in a row (none passing between) after which the copy
+    // is taken to have drifted: the client drops it and asks for a FullState.
+    // One alone may be a forged update, which changes nothing.
+    static constexpr std::uint32_t kFailuresBeforeResync = 3;
 
     Connection(ConnectionConfig config, SendFn send);
 
@@ -102,9 +113,14 @@ class Connection {
     // One received datagram, any bytes at all: verified first, anything
     // invalid or unexpected is dropped and counted in stats().
     void on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // Once connected: the room's map (Accepted names it; the caller checks
+    // its hash). Until then updates cannot be read, and none is acknowledged.
+    // Throws std::invalid_argument when the map is not playable.
+    void set_map(const game::Map& map);
     // Once per client tick while connected (ignored otherwise): the input gets
-    // the next sequence number and goes out with the newest ones before it.
-    // A spectator's ClientInput carries no inputs, only the ack and ping.
+    // the next sequence number and goes out with those the server has not yet
+    // shown it applied (at most input_redundancy). A spectator's ClientUpdate
+    // carries no inputs, only the acknowledgement.
     void send_input(game::Input input, std::uint64_t now_ms);
     // Sends Disconnect(quit) when connecting or connected, then closes.
     void disconnect(std::uint64_t now_ms);
@@ -117,15 +133,16 @@ class Connection {
     // The detail string of Denied or of the server's Disconnect.
     const std::string& close_detail() const { return close_detail_; }
 
-    // The newest decoded frame, or null before the first snapshot.
-    const protocol::Frame* latest_frame() const;
-    // The frame of `tick` if it is still in the ring, else null.
-    const protocol::Frame* frame_at(std::uint64_t tick) const;
-    // The last roster a snapshot carried (empty before any).
-    const std::vector<protocol::RosterEntry>& roster() const { return roster_; }
-    // The events of the snapshots applied since the last call, oldest first.
+    // The newest frame of the room's match, or null before the first state.
+    const Frame* latest_frame() const { return frame_ ? &*frame_ : nullptr; }
+    // The client's exact copy of the room's match (null before set_map), and
+    // whether it holds a state (then its tick is latest_frame()'s).
+    const Replica* replica() const { return replica_ ? &*replica_ : nullptr; }
+    // Every player slot of the match (empty before the first state).
+    const std::vector<RosterEntry>& roster() const { return roster_; }
+    // The events of the steps since the last call, oldest first.
     std::vector<ReceivedEvent> take_events() { return std::exchange(events_, {}); }
-    // The match of the newest full snapshot (nullopt before the first).
+    // The room's current match (nullopt before the first state).
     const std::optional<MatchInfo>& match_info() const { return match_info_; }
     // The newest input sequence the server applied for us (0: none yet).
     std::uint32_t last_input_sequence() const { return last_input_sequence_; }
@@ -136,15 +153,14 @@ class Connection {
     const ConnectionStats& stats() const { return stats_; }
 
   private:
-    struct HeldFrame {
-        bool valid = false;
-        protocol::Frame frame;
-    };
-    struct SentPing {
-        std::uint32_t id = 0;
+    // When an acknowledgement was first sent: an update built on it arrives
+    // one round trip later.
+    struct SentAck {
+        std::uint64_t tick = 0;
         std::uint64_t sent_ms = 0;
+        bool answered = false;
     };
-    static constexpr std::size_t kPingRing = 256;
+    static constexpr std::size_t kAckRing = 256;
     static constexpr std::size_t kMaxEventsHeld = 64;
 
     void send_connect_request(std::uint64_t now_ms);
@@ -152,15 +168,18 @@ class Connection {
     void send_keepalive(std::uint64_t now_ms);
     void transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void close(CloseReason reason);
-    std::uint32_t next_ping(std::uint64_t now_ms);
-    void on_pong(std::uint32_t pong_id, std::uint64_t now_ms);
+    void note_ack_sent(std::uint64_t tick, std::uint64_t now_ms);
+    void note_round_trip(std::uint64_t baseline, std::uint64_t now_ms);
 
     void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms);
     void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
     void on_accepted(const net::Accepted& accepted);
     void on_denied(const net::Denied& denied);
-    void on_snapshot(const net::Snapshot& snapshot, std::size_t bytes, std::uint64_t now_ms);
+    void on_full_state(const net::FullState& part, std::size_t bytes);
+    void on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void on_disconnect(const net::Disconnect& disconnect);
+    // After the copy took a new state: the frame, roster, events, match.
+    void on_new_state(std::size_t bytes);
 
     ConnectionConfig config_;
     SendFn send_;
@@ -181,20 +200,20 @@ class Connection {
     std::optional<std::uint64_t> cookie_;
     Session session_;
 
-    std::vector<net::InputCommand> history_;  // newest last, at most kMaxRedundancy
+    // Inputs sent and not yet shown applied: newest last, at most kMaxInputRedundancy.
+    std::vector<game::Input> unapplied_;
     std::uint32_t next_sequence_ = 1;
-    std::uint32_t ping_counter_ = 0;
-    std::array<SentPing, kPingRing> pings_{};
+    std::array<SentAck, kAckRing> acks_{};
 
-    std::array<HeldFrame, kFrameRing> frames_{};
-    std::optional<std::uint64_t> newest_tick_;
-    std::vector<protocol::RosterEntry> roster_;
-    std::vector<ReceivedEvent> events_;               // at most kMaxEventsHeld, the newest
-    std::optional<std::uint64_t> newest_event_tick_;  // of any event taken from a snapshot
+    std::optional<Replica> replica_;
+    protocol::FullStateAssembly assembly_;
+    std::uint32_t failures_in_a_row_ = 0;
+    std::optional<Frame> frame_;
+    std::vector<RosterEntry> roster_;
+    std::vector<ReceivedEvent> events_;  // at most kMaxEventsHeld, the newest
     std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;
     float server_tick_ms_ = 0.0F;
-    std::string decode_error_;
 
     ConnectionStats stats_;
 };

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::client {
 
@@ -26,14 +26,20 @@ struct ConnectionStats {
     std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
     std::uint64_t wrong_secret = 0;    // a session packet without the session's secret (forged)
 
-    std::uint64_t snapshots_received = 0;  // decoded and applied
+    // Snapshots: full states (whole, every part) and updates.
+    std::uint64_t snapshots_received = 0;  // taken: the copy of the match moved to them
     std::uint64_t snapshots_full = 0;
     std::uint64_t snapshots_delta = 0;
-    std::uint64_t snapshot_bytes = 0;          // datagram bytes of the applied snapshots
-    std::uint64_t snapshots_out_of_order = 0;  // not newer than the newest applied
-    std::uint64_t snapshots_undecodable = 0;   // baseline not held, entity out of range...
+    std::uint64_t snapshot_bytes =
+        0;  // datagram bytes of the taken ones (a full state's last part)
+    std::uint64_t snapshots_out_of_order = 0;  // not newer than the state held
+    std::uint64_t snapshots_undecodable = 0;   // stream refused, baseline not held, no state yet...
+    std::uint64_t snapshots_without_map = 0;   // arrived before the map was given
     std::uint64_t snapshots_missed = 0;        // gaps in the expected tick sequence
-    std::uint64_t events_unknown = 0;          // an event kind this client does not know: skipped
+    // Proofs that failed: a copy of the match that is not the server's (or a
+    // forged update), and the times the copy was dropped for a FullState.
+    std::uint64_t hash_mismatches = 0;
+    std::uint64_t resyncs = 0;
 
     std::vector<double> rtt_ms;
 

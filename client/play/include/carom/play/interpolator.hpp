@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
+#include "carom/client/frame.hpp"
 #include "carom/game/map.hpp"
-#include "carom/protocol/net.hpp"
 
 namespace carom::play {
 
@@ -32,7 +32,7 @@ class Interpolator {
   public:
     explicit Interpolator(InterpolatorConfig config = {});
 
-    void on_frame(const protocol::Frame& frame, double arrival_ms);
+    void on_frame(const client::Frame& frame, double arrival_ms);
     // Every disk's position at local time `now_ms` (pucks, then player slots);
     // empty before the first frame. Call with non-decreasing times.
     const std::vector<game::Vec2>& sample(double now_ms);

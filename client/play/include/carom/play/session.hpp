@@ -62,11 +62,11 @@ class Session {
 
   private:
     void on_accepted();
-    void on_new_frame(const protocol::Frame& frame, std::uint64_t now_ms);
+    void on_new_frame(const client::Frame& frame, std::uint64_t now_ms);
     void on_new_match(const client::MatchInfo& info);
     game::Team team_of(game::Slot slot) const;
     std::string name_of(std::int32_t slot) const;
-    std::string banner(const protocol::Frame& frame) const;
+    std::string banner(const client::Frame& frame) const;
     game::Input next_input(std::uint64_t now_ms) const;
     void send(game::Input input, std::uint64_t now_ms);  // and predict it
     render::Hud hud(std::uint64_t now_ms) const;
@@ -86,9 +86,6 @@ class Session {
     std::optional<client::MatchInfo> match_;     // the match being shown
     std::optional<std::uint64_t> kickoff_tick_;  // server tick of the last kick-off
     std::optional<client::ReceivedEvent> goal_;  // the newest goal event of this match
-    // Inputs sent and maybe not yet applied: a predictor built for a new
-    // match starts from them (they reach the server after its frame).
-    std::deque<std::pair<std::uint32_t, game::Input>> sent_;
     std::uint64_t frames_rejected_ = 0;
 
     struct Traffic {

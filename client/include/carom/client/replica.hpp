@@ -1,0 +1,86 @@
+#pragma once
+// The client's copy of the room's match, exact: restored from a FullState,
+// then stepped with the inputs each ServerUpdate says the server applied,
+// with the same game::Match code, so it is the server's bit for bit. Each
+// update's proof covers the server's state hash after its tick: a copy that
+// drifted (or a forged update) fails it, and the copy goes back to where it
+// was. No sockets, no clocks.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "carom/game/match.hpp"
+#include "carom/protocol/full_state.hpp"
+#include "carom/protocol/update.hpp"
+#include "carom/result.hpp"
+
+namespace carom::client {
+
+// A match event, stamped with the server tick of the step that made it.
+using ServerEvent = game::MatchEvent;
+
+class Replica {
+  public:
+    // Throws std::invalid_argument when the map is not playable.
+    explicit Replica(game::Map map);
+
+    // Takes the room's state; the error when it does not fit the map, or
+    // restores to another hash than the server's (the copy then holds nothing).
+    Status restore(const protocol::RoomState& state);
+    // Steps from the held tick to update.tick (an update not newer than the
+    // held tick changes nothing). The error, with the copy as it was, when
+    // the update's baseline is after the held tick, the baseline's own
+    // sequence is no longer known, a change does not fit the match, or the
+    // proof (`secret`, the state hash) disagrees.
+    Status apply(const protocol::Update& update, std::uint64_t secret);
+    // Forget the state (the client then asks for a FullState).
+    void drop() { held_ = false; }
+
+    bool holds() const { return held_; }
+    std::uint64_t tick() const { return tick_; }  // the server tick of the held state
+    const game::Match& match() const { return *match_; }
+    // The newest input of the client's the server had applied by tick().
+    std::uint32_t last_input_sequence() const { return sequence_; }
+    std::uint64_t match_seed() const { return seed_; }
+    std::uint64_t match_start_tick() const { return start_tick_; }
+    bool bot(game::Slot slot) const { return slot < bots_.size() && bots_[slot]; }
+    // The events of the steps since the last call (server ticks), oldest first.
+    std::vector<ServerEvent> take_events();
+
+  private:
+    struct Saved {
+        std::uint64_t tick, seed, start_tick, halted_since;
+        std::uint32_t sequence;
+        std::vector<bool> bots;
+        game::MatchState match;
+        std::size_t events;
+    };
+    Saved save() const;
+    void back_to(const Saved& saved);
+    Status step_to(const protocol::Update& update);
+    void start_match(const protocol::MatchStart& start);
+    void note_sequence(std::uint64_t tick, std::uint32_t sequence);
+    std::optional<std::uint32_t> sequence_at(std::uint64_t tick) const;
+
+    game::Map map_;
+    std::unique_ptr<game::Match> match_;
+    bool held_ = false;
+    std::uint64_t tick_ = 0;
+    std::uint64_t seed_ = 0;
+    std::uint64_t start_tick_ = 0;
+    std::uint64_t halted_since_ = 0;
+    std::uint32_t sequence_ = 0;
+    std::vector<bool> bots_;
+    std::vector<game::Input> inputs_;  // scratch: one per slot
+    std::vector<ServerEvent> events_;
+    // The sequence at recent held ticks: updates count from their baseline's.
+    struct Applied {
+        std::uint64_t tick = 0;
+        std::uint32_t sequence = 0;
+        bool valid = false;
+    };
+    std::vector<Applied> applied_;
+};
+
+}  // namespace carom::client

@@ -1,0 +1,24 @@
+#include "carom/client/frame.hpp"
+
+namespace carom::client {
+
+Frame frame_of(const game::Match& match, std::uint64_t server_tick) {
+    Frame f;
+    f.tick = server_tick;
+    f.phase = match.phase();
+    f.score = {match.score(game::Team::left), match.score(game::Team::right)};
+    f.ticks_left = match.ticks_left();
+    f.disks.reserve(match.puck_count() + match.slot_count());
+    for (std::uint32_t p = 0; p < match.puck_count(); ++p) {
+        const physics::DiskState& d = match.puck_disk(p);
+        f.disks.push_back({d.position, d.velocity});
+    }
+    for (game::Slot s = 0; s < match.slot_count(); ++s) {
+        const physics::DiskState& d = match.player_disk(s);
+        f.disks.push_back({d.position, d.velocity});
+        if (match.active(s)) f.active_mask |= std::uint64_t{1} << s;
+    }
+    return f;
+}
+
+}  // namespace carom::client

@@ -1,0 +1,155 @@
+#include "carom/client/replica.hpp"
+
+#include <stdexcept>
+
+#include "carom/protocol/proof.hpp"
+
+namespace carom::client {
+namespace {
+
+// Held ticks whose sequence is remembered: far more than the server reaches back.
+constexpr std::size_t kSequencesKept = 1024;
+
+}  // namespace
+
+Replica::Replica(game::Map map)
+    : map_(std::move(map)),
+      match_(std::make_unique<game::Match>(map_, 0)),
+      inputs_(match_->slot_count()),
+      applied_(kSequencesKept) {}
+
+std::vector<ServerEvent> Replica::take_events() {
+    std::vector<ServerEvent> out;
+    out.swap(events_);
+    return out;
+}
+
+void Replica::note_sequence(std::uint64_t tick, std::uint32_t sequence) {
+    applied_[tick % applied_.size()] = {tick, sequence, true};
+}
+
+std::optional<std::uint32_t> Replica::sequence_at(std::uint64_t tick) const {
+    const Applied& a = applied_[tick % applied_.size()];
+    if (!a.valid || a.tick != tick) return std::nullopt;
+    return a.sequence;
+}
+
+Status Replica::restore(const protocol::RoomState& s) {
+    held_ = false;
+    if (s.match.players.size() != match_->slot_count() ||
+        s.match.pucks.size() != match_->puck_count() || s.bots.size() != match_->slot_count())
+        return fail("full state: another map's slots or pucks");
+    try {
+        if (s.match_seed != match_->seed())
+            match_ = std::make_unique<game::Match>(map_, s.match_seed);
+        match_->restore(s.match);
+    } catch (const std::invalid_argument& e) {
+        return fail(std::string("full state: ") + e.what());
+    }
+    if (match_->state_hash() != s.state_hash)
+        return fail("full state: restored to another state hash than the server's");
+    tick_ = s.tick;
+    seed_ = s.match_seed;
+    start_tick_ = s.match_start_tick;
+    halted_since_ = s.halted_since;
+    sequence_ = s.last_input_sequence;
+    bots_ = s.bots;
+    applied_.assign(applied_.size(), Applied{});
+    note_sequence(tick_, sequence_);
+    held_ = true;
+    return {};
+}
+
+Replica::Saved Replica::save() const {
+    return {tick_,     seed_, start_tick_,    halted_since_,
+            sequence_, bots_, match_->save(), events_.size()};
+}
+
+void Replica::back_to(const Saved& s) {
+    if (match_->seed() != s.seed) match_ = std::make_unique<game::Match>(map_, s.seed);
+    match_->restore(s.match);
+    tick_ = s.tick;
+    seed_ = s.seed;
+    start_tick_ = s.start_tick;
+    halted_since_ = s.halted_since;
+    sequence_ = s.sequence;
+    bots_ = s.bots;
+    events_.resize(s.events);
+}
+
+void Replica::start_match(const protocol::MatchStart& start) {
+    match_ = std::make_unique<game::Match>(map_, start.seed);
+    bots_.assign(match_->slot_count(), false);
+    for (const protocol::StartSlot& p : start.slots) {
+        match_->join(p.slot, p.name);
+        bots_[p.slot] = p.bot;
+    }
+    seed_ = start.seed;
+    start_tick_ = start.tick;
+}
+
+Status Replica::step_to(const protocol::Update& u) {
+    std::size_t next_input = 0, next_roster = 0;
+    for (std::uint64_t t = tick_ + 1; t <= u.tick; ++t) {
+        // Before the step: the roster changes of this tick.
+        for (; next_roster < u.roster.size() && u.roster[next_roster].tick <= t; ++next_roster) {
+            const protocol::RosterChange& r = u.roster[next_roster];
+            if (r.tick < t) continue;  // already applied with an earlier update
+            try {
+                if (r.join) {
+                    match_->join(r.slot, r.name);
+                } else {
+                    match_->leave(r.slot);
+                }
+            } catch (const std::invalid_argument& e) {
+                return fail(std::string("update: ") + e.what());
+            }
+            bots_[r.slot] = r.join && r.bot;
+        }
+        // The step, with each slot's held input but where it changed.
+        for (game::Slot s = 0; s < inputs_.size(); ++s)
+            inputs_[s] = match_->last_input(s);
+        for (; next_input < u.inputs.size() && u.inputs[next_input].tick <= t; ++next_input) {
+            const protocol::InputChange& c = u.inputs[next_input];
+            if (c.tick == t) inputs_[c.slot] = c.delta.applied_to(inputs_[c.slot]);
+        }
+        // A room paused by a fault does not step (from the tick it stopped on).
+        const std::uint64_t halted_since = u.halted_since != 0 ? u.halted_since : halted_since_;
+        const bool halted = halted_since != 0 && t >= halted_since;
+        if (!halted) {
+            for (game::MatchEvent e : match_->step(inputs_)) {
+                e.tick = start_tick_ + e.tick;  // the wire speaks server ticks
+                events_.push_back(e);
+            }
+        }
+        if (u.match_start && u.match_start->tick == t) start_match(*u.match_start);
+    }
+    if (u.halted_since != 0) halted_since_ = u.halted_since;
+    return {};
+}
+
+Status Replica::apply(const protocol::Update& u, std::uint64_t secret) {
+    if (!held_) return fail("update: no state held");
+    if (u.tick <= tick_) return {};
+    if (u.baseline > tick_)
+        return fail("update: baseline " + std::to_string(u.baseline) + " after the held tick " +
+                    std::to_string(tick_));
+    const std::optional<std::uint32_t> from = sequence_at(u.baseline);
+    if (!from) return fail("update: the baseline's sequence is no longer known");
+    const Saved saved = save();
+    if (const Status stepped = step_to(u); !stepped) {
+        back_to(saved);
+        return stepped;
+    }
+    if (protocol::update_proof(secret, u.tick, match_->state_hash()) != u.proof) {
+        back_to(saved);
+        return fail("update: proof mismatch at tick " + std::to_string(u.tick) +
+                    " (a state hash other than the server's, or not the server)");
+    }
+    tick_ = u.tick;
+    sequence_ = *from + u.sequence_advance;
+    note_sequence(tick_, sequence_);
+    return {};
+}
+
+}  // namespace carom::client
