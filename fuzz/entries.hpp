@@ -13,7 +13,9 @@
 // Session packets in the inputs carry placeholder ids: the harness swaps
 // kFuzzClientId and kFuzzSecret for the real session's (server), or the
 // session it accepted is given them (client), so mutated packets still pass
-// the session checks and reach the deep paths.
+// the session checks and reach the deep paths. The server harness also
+// proves each ClientUpdate with the session's secret (bit 2 of the flags
+// keeps its proof as it is); the client's corpus is proven with kFuzzSecret.
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -26,6 +28,9 @@ inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;        // client targ
 
 int server_datagrams(std::span<const std::uint8_t> input);
 int client_snapshots(std::span<const std::uint8_t> input);
+// The same, and how many snapshots the client's copy of the match took: the
+// corpus must reach past the proof.
+std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
 int map_binary(std::span<const std::uint8_t> input);
@@ -36,6 +41,7 @@ struct Record {
 };
 inline constexpr std::uint8_t kRecordTick = 1;
 inline constexpr std::uint8_t kRecordStranger = 2;
+inline constexpr std::uint8_t kRecordKeepProof = 4;
 
 // Calls `each` for every record of `input`, in order.
 inline void for_each_record(std::span<const std::uint8_t> input,

@@ -17,8 +17,10 @@
 #include <vector>
 
 #include "carom/game/bot.hpp"
+#include "carom/protocol/client_report.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
+#include "carom/protocol/proof.hpp"
 #include "carom/replay/recorder.hpp"
 #include "entries.hpp"
 #include "link.hpp"
@@ -58,22 +60,25 @@ class Records {
     Bytes bytes_;
 };
 
-// Client packets with the placeholder id and secret.
-Bytes client_input(std::uint32_t first, std::uint32_t count, std::uint64_t ack,
-                   std::uint32_t id = kFuzzClientId, std::uint64_t secret = kFuzzSecret) {
-    flatbuffers::FlatBufferBuilder b;
-    std::vector<net::InputCommand> cmds;
+// A ClientUpdate: `count` inputs from sequence `first` on, and `ack` (0:
+// none), proven with the placeholder secret (the harness proves it again
+// with the session's, unless the record says kRecordKeepProof).
+Bytes client_update(std::uint32_t first, std::uint32_t count, std::uint64_t ack,
+                    std::uint64_t secret = kFuzzSecret) {
+    protocol::ClientReport r;
     for (std::uint32_t i = 0; i < count; ++i)
-        cmds.emplace_back(first + i, static_cast<std::uint8_t>((first + i) % 17));
-    const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 7);
-    return copy_of(protocol::finish_packet(b, id, net::Body::ClientInput, body.Union(), secret));
+        r.inputs.push_back(game::Input::from_bits(static_cast<std::uint8_t>((first + i) % 17)));
+    r.sequence = count > 0 ? first + count - 1 : 0;
+    if (ack != 0) r.ack = ack;
+    r.proof = protocol::client_proof(secret, r.sequence, ack);
+    flatbuffers::FlatBufferBuilder b;
+    return copy_of(protocol::encode_client_report(b, r));
 }
 
-Bytes keep_alive() {
+Bytes keep_alive(std::uint32_t id = kFuzzClientId) {
     flatbuffers::FlatBufferBuilder b;
-    const auto body = net::CreateKeepAlive(b, 5);
-    return copy_of(
-        protocol::finish_packet(b, kFuzzClientId, net::Body::KeepAlive, body.Union(), kFuzzSecret));
+    const auto body = net::CreateKeepAlive(b);
+    return copy_of(protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union(), kFuzzSecret));
 }
 
 Bytes disconnect() {
@@ -117,21 +122,24 @@ std::uint64_t stranger_cookie() {
 }
 
 void server_corpus(const fs::path& dir) {
-    write(dir, "input", Records().add(client_input(4, 8, 2)).bytes());
+    write(dir, "input", Records().add(client_update(4, 8, 2)).bytes());
     Records play;
     for (std::uint32_t t = 0; t < 12; ++t)
-        play.add(client_input(4 + t, 8, t + 1), kRecordTick);
+        play.add(client_update(4 + t, 8, t + 1), kRecordTick);
     write(dir, "inputs-over-ticks", play.bytes());
-    write(dir, "input-far-ahead", Records().add(client_input(1u << 31, 8, 2), kRecordTick).bytes());
-    write(dir, "input-behind", Records().add(client_input(1, 3, 2), kRecordTick).bytes());
-    write(dir, "input-max-redundancy", Records().add(client_input(4, 64, 3)).bytes());
-    write(dir, "ack-never-sent",
-          Records().add(client_input(4, 1, std::uint64_t{1} << 40), kRecordTick).bytes());
+    write(dir, "input-far-ahead",
+          Records().add(client_update((1u << 15) - 4, 8, 2), kRecordTick).bytes());
+    write(dir, "input-behind", Records().add(client_update(1, 3, 2), kRecordTick).bytes());
+    write(dir, "input-max-redundancy", Records().add(client_update(4, 64, 3)).bytes());
+    write(dir, "ack-none", Records().add(client_update(4, 1, 0), kRecordTick).bytes());
+    write(dir, "ack-never-sent", Records().add(client_update(4, 1, 60000), kRecordTick).bytes());
     write(dir, "keep-alive", Records().add(keep_alive(), kRecordTick).bytes());
-    write(dir, "disconnect",
-          Records().add(client_input(4, 2, 2), kRecordTick).add(disconnect(), kRecordTick).bytes());
-    write(dir, "wrong-secret", Records().add(client_input(4, 8, 2, kFuzzClientId, 1)).bytes());
-    write(dir, "wrong-id", Records().add(client_input(4, 8, 2, 12345, kFuzzSecret)).bytes());
+    write(
+        dir, "disconnect",
+        Records().add(client_update(4, 2, 2), kRecordTick).add(disconnect(), kRecordTick).bytes());
+    write(dir, "wrong-proof",
+          Records().add(client_update(4, 8, 2, 1), kRecordKeepProof | kRecordTick).bytes());
+    write(dir, "wrong-id", Records().add(keep_alive(12345)).bytes());
     write(dir, "connect-request",
           Records()
               .add(connect_request("stranger", false, protocol::kConnectRequestMinBytes),
@@ -156,12 +164,18 @@ void server_corpus(const fs::path& dir) {
         Records().add(connect_request("player", false, protocol::kConnectRequestMinBytes)).bytes());
     write(dir, "forged-cookie",
           Records().add(connect_response("stranger", 0xBAD, false), kRecordStranger).bytes());
-    // A server-to-client packet sent to the server.
+    // Server-to-client datagrams sent to the server.
     flatbuffers::FlatBufferBuilder b;
     const auto challenge = net::CreateChallenge(b, 1);
+    const Bytes challenge_bytes =
+        copy_of(protocol::finish_packet(b, 0, net::Body::Challenge, challenge.Union()));
+    protocol::Update u;
+    u.tick = 5;
+    u.baseline = 4;
     write(dir, "unexpected-type",
           Records()
-              .add(copy_of(protocol::finish_packet(b, 0, net::Body::Challenge, challenge.Union())))
+              .add(challenge_bytes)
+              .add(copy_of(protocol::encode_update(b, u, {4, true})))
               .bytes());
     write(dir, "not-a-packet", Records().add(Bytes{0, 1, 2, 3, 4, 5, 6, 7, 8}).bytes());
 }
@@ -179,55 +193,68 @@ void swap_placeholder(Bytes& bytes, T from, T to) {
     }
 }
 
-// What a real server sends one player over a few seconds (acking every
-// snapshot, so deltas follow), its ids swapped for the placeholders.
+// What a real server sends one player over a few seconds, its ids swapped
+// for the placeholders and each update proven with kFuzzSecret. The player
+// keeps a copy of the match and acknowledges what it holds, all but every
+// tenth tick; the room's bots score, kick off, and the match goes on.
 void client_corpus(const fs::path& dir) {
     server::test::Link link;
     server::ServerConfig config = server::test::config_for("rink.json");
     config.bots = true;
     std::vector<Bytes> received;  // in order, each followed by a tick
-    std::uint64_t ack = 0;
     server::Server s(config, link, server::test::fixed_cookies(), "fuzz");
     server::test::ScriptedClient c(s, link, server::test::endpoint(1, 5000), 1);
     if (c.connect("player") == nullptr) throw std::runtime_error("no Accepted");
+    c.keep_copy(server::test::map_named("rink.json"));
+    const auto placeholders = [&](Bytes bytes) {
+        swap_placeholder(bytes, c.client_id(), kFuzzClientId);
+        swap_placeholder(bytes, c.secret(), kFuzzSecret);
+        return bytes;
+    };
     for (std::uint32_t t = 1; t <= 240; ++t) {
-        const std::pair<std::uint32_t, std::uint8_t> cmd{t, static_cast<std::uint8_t>(t % 9)};
-        c.input(std::span(&cmd, 1), ack);
+        c.input(t, static_cast<std::uint8_t>(t % 9),
+                c.copy().holds() && t % 10 != 0 ? std::optional(c.copy().tick()) : std::nullopt);
         s.tick();
+        const std::uint64_t hash = s.room(0).state_hash();
         auto& q = link.inbox[c.at()];
         for (const auto& d : q) {
-            Bytes bytes = d.bytes;
-            if (const net::Packet* p = d.packet();
-                p != nullptr && p->body_type() == net::Body::Snapshot && t % 10 != 0)
-                ack = p->body_as_Snapshot()->tick();  // every tenth goes unacked
-            swap_placeholder(bytes, c.client_id(), kFuzzClientId);
-            swap_placeholder(bytes, c.secret(), kFuzzSecret);
+            Bytes bytes = placeholders(d.bytes);
+            if (const net::ServerUpdate* u = d.update()) {
+                // The proof again, with the placeholder secret (the head's first field).
+                const std::uint32_t proof =
+                    protocol::update_proof(kFuzzSecret, s.current_tick(), hash);
+                const auto at = static_cast<std::size_t>(
+                    reinterpret_cast<const std::uint8_t*>(u->head()) - d.bytes.data());
+                for (std::size_t i = 0; i < 4; ++i)
+                    bytes[at + i] = static_cast<std::uint8_t>(proof >> (8 * i));
+            }
             received.push_back(std::move(bytes));
         }
-        q.clear();
+        c.take();
     }
     s.shutdown();
     Bytes goodbye;
-    for (const auto& d : link.inbox[c.at()]) {
-        goodbye = d.bytes;
-        swap_placeholder(goodbye, c.client_id(), kFuzzClientId);
-        swap_placeholder(goodbye, c.secret(), kFuzzSecret);
-    }
+    for (const auto& d : link.inbox[c.at()])
+        goodbye = placeholders(d.bytes);
     if (received.size() < 40) throw std::runtime_error("too few snapshots");
 
-    write(dir, "full-snapshot", Records().add(received[0], kRecordTick).bytes());
+    write(dir, "full-state", Records().add(received[0], kRecordTick).bytes());
     Records first;
     for (std::size_t i = 0; i < 12; ++i)
         first.add(received[i], kRecordTick);
-    write(dir, "full-then-deltas", first.bytes());
+    write(dir, "full-state-then-updates", first.bytes());
     Records later;
     for (std::size_t i = 0; i < received.size(); ++i)
         if (i % 4 != 1) later.add(received[i], kRecordTick);  // a quarter lost
-    write(dir, "deltas-with-loss", later.bytes());
+    write(dir, "updates-with-loss", later.bytes());
     Records reordered;
     for (std::size_t i = 0; i + 1 < 30; i += 2)
         reordered.add(received[i + 1], kRecordTick).add(received[i], kRecordTick);
-    write(dir, "deltas-reordered", reordered.bytes());
+    write(dir, "updates-reordered", reordered.bytes());
+    Records all;
+    for (const Bytes& b : received)
+        all.add(b, kRecordTick);
+    write(dir, "four-seconds", all.bytes());
     if (!goodbye.empty())
         write(dir, "server-shutdown",
               Records().add(received[0], kRecordTick).add(goodbye, kRecordTick).bytes());

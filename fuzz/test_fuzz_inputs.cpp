@@ -46,6 +46,18 @@ TEST_CASE("fuzz inputs: client snapshots") {
     CHECK(run_all("client", "client_snapshots", carom::fuzz::client_snapshots) >= 4);
 }
 
+TEST_CASE("fuzz inputs: the client seeds reach past the proof: every update is taken") {
+    // Four seconds of a real server's snapshots to one player (its FullState,
+    // then an update a tick): the client's copy takes them all, so mutations
+    // of these seeds start from the deep paths, not from a refused proof.
+    const fs::path file =
+        fs::path(CAROM_SOURCE_DIR) / "client/fuzz/corpus/client_snapshots/four-seconds";
+    std::ifstream in(file, std::ios::binary);
+    const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+    REQUIRE(!bytes.empty());
+    CHECK(carom::fuzz::client_snapshots_taken(bytes) == 240);
+}
+
 TEST_CASE("fuzz inputs: replay reader") {
     CHECK(run_all("shared/replay", "replay_reader", carom::fuzz::replay_reader) >= 3);
 }

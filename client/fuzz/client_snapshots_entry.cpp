@@ -1,15 +1,24 @@
 // Fuzz entry for the client's side of the protocol: a Connection taken
-// through the handshake (its Accepted gives kFuzzClientId and kFuzzSecret),
-// then the input's records as datagrams from the server: snapshots full and
-// delta against the frames it kept, events, rosters, disconnects. Flagged
-// records let 16 ms pass, with an update and an input (acks go out).
+// through the handshake (its Accepted gives kFuzzClientId and kFuzzSecret,
+// and the rink map, which it is then given), then the input's records as
+// datagrams from the server: FullStates and ServerUpdates that step its copy
+// of the match, disconnects. Flagged records let 16 ms pass, with an update
+// and an input (acks go out).
 #include <vector>
 
 #include "carom/client/connection.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_file.hpp"
 #include "entries.hpp"
 
 namespace carom::fuzz {
 namespace {
+
+const game::Map& rink() {
+    static const game::Map map = std::get<game::Map>(
+        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "rink.json"));
+    return map;
+}
 
 std::vector<std::uint8_t> handshake_packet(net::Body type) {
     flatbuffers::FlatBufferBuilder b;
@@ -18,15 +27,15 @@ std::vector<std::uint8_t> handshake_packet(net::Body type) {
         const auto bytes = protocol::finish_packet(b, 0, type, body.Union());
         return {bytes.begin(), bytes.end()};
     }
-    const auto body = net::CreateAcceptedDirect(b, kFuzzClientId, 0, 1, 1, 60, 30, "rink", 0x1234,
-                                                99, 8, kFuzzSecret);
+    const auto body = net::CreateAcceptedDirect(b, kFuzzClientId, 0, 1, 1, 60, 60, "rink",
+                                                protocol::map_hash(rink()), 99, 8, kFuzzSecret);
     const auto bytes = protocol::finish_packet(b, kFuzzClientId, type, body.Union(), kFuzzSecret);
     return {bytes.begin(), bytes.end()};
 }
 
 }  // namespace
 
-int client_snapshots(std::span<const std::uint8_t> input) {
+std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input) {
     client::ConnectionConfig config;
     config.name = "fuzz";
     client::Connection connection(config, [](std::span<const std::uint8_t>) {});
@@ -34,6 +43,7 @@ int client_snapshots(std::span<const std::uint8_t> input) {
     connection.connect(now_ms);
     connection.on_datagram(handshake_packet(net::Body::Challenge), now_ms);
     connection.on_datagram(handshake_packet(net::Body::Accepted), now_ms);
+    connection.set_map(rink());
     for_each_record(input, [&](const Record& r) {
         const std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());
         connection.on_datagram(bytes, now_ms);
@@ -44,6 +54,11 @@ int client_snapshots(std::span<const std::uint8_t> input) {
             (void)connection.take_events();
         }
     });
+    return connection.stats().snapshots_received;
+}
+
+int client_snapshots(std::span<const std::uint8_t> input) {
+    (void)client_snapshots_taken(input);
     return 0;
 }
 

@@ -2,7 +2,9 @@
 
 #include <array>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
 #include "junk.hpp"
 
 namespace carom::loadgen {
@@ -42,17 +44,16 @@ std::vector<std::uint8_t> session_packet(std::mt19937_64& rng, std::uint32_t id,
     flatbuffers::FlatBufferBuilder b;
     switch (rng() % 3) {
         case 0: {
-            std::vector<net::InputCommand> inputs;
-            const auto first = static_cast<std::uint32_t>(rng());
+            protocol::ClientReport r;
+            r.sequence = static_cast<std::uint32_t>(rng());
             for (std::uint32_t s = 0; s < 8; ++s)
-                inputs.emplace_back(first + s, static_cast<std::uint8_t>(rng()));
-            const auto body =
-                net::CreateClientInput(b, b.CreateVectorOfStructs(inputs), rng() % 100000, 1);
-            return copy_of(
-                protocol::finish_packet(b, id, net::Body::ClientInput, body.Union(), secret));
+                r.inputs.push_back(game::Input::from_bits(static_cast<std::uint8_t>(rng())));
+            r.ack = rng() % 100000;
+            r.proof = protocol::client_proof(secret, r.sequence, *r.ack);
+            return copy_of(protocol::encode_client_report(b, r));
         }
         case 1: {
-            const auto body = net::CreateKeepAlive(b, 1);
+            const auto body = net::CreateKeepAlive(b);
             return copy_of(
                 protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union(), secret));
         }

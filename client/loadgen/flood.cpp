@@ -32,7 +32,9 @@
 #include "attacks.hpp"
 #include "carom/cli/cli.hpp"
 #include "carom/client/connection.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
 
 namespace {
 
@@ -153,26 +155,31 @@ class Abuser {
             const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
             if (n <= 0) return;
             const std::span<const std::uint8_t> d(buffer.data(), static_cast<std::size_t>(n));
-            const net::Packet* p = protocol::verify_packet(d).packet;
-            if (p != nullptr && p->body_type() == net::Body::Snapshot) {
-                const net::Snapshot* s = p->body_as_Snapshot();
-                ++(s->baseline_tick() == 0 ? full : delta);
-                newest_tick = std::max(newest_tick, s->tick());
+            if (protocol::classify(d) == protocol::DatagramKind::server_update) {
+                if (const auto u = protocol::verify_server_update(d)) {
+                    ++delta;
+                    newest_tick = std::max(newest_tick,
+                                           protocol::extend16((*u)->head()->tick(), newest_tick));
+                }
+            } else if (const auto p = protocol::verify_packet(d); p && (*p)->body_as_FullState()) {
+                ++full;
+                newest_tick = std::max(newest_tick, (*p)->body_as_FullState()->tick());
             }
             if (connection_.state() != client::State::closed)
                 connection_.on_datagram(d, now_ms(start));
         }
     }
 
-    // A ClientInput of the session, made by hand.
+    // A ClientUpdate of the session, made by hand: `count` idle inputs from
+    // sequence `first` on, and `ack`, with the session's proof.
     void send_input(std::uint32_t first, std::uint32_t count, std::uint64_t ack) {
         flatbuffers::FlatBufferBuilder b;
-        std::vector<net::InputCommand> inputs;
-        for (std::uint32_t i = 0; i < count; ++i)
-            inputs.emplace_back(first + i, std::uint8_t{0});
-        const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(inputs), ack, 0);
-        const auto bytes = protocol::finish_packet(b, session().client_id, net::Body::ClientInput,
-                                                   body.Union(), session().secret);
+        protocol::ClientReport r;
+        r.inputs.assign(count, game::Input::idle());
+        r.sequence = first + count - 1;
+        if (ack != 0) r.ack = ack;
+        r.proof = protocol::client_proof(session().secret, r.sequence, ack);
+        const auto bytes = protocol::encode_client_report(b, r);
         (void)::send(fd_, bytes.data(), bytes.size(), 0);
         ++inputs_sent;
     }

@@ -1,6 +1,7 @@
 #include "junk.hpp"
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/packet.hpp"
 
 namespace carom::loadgen {
 namespace {
@@ -16,7 +17,7 @@ std::vector<std::uint8_t> random_bytes(std::mt19937_64& rng, std::size_t size) {
     return out;
 }
 
-// A real packet as clients send them: a padded ConnectRequest or a ClientInput.
+// A real packet as clients send them: a padded ConnectRequest or a ClientUpdate.
 std::vector<std::uint8_t> real_packet(std::mt19937_64& rng, bool input, std::uint32_t client_id) {
     flatbuffers::FlatBufferBuilder b;
     std::span<const std::uint8_t> bytes;
@@ -26,11 +27,13 @@ std::vector<std::uint8_t> real_packet(std::mt19937_64& rng, bool input, std::uin
             net::CreateConnectRequest(b, b.CreateString("junk"), -1, false, rng(), pad);
         bytes = protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union());
     } else {
-        std::vector<net::InputCommand> inputs;
+        (void)client_id;  // a ClientUpdate names no client: the server finds it by address
+        protocol::ClientReport r;
         for (std::uint32_t s = 1; s <= 8; ++s)
-            inputs.emplace_back(s, random_byte(rng));
-        const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(inputs), 0, 1);
-        bytes = protocol::finish_packet(b, client_id, net::Body::ClientInput, body.Union());
+            r.inputs.push_back(game::Input::from_bits(random_byte(rng)));
+        r.sequence = 8;
+        r.proof = static_cast<std::uint32_t>(rng());
+        bytes = protocol::encode_client_report(b, r);
     }
     return {bytes.begin(), bytes.end()};
 }
@@ -65,12 +68,16 @@ std::vector<std::uint8_t> make_junk(std::mt19937_64& rng, std::uint64_t index) {
             return random_bytes(rng, rng() % 1401);
         case JunkKind::wrong_identifier: {
             std::vector<std::uint8_t> p = real_packet(rng, rng() % 2 == 0, 0);
-            p[4 + rng() % 4] ^= static_cast<std::uint8_t>(1 + rng() % 255);
+            // Not into another of the protocol's identifiers ("CNCU" is a byte from "CNSU").
+            do
+                p[4 + rng() % 4] ^= static_cast<std::uint8_t>(1 + rng() % 255);
+            while (protocol::classify(p) != protocol::DatagramKind::bad_identifier);
             return p;
         }
         case JunkKind::truncated: {
+            // Cut into its data, not only the padding after it (up to 3 bytes).
             std::vector<std::uint8_t> p = real_packet(rng, rng() % 2 == 0, 0);
-            p.resize(rng() % p.size());
+            p.resize(rng() % (p.size() - 3));
             return p;
         }
         case JunkKind::random_tables: {

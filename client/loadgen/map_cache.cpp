@@ -3,7 +3,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include "carom/client/map_lookup.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/map_codec.hpp"
 
 namespace carom::loadgen {
 

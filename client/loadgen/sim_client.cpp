@@ -48,6 +48,8 @@ void SimClient::receive() {
 void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
     const std::uint64_t now = clock_.now_ms();
     connection_.on_datagram(bytes, now);
+    // The map at once: the FullState that follows Accepted needs it.
+    if (!accepted_ms_ && connection_.state() == client::State::connected) on_accepted(now);
     note_snapshots(now);
 }
 
@@ -105,7 +107,6 @@ void SimClient::tick() {
     const std::uint64_t now = clock_.now_ms();
     connection_.update(now);
     if (connection_.state() != client::State::connected) return;
-    if (!accepted_ms_) on_accepted(now);
     connection_.send_input(next_input(), now);
 }
 
@@ -115,22 +116,25 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
     const client::Session& s = connection_.session();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
-    if (spectator_) return;
+    // Spectators too: every client steps its copy of the match with the map.
     auto found = maps_.get(s.map_name, s.map_hash);
     if (const auto* error = std::get_if<std::string>(&found)) {
         map_problem_ = *error;
-        spdlog::warn("client {}: {}; playing idle inputs", s.client_id, *error);
+        spdlog::warn("client {}: {}; playing idle inputs, reading no snapshot", s.client_id,
+                     *error);
         return;
     }
     map_ = std::get<const LoadedMap*>(found);
+    connection_.set_map(map_->map);
+    if (spectator_) return;
     goal_ = client::opposing_goal(map_->map, s.team == 0 ? game::Team::left : game::Team::right);
     reach_ = client::kick_distance(map_->map.tuning);
 }
 
 game::Input SimClient::next_input() const {
-    const protocol::Frame* frame = connection_.latest_frame();
+    const client::Frame* frame = connection_.latest_frame();
     const std::int32_t slot = connection_.session().slot;
-    if (map_ == nullptr || frame == nullptr || slot < 0) return game::Input::idle();
+    if (map_ == nullptr || frame == nullptr || slot < 0 || spectator_) return game::Input::idle();
     // A frame that does not fit the map would steer by the wrong disks.
     if (frame->disks.size() != std::size_t{map_->puck_count} + map_->slot_count)
         return game::Input::idle();
@@ -173,7 +177,7 @@ ClientResult SimClient::finish() {
         r.snapshot_rate_hz = connection_.session().snapshot_rate_hz;
     }
     r.client_id = connection_.session().client_id;
-    if (const protocol::Frame* f = connection_.latest_frame(); f != nullptr)
+    if (const client::Frame* f = connection_.latest_frame(); f != nullptr)
         spdlog::debug("client {}: {}; last snapshot tick {}, score {}-{}",
                       connection_.session().client_id, r.outcome, f->tick, f->score[0],
                       f->score[1]);

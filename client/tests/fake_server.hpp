@@ -1,7 +1,9 @@
 #pragma once
-// Test helpers: server packets built by hand, and a Connection whose sent
-// datagrams are captured and can be read back as verified Packets.
+// Test helpers: server packets built by hand, a room whose match the test
+// steps and whose snapshots (FullStates, ServerUpdates) it sends, and a
+// Connection whose sent datagrams are captured and can be read back.
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -9,7 +11,13 @@
 #include <doctest/doctest.h>
 
 #include "carom/client/connection.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/client/map_lookup.hpp"
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/full_state.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
+#include "carom/protocol/update.hpp"
 
 namespace carom::client::test {
 
@@ -61,24 +69,97 @@ inline Bytes server_disconnect(net::DisconnectReason reason, const std::string& 
     return copy_of(protocol::finish_packet(b, 42, net::Body::Disconnect, body.Union(), secret));
 }
 
-// A frame of `disks` disks, each at (tick + i, i) so that every tick differs.
-inline protocol::Frame frame(std::uint64_t tick, std::size_t disks) {
-    protocol::Frame f;
-    f.tick = tick;
-    f.ticks_left = 1000 - tick;
-    f.active_mask = 0b11;
-    for (std::size_t i = 0; i < disks; ++i) {
-        const double x = static_cast<double>(tick + i);
-        f.disks.push_back(protocol::quantise({x, static_cast<double>(i)}, {1.0, -1.0}));
-    }
-    return f;
+inline game::Map shipped_map(const char* name) {
+    const std::filesystem::path dirs[] = {CAROM_MAPS_DIR};
+    return std::get<game::Map>(find_map(name, dirs));
 }
 
-inline Bytes snapshot(const protocol::Frame& f, const protocol::Frame* baseline,
-                      protocol::SnapshotExtras extras = {}) {
-    flatbuffers::FlatBufferBuilder b;
-    return copy_of(protocol::encode_snapshot(b, 42, f, baseline, extras));
-}
+// A room of a shipped map as a server keeps it for one client: its match,
+// stepped by the test, and the snapshots it would send that client.
+class FakeRoom {
+  public:
+    explicit FakeRoom(const char* map_name = "rink", std::uint64_t secret = 0,
+                      std::optional<game::Slot> client_slot = 1)
+        : map_(shipped_map(map_name)),
+          match_(map_, 99),
+          secret_(secret),
+          client_slot_(client_slot) {
+        for (game::Slot s = 0; s < match_.slot_count(); ++s) {
+            std::string name = "p";
+            name += std::to_string(s);
+            match_.join(s, name);
+        }
+        sequences_[tick_] = 0;
+    }
+
+    const game::Map& map() const { return map_; }
+    const game::Match& match() const { return match_; }
+    std::uint64_t tick() const { return tick_; }
+    std::uint64_t map_hash() const { return protocol::map_hash(map_); }
+
+    // One server tick with these inputs (one per slot); `applied` is the
+    // client's newest input the server applied by it.
+    void step(std::span<const game::Input> inputs, std::uint32_t applied = 0) {
+        ++tick_;
+        std::vector<protocol::InputChange> changes;
+        for (game::Slot s = 0; s < match_.slot_count(); ++s)
+            if (match_.active(s) && inputs[s] != match_.last_input(s))
+                changes.push_back(
+                    {0, s, protocol::InputDelta::between(match_.last_input(s), inputs[s])});
+        match_.step(inputs);
+        changes_[tick_] = changes;
+        sequences_[tick_] = applied;
+    }
+    void step_idle(int ticks = 1) {
+        const std::vector<game::Input> idle(match_.slot_count());
+        for (int i = 0; i < ticks; ++i)
+            step(idle, sequences_[tick_]);
+    }
+
+    Bytes full_state(std::uint32_t client_id = 42) const {
+        protocol::RoomState s;
+        s.tick = tick_;
+        s.state_hash = match_.state_hash();
+        s.last_input_sequence = sequences_.at(tick_);
+        s.match_seed = match_.seed();
+        s.match_start_tick = tick_ - match_.tick();
+        s.match = match_.save();
+        s.bots.assign(match_.slot_count(), false);
+        s.bots[0] = true;
+        std::vector<Bytes> parts;
+        flatbuffers::FlatBufferBuilder b;
+        protocol::encode_full_state(b, client_id, secret_, s, [&](std::span<const std::uint8_t> d) {
+            parts.push_back(copy_of(d));
+        });
+        REQUIRE(parts.size() == 1);
+        return parts.front();
+    }
+    // The update of (baseline, tick]; `proof` replaces the true one when given.
+    Bytes update(std::uint64_t baseline, std::optional<std::uint32_t> proof = std::nullopt) const {
+        protocol::Update u;
+        u.tick = tick_;
+        u.baseline = baseline;
+        u.proof = proof.value_or(protocol::update_proof(secret_, tick_, match_.state_hash()));
+        u.sequence_advance = sequences_.at(tick_) - sequences_.at(baseline);
+        for (std::uint64_t t = baseline + 1; t <= tick_; ++t)
+            for (protocol::InputChange c : changes_.at(t)) {
+                c.tick = t;
+                u.inputs.push_back(c);
+            }
+        flatbuffers::FlatBufferBuilder b;
+        return copy_of(
+            protocol::encode_update(b, u, {match_.slot_count(), client_slot_.has_value()}));
+    }
+
+  private:
+    game::Map map_;
+    game::Match match_;
+    std::uint64_t secret_;
+    std::optional<game::Slot> client_slot_;
+    std::uint64_t tick_ = 100;
+    std::map<std::uint64_t, std::vector<protocol::InputChange>> changes_;
+    std::map<std::uint64_t, std::uint32_t> sequences_;
+};
 
 // A Connection with everything it sends kept in `sent`.
 struct Harness {
@@ -97,9 +178,20 @@ struct Harness {
     // The last datagram sent, verified; fails the test when it is not a Packet.
     const net::Packet& last_sent() const {
         REQUIRE(!sent.empty());
-        const protocol::VerifiedPacket v = protocol::verify_packet(sent.back());
-        REQUIRE(v.packet != nullptr);
-        return *v.packet;
+        const auto v = protocol::verify_packet(sent.back());
+        REQUIRE(v.ok());
+        return **v;
+    }
+    // The last datagram sent as a ClientUpdate, read as the server reads it
+    // (its 16-bit fields near `tick` and `last_sequence`).
+    protocol::ClientReport last_report(std::uint64_t tick = 1000,
+                                       std::uint32_t last_sequence = 0) const {
+        REQUIRE(!sent.empty());
+        const auto v = protocol::verify_client_update(sent.back());
+        REQUIRE(v.ok());
+        const auto r = protocol::decode_client_report(**v, tick, last_sequence);
+        REQUIRE_MESSAGE(r.ok(), r.error().message);
+        return *r;
     }
 
     // Runs the handshake to connected with the given Accepted fields.
@@ -108,6 +200,15 @@ struct Harness {
         receive(challenge(7), now_ms);
         receive(accepted(fields), now_ms);
         REQUIRE(connection.state() == State::connected);
+    }
+    // Connected to `room` (its map given), as the client in its slot (or a spectator).
+    void join(const FakeRoom& room, std::uint64_t secret, std::int32_t slot = 1) {
+        AcceptedFields f;
+        f.secret = secret;
+        f.slot = slot;
+        f.map_hash = room.map_hash();
+        connect(f);
+        connection.set_map(room.map());
     }
 };
 

@@ -55,10 +55,8 @@ class ServerSide {
         ++since_phase_;
         if (ss->inputs.repeated() != repeated_) clean_ = false;
         repeated_ = ss->inputs.repeated();
-        // At rest on the spawn (join, kick-off): exactly what a snapshot says.
-        if (own.velocity == game::Vec2{} &&
-            own.position == protocol::position_of(protocol::quantise(own.position, {})))
-            clean_ = true;
+        // At rest (a join, a kick-off): nothing earlier can matter any more.
+        if (own.velocity == game::Vec2{}) clean_ = true;
         const std::uint32_t l = ss->inputs.last_applied_sequence();
         if (l != last_) {
             if (l != last_ + 1) clean_ = false;  // skipped inputs

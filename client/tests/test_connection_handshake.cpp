@@ -218,12 +218,15 @@ TEST_CASE("reconnect_keeps_the_token") {
 TEST_CASE("packets_meant_for_another_state_are_dropped_and_counted") {
     Harness h;
     h.connection.connect(0);
-    h.receive(test::snapshot(test::frame(5, 3), nullptr), 1);  // not accepted yet
-    CHECK(h.connection.stats().unexpected == 1);
+    test::FakeRoom room;
+    h.receive(room.full_state(), 1);  // not accepted yet
+    room.step_idle();
+    h.receive(room.update(room.tick() - 1), 1);
+    CHECK(h.connection.stats().unexpected == 2);
     CHECK(h.connection.stats().snapshots_received == 0);
     h.receive(test::accepted({}), 2);
     h.receive(test::challenge(9), 3);  // connected: a challenge means nothing
-    CHECK(h.connection.stats().unexpected == 2);
+    CHECK(h.connection.stats().unexpected == 3);
     CHECK(h.connection.state() == State::connected);
 }
 
@@ -234,7 +237,9 @@ TEST_CASE("the session secret from accepted goes on every session packet, and is
     h.connect(f);
     CHECK(h.connection.session().secret == f.secret);
     h.connection.send_input(game::Input::move(1), 10);
-    CHECK(h.last_sent().session_secret() == f.secret);
+    const protocol::ClientReport r = h.last_report();
+    CHECK(r.proof == protocol::client_proof(f.secret, r.sequence, 0));
+    CHECK(r.proof != protocol::client_proof(f.secret ^ 1, r.sequence, 0));
     h.connection.update(10 + 1000);  // nothing else sent for a second: a keep-alive
     REQUIRE(h.last_sent().body_as_KeepAlive() != nullptr);
     CHECK(h.last_sent().session_secret() == f.secret);

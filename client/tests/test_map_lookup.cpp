@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "carom/client/map_lookup.hpp"
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/map_codec.hpp"
 
 namespace carom::client {
 namespace {

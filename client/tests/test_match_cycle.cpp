@@ -75,7 +75,7 @@ TEST_CASE("goal_banners_the_final_whistle_and_the_next_match_follow_the_server")
                     const game::Team scoring = t == 0 ? game::Team::left : game::Team::right;
                     std::string b = scoring == game::Team::left ? "GOAL! left" : "GOAL! right";
                     if (kicker) {
-                        const std::string& name = room.roster()[*kicker].name;
+                        const std::string& name = m.name(*kicker);
                         b = m.team_of(*kicker) == scoring ? "GOAL! " + name
                                                           : "GOAL! own goal by " + name;
                     }
@@ -90,9 +90,9 @@ TEST_CASE("goal_banners_the_final_whistle_and_the_next_match_follow_the_server")
                 const render::Scene scene = s.scene(w.now_ms(), false);
                 if (scene.hud.server_tick)
                     shown.emplace_back(*scene.hud.server_tick, scene.hud.banner);
-                if (second_start && s.predictor() != nullptr &&
-                    s.predictor()->match_start_tick() == *second_start) {
-                    reseeded = s.predictor()->match().seed() == room.seed();
+                if (second_start && s.predictor() != nullptr && s.connection().match_info() &&
+                    s.connection().match_info()->start_tick == *second_start) {
+                    reseeded = s.connection().replica()->match_seed() == room.seed();
                     if (scene.hud.phase == render::Phase::kickoff &&
                         scene.hud.score == std::array<std::uint32_t, 2>{})
                         kickoff_shown = true;

@@ -98,10 +98,10 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
                                         q * static_cast<double>(errors.size() - 1))];
         };
         MESSAGE("seed " << seed << ": frames " << ps.frames << " agreed " << ps.exact
-                        << " corrected " << ps.corrections << " snapped " << ps.snaps
-                        << " rejected " << ps.rejected << "; " << touches_followed << " touches; "
-                        << checked << " inputs checked; error p50 " << at(0.5) << ", p95 "
-                        << at(0.95) << ", worst " << at(1.0) << " units");
+                        << " corrected " << ps.corrections << " snapped " << ps.snaps << "; "
+                        << touches_followed << " touches; " << checked
+                        << " inputs checked; error p50 " << at(0.5) << ", p95 " << at(0.95)
+                        << ", worst " << at(1.0) << " units");
         CHECK(touches_followed >= 20);
         CHECK(checked >= 500);
         CHECK(at(0.95) <= kToleranceUnits);
@@ -161,7 +161,7 @@ TEST_CASE("interpolated_disks_move_between_frames_no_farther_than_the_server_mov
             next_frame += 1'000'000 / 30;
             const render::Scene scene = w.session().scene(w.now_ms(), false);
             const Interpolator* in = w.session().interpolator();
-            const protocol::Frame* f = w.session().connection().latest_frame();
+            const client::Frame* f = w.session().connection().latest_frame();
             if (in == nullptr || f == nullptr) return;
             const game::Match& m = w.server().room(0).match();
             const auto own = static_cast<game::Slot>(w.session().connection().session().slot);

@@ -1,6 +1,6 @@
 // Fuzz entry for the server's packet handling: a Server over the in-process
 // link with one player and one spectator already accepted and a few ticks
-// played (so acks, inputs and snapshots have a session to act on), then the
+// played (so acks, inputs and updates have a session to act on), then the
 // input's records as datagrams, with ticks between them where flagged.
 #include <spdlog/spdlog.h>
 
@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/proof.hpp"
 #include "entries.hpp"
 #include "link.hpp"
 
@@ -27,6 +29,24 @@ void swap_placeholder(std::vector<std::uint8_t>& bytes, T from, T to) {
     }
 }
 
+// A ClientUpdate proven with the session's secret (its 16-bit fields read
+// back as the server will), so that mutated ones still reach past the proof.
+void prove(std::vector<std::uint8_t>& bytes, const carom::server::Server& server,
+           const carom::server::Session& session) {
+    if (protocol::classify(bytes) != protocol::DatagramKind::client_update) return;
+    const auto update = protocol::verify_client_update(bytes);
+    if (!update) return;
+    const auto report = protocol::decode_client_report(**update, server.current_tick(),
+                                                       session.inputs.last_applied_sequence());
+    if (!report) return;
+    const std::uint32_t proof =
+        protocol::client_proof(session.secret, report->sequence, report->ack.value_or(0));
+    const auto at = static_cast<std::size_t>(
+        reinterpret_cast<const std::uint8_t*>((*update)->head()) - bytes.data());
+    for (std::size_t i = 0; i < 4; ++i)  // the head's first field, little-endian
+        bytes[at + i] = static_cast<std::uint8_t>(proof >> (8 * i));
+}
+
 }  // namespace
 
 int server_datagrams(std::span<const std::uint8_t> input) {
@@ -43,8 +63,7 @@ int server_datagrams(std::span<const std::uint8_t> input) {
     if (accepted == nullptr || accepted->body_type() != net::Body::Accepted) return 0;
     spectator.connect("watcher", -1, true);
     for (std::uint32_t s = 1; s <= 3; ++s) {
-        const std::pair<std::uint32_t, std::uint8_t> cmd{s, std::uint8_t{0}};
-        player.input(std::span(&cmd, 1));
+        player.input(s, 0, s > 1 ? std::optional<std::uint64_t>(s - 1) : std::nullopt);
         server.tick();
     }
     link.inbox.clear();
@@ -54,6 +73,8 @@ int server_datagrams(std::span<const std::uint8_t> input) {
         std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());  // aligned, as received
         swap_placeholder(bytes, kFuzzClientId, player.client_id());
         swap_placeholder(bytes, kFuzzSecret, player.secret());
+        if ((r.flags & kRecordKeepProof) == 0)
+            if (const Session* s = server.session(player.client_id())) prove(bytes, server, *s);
         server.receive((r.flags & kRecordStranger) != 0 ? stranger : player.at(), bytes);
         if ((r.flags & kRecordTick) != 0) {
             server.tick();

@@ -53,7 +53,7 @@ counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /tick_late_ms_p
   /rooms /matches_finished /packets_in /bytes_in /packets_out /bytes_out /send_errors
   /invalid_total /inputs_stale /inputs_duplicate /inputs_repeated /snapshots_full
   /snapshots_delta "/invalid/too short" "/invalid/too long" "/invalid/bad identifier"
-  "/invalid/malformed" "/invalid/no body" "/invalid/unpadded request" "/invalid/unknown sender"
+  "/invalid/malformed" "/invalid/unpadded request" "/invalid/unknown sender"
   "/invalid/wrong client id" "/invalid/unexpected type")
 check_stats() {  # check_stats HEALTHY: the stats file parses, says HEALTHY, has every counter
   local values healthy

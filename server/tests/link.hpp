@@ -9,15 +9,36 @@
 #include <optional>
 #include <vector>
 
+#include "carom/client/replica.hpp"
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/map_file.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
 #include "server.hpp"
 
 namespace carom::server::test {
 
 inline const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 
+inline game::Map map_named(const char* name) {
+    auto loaded = protocol::load_map_file(kMaps / name);
+    return std::get<game::Map>(std::move(loaded));
+}
+
 struct Datagram {
     std::vector<std::uint8_t> bytes;  // aligned copy, as a receive buffer would be
-    const net::Packet* packet() const { return protocol::verify_packet(bytes).packet; }
+    // The Packet ("CNET") in it, or null.
+    const net::Packet* packet() const {
+        if (protocol::classify(bytes) != protocol::DatagramKind::packet) return nullptr;
+        const auto p = protocol::verify_packet(bytes);
+        return p ? *p : nullptr;
+    }
+    // The ServerUpdate ("CNSU") in it, or null.
+    const net::ServerUpdate* update() const {
+        if (protocol::classify(bytes) != protocol::DatagramKind::server_update) return nullptr;
+        const auto u = protocol::verify_server_update(bytes);
+        return u ? *u : nullptr;
+    }
 };
 
 class Link final : public Transport {
@@ -104,24 +125,85 @@ class ScriptedClient {
         if (reply != nullptr && reply->body_type() == net::Body::Accepted) {
             client_id_ = reply->body_as_Accepted()->client_id();
             secret_ = reply->body_as_Accepted()->session_secret();
+            player = reply->body_as_Accepted()->slot() >= 0;
         }
         return reply;
     }
 
-    void input(std::span<const std::pair<std::uint32_t, std::uint8_t>> commands,
-               std::uint64_t ack = 0) {
+    // A ClientUpdate: the inputs of sequences newest - size + 1 .. newest
+    // (oldest first), and the acknowledged tick (none: it asks for a
+    // FullState), with the session's proof (or `proof` when given).
+    void report(std::uint32_t newest, std::span<const std::uint8_t> bits,
+                std::optional<std::uint64_t> ack = std::nullopt,
+                std::optional<std::uint32_t> proof = std::nullopt) {
+        protocol::ClientReport r;
+        for (const std::uint8_t b : bits)
+            r.inputs.push_back(game::Input::from_bits(b));
+        r.sequence = bits.empty() ? 0 : newest;
+        r.ack = ack;
+        r.proof = proof.value_or(protocol::client_proof(secret_, r.sequence, ack.value_or(0)));
         flatbuffers::FlatBufferBuilder b;
-        std::vector<net::InputCommand> cmds;
-        for (const auto& [seq, bits] : commands)
-            cmds.emplace_back(seq, bits);
-        const auto body = net::CreateClientInput(b, b.CreateVectorOfStructs(cmds), ack, 0);
-        send_raw(
-            protocol::finish_packet(b, client_id_, net::Body::ClientInput, body.Union(), secret_));
+        send_raw(protocol::encode_client_report(b, r));
     }
+    // One input (sequence `sequence`), and the ack.
+    void input(std::uint32_t sequence, std::uint8_t bits,
+               std::optional<std::uint64_t> ack = std::nullopt) {
+        report(sequence, std::span(&bits, 1), ack);
+    }
+    // Nothing but the acknowledgement.
+    void ack(std::optional<std::uint64_t> tick) { report(0, {}, tick); }
 
-    void keep_alive(std::uint32_t ping_id = 0) {
+    // From here on the client keeps an exact copy of the room's match, as
+    // carom's clients do: take() reads what the server sent into it.
+    void keep_copy(const game::Map& map) { copy_.emplace(map); }
+    // Takes every datagram waiting (FullStates, ServerUpdates) into the copy;
+    // anything else is left out. How many snapshots it took; a proof or a
+    // decoding that fails is a test failure (`failures`).
+    std::size_t take() {
+        std::size_t taken = 0;
+        auto& q = link_.inbox[at_];
+        while (!q.empty()) {
+            Datagram d = std::move(q.front());
+            q.pop_front();
+            const game::Match& m = copy_->match();
+            if (const net::Packet* p = d.packet(); p && p->body_as_FullState()) {
+                const auto got =
+                    assembly_.add(*p->body_as_FullState(), m.slot_count(), m.puck_count());
+                if (!got) {
+                    failures.push_back(got.error().message);
+                } else if (got->has_value()) {
+                    if (const Status s = copy_->restore(**got); !s) {
+                        failures.push_back(s.error().message);
+                    } else {
+                        ++taken, ++full_states;
+                    }
+                }
+            } else if (const net::ServerUpdate* u = d.update(); u && copy_->holds()) {
+                const std::uint64_t tick = protocol::extend16(u->head()->tick(), copy_->tick());
+                const auto update = protocol::decode_update(*u, tick, {m.slot_count(), player});
+                if (!update) {
+                    failures.push_back(update.error().message);
+                    continue;
+                }
+                if (const Status s = copy_->apply(*update, secret_); !s) {
+                    failures.push_back(s.error().message);
+                    continue;
+                }
+                last_baseline = update->baseline;
+                ++taken, ++updates;
+            }
+        }
+        return taken;
+    }
+    const client::Replica& copy() const { return *copy_; }
+    client::Replica& copy() { return *copy_; }
+    bool player = true;  // the stream of a player's updates carries its sequence
+    std::vector<std::string> failures;
+    std::uint64_t last_baseline = 0, full_states = 0, updates = 0;
+
+    void keep_alive() {
         flatbuffers::FlatBufferBuilder b;
-        const auto body = net::CreateKeepAlive(b, ping_id);
+        const auto body = net::CreateKeepAlive(b);
         send_raw(
             protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union(), secret_));
     }
@@ -133,13 +215,16 @@ class ScriptedClient {
             protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union(), secret_));
     }
 
-    // The oldest datagram the server sent here, or null. It stays valid until the next call.
+    // The oldest Packet the server sent here, or null; ServerUpdates before
+    // it are skipped. It stays valid until the next call.
     const net::Packet* next() {
         auto& q = link_.inbox[at_];
-        if (q.empty()) return nullptr;
-        current_ = std::move(q.front());
-        q.pop_front();
-        return current_.packet();
+        while (!q.empty()) {
+            current_ = std::move(q.front());
+            q.pop_front();
+            if (current_.packet() != nullptr) return current_.packet();
+        }
+        return nullptr;
     }
     // The newest packet of this type, dropping everything before it.
     const net::Packet* newest(net::Body type) {
@@ -176,6 +261,8 @@ class ScriptedClient {
     std::uint32_t client_id_ = 0;
     std::uint64_t secret_ = 0;
     Datagram current_;
+    std::optional<client::Replica> copy_;
+    protocol::FullStateAssembly assembly_;
 };
 
 }  // namespace carom::server::test

@@ -85,9 +85,7 @@ int main(int argc, char** argv) {
         for (; inputs != recorded.inputs.end() && inputs->tick == tick; ++inputs)
             held[inputs->slot] = inputs->input;
         for (auto& [slot, c] : clients) {
-            const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmd{
-                {++sequence[slot], held[slot].bits()}};
-            c->input(cmd);
+            c->input(++sequence[slot], held[slot].bits());
             c->clear();
         }
         server.tick();

@@ -18,12 +18,11 @@ std::uint64_t dropped(const Server& server, Drop why) {
 std::uint64_t invalid(const Server& server, protocol::PacketError why) {
     return server.stats().invalid[static_cast<std::size_t>(why)];
 }
-using Inputs = std::vector<std::pair<std::uint32_t, std::uint8_t>>;
 
 // A KeepAlive of any protocol version, as bytes.
 std::vector<std::uint8_t> keep_alive_of_version(std::uint32_t version, std::uint32_t client_id) {
     flatbuffers::FlatBufferBuilder b;
-    const auto body = net::CreateKeepAlive(b, 1);
+    const auto body = net::CreateKeepAlive(b);
     net::PacketBuilder p(b);
     p.add_protocol(version);
     p.add_client_id(client_id);
@@ -93,7 +92,7 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
     const auto slot = static_cast<game::Slot>(a->body_as_Accepted()->slot());
     const std::uint32_t id = victim.client_id();
     const std::uint64_t secret = victim.secret();
-    victim.input(Inputs{{1, game::Input::move(2).bits()}});
+    victim.input(1, game::Input::move(2).bits());
     server.tick();
     REQUIRE(server.room(0).match().last_input(slot) == game::Input::move(2));
 
@@ -103,10 +102,10 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
     forger.set_client_id(id);
     for (const std::uint64_t guess : {std::uint64_t{0}, std::uint64_t{1}, secret ^ 1U}) {
         forger.set_secret(guess);
-        // A sequence far ahead (still inside the window), which would make
-        // every real input of the victim stale if it were taken.
-        forger.input(Inputs{{1U << 19, game::Input::move(6, true).bits()}});
-        forger.keep_alive(7);
+        // A sequence 2^15 ahead (as far as a ClientUpdate reaches), which
+        // would make the victim's next inputs stale if it were taken.
+        forger.input((1U << 15) - 1, game::Input::move(6, true).bits());
+        forger.keep_alive();
         forger.disconnect();
     }
     CHECK(dropped(server, Drop::wrong_secret) == 9);
@@ -116,7 +115,7 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
     // Not frozen: the victim's next inputs are applied, tick by tick.
     for (std::uint32_t seq = 2; seq < 6; ++seq) {
         const auto move = game::Input::move(static_cast<std::uint8_t>(seq % 8));
-        victim.input(Inputs{{seq, move.bits()}});
+        victim.input(seq, move.bits());
         server.tick();
         CAPTURE(seq);
         CHECK(server.room(0).match().last_input(slot) == move);
@@ -215,11 +214,11 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
     // Session packets and server-to-client kinds from an address without a session.
     ScriptedClient g(server, link, endpoint(7, 5000));
     g.set_client_id(a.client_id());
-    check("input, unknown sender", g, [&] { g.input(Inputs{{1, 0}}); });
+    check("input, unknown sender", g, [&] { g.input(1, 0); });
     check("keep-alive, unknown sender", g, [&] { g.keep_alive(); });
     check("disconnect, unknown sender", g, [&] { g.disconnect(); });
     for (const net::Body kind :
-         {net::Body::Challenge, net::Body::Accepted, net::Body::Denied, net::Body::Snapshot}) {
+         {net::Body::Challenge, net::Body::Accepted, net::Body::Denied, net::Body::FullState}) {
         check(net::EnumNameBody(kind), g, [&] {
             flatbuffers::FlatBufferBuilder fb;
             flatbuffers::Offset<void> body;
@@ -234,7 +233,7 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
                     body = net::CreateDenied(fb).Union();
                     break;
                 default:
-                    body = net::CreateSnapshot(fb, 1).Union();
+                    body = net::CreateFullState(fb, 1).Union();
             }
             g.send_raw(protocol::finish_packet(fb, 0, kind, body));
         });

@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "carom/protocol/net.hpp"
+#include "carom/protocol/packet.hpp"
 #include "input_queue.hpp"
 
 using carom::game::Input;

@@ -44,9 +44,7 @@ TEST_CASE(
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     for (std::uint32_t seq = 1; seq <= 600; ++seq) {
-        const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmd{
-            {seq, game::Input::move(static_cast<std::uint8_t>(seq / 40), seq % 50 == 0).bits()}};
-        c.input(cmd);
+        c.input(seq, game::Input::move(static_cast<std::uint8_t>(seq / 40), seq % 50 == 0).bits());
         server.tick();
         if (seq == 300) c.disconnect();  // a leave mid-match, a bot takes the slot
     }
@@ -99,9 +97,7 @@ TEST_CASE("the same inputs give the same replay, bit for bit, however often it r
         ScriptedClient c(server, link, endpoint(1, 5000));
         REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
         for (std::uint32_t seq = 1; seq <= 300; ++seq) {
-            const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmd{
-                {seq, game::Input::move(static_cast<std::uint8_t>(seq % 16)).bits()}};
-            c.input(cmd);
+            c.input(seq, game::Input::move(static_cast<std::uint8_t>(seq % 16)).bits());
             server.tick();
         }
         const auto summaries = server.shutdown();

@@ -100,13 +100,16 @@ void check_verifies(const std::filesystem::path& file, std::uint64_t ticks, bool
     CHECK(report.ticks == ticks);
 }
 
-bool snapshot_arrives(Server& server, ScriptedClient& c) {
+// Whether the client still gets the match (a FullState or updates).
+bool snapshot_arrives(Server& server, Link& link, ScriptedClient& c) {
     c.clear();
     for (int i = 0; i < 4; ++i) {
         c.keep_alive();
         server.tick();
     }
-    return c.newest(net::Body::Snapshot) != nullptr;
+    return std::any_of(link.inbox[c.at()].begin(), link.inbox[c.at()].end(), [](const Datagram& d) {
+        return d.update() != nullptr || (d.packet() != nullptr && d.packet()->body_as_FullState());
+    });
 }
 
 }  // namespace
@@ -137,7 +140,7 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     CHECK(server.room(1).match().tick() == 600);  // the match went on
     CHECK(server.room(0).match().tick() == 600);
     CHECK(server.session_count() == 1);  // the client was not dropped
-    CHECK(snapshot_arrives(server, c));
+    CHECK(snapshot_arrives(server, link, c));
     replay::set_write_fault({});
     const auto summaries = server.shutdown();
     REQUIRE(summaries.size() == 2);
@@ -191,7 +194,7 @@ TEST_CASE(
     }
     CHECK(server.room(0).match().tick() == 100);  // match 2 plays, unrecorded
     CHECK(server.session_count() == 1);
-    CHECK(snapshot_arrives(server, c));
+    CHECK(snapshot_arrives(server, link, c));
     if (root) {
         std::filesystem::remove(dir.path());
         std::filesystem::rename(moved, dir.path());
@@ -258,10 +261,21 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 1)->body_type() == net::Body::Accepted);
+    // The client keeps its copy of room 1's match, across the fault too.
+    c.keep_copy(map_named("rink.json"));
     for (int t = 0; t < 300; ++t) {
-        c.keep_alive();
+        if (c.copy().holds()) {
+            c.ack(c.copy().tick());
+        } else {
+            c.keep_alive();
+        }
         REQUIRE_NOTHROW(server.tick());
+        c.take();
     }
+    CHECK(c.failures.empty());
+    CHECK(c.full_states == 2);  // at the start, and when the fault replaced the state
+    CHECK(c.copy().match().state_hash() == server.room(1).state_hash());
+    CHECK(c.copy().match().tick() == 49);
     CHECK(server.stats().rooms_failed == 1);
     CHECK(server.room(1).failed());
     CHECK_FALSE(server.room(0).failed());
@@ -269,7 +283,7 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     CHECK(server.room(0).match().tick() == 300);
     CHECK(server.room(2).match().tick() == 300);
     CHECK(server.session_count() == 1);
-    CHECK(snapshot_arrives(server, c));
+    CHECK(snapshot_arrives(server, link, c));
     const auto summaries = server.shutdown();
     std::vector<std::filesystem::path> recorded;
     for (const MatchSummary& s : summaries)

@@ -98,7 +98,7 @@ TEST_CASE("a player back from a new address leaves alone a client now at its old
     CHECK(server.session(ana.client_id())->last_heard_tick == server.current_tick());
 }
 
-TEST_CASE("spectators get no slot but receive snapshots, and a room caps its spectators") {
+TEST_CASE("spectators get no slot but receive the match, and a room caps its spectators") {
     Link link;
     ServerConfig config = config_for("rink.json");
     config.max_spectators_per_room = 1;
@@ -109,7 +109,7 @@ TEST_CASE("spectators get no slot but receive snapshots, and a room caps its spe
     CHECK(p->body_as_Accepted()->slot() == -1);
     CHECK(server.room(0).clients() == 0);
     run(server, 4);
-    CHECK(watcher.newest(net::Body::Snapshot) != nullptr);
+    CHECK(watcher.newest(net::Body::FullState) != nullptr);
     ScriptedClient second(server, link, endpoint(2, 5000));
     CHECK(second.connect("eye2", 0, true)->body_as_Denied()->reason() ==
           net::DenyReason::room_full);
@@ -137,10 +137,10 @@ TEST_CASE("garbage is counted by reason and never reaches the game") {
     REQUIRE(twin_c.connect("ana")->body_type() == net::Body::Accepted);
     const std::uint64_t hash_before = server.room(0).match().state_hash();
     REQUIRE(twin.room(0).match().state_hash() == hash_before);
-    const std::vector<std::pair<std::uint32_t, std::uint8_t>> moves{
-        {1, game::Input::move(2).bits()}, {2, game::Input::move(3, true).bits()}};
-    c.input(moves);
-    twin_c.input(moves);
+    const std::vector<std::uint8_t> moves{game::Input::move(2).bits(),
+                                          game::Input::move(3, true).bits()};
+    c.report(2, moves);
+    twin_c.report(2, moves);
 
     const std::vector<std::uint8_t> tiny{1, 2, 3};
     c.send_raw(tiny);
@@ -150,7 +150,7 @@ TEST_CASE("garbage is counted by reason and never reaches the game") {
     c.send_raw(wrong_id);
     // A real packet with a corrupted offset: right identifier, bad table.
     flatbuffers::FlatBufferBuilder b;
-    const auto body = net::CreateKeepAlive(b, 1);
+    const auto body = net::CreateKeepAlive(b);
     const auto real = protocol::finish_packet(b, c.client_id(), net::Body::KeepAlive, body.Union());
     std::vector<std::uint8_t> broken(real.begin(), real.end());
     broken[0] = 0xF0;
@@ -196,7 +196,7 @@ std::uint64_t dropped(const Server& server, Drop why) {
 
 }  // namespace
 
-TEST_CASE("keep-alives keep a quiet player's session, and each ping comes back as the pong") {
+TEST_CASE("keep-alives keep a quiet player's session, which goes on receiving the match") {
     Link link;
     Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
@@ -204,16 +204,15 @@ TEST_CASE("keep-alives keep a quiet player's session, and each ping comes back a
     const std::uint32_t id = c.client_id();
 
     // Three timeouts long, a keep-alive every half second and no input.
-    for (std::uint32_t ping = 1; ping <= 6; ++ping) {
-        CAPTURE(ping);
+    for (int half = 1; half <= 6; ++half) {
+        CAPTURE(half);
         run(server, 28);
-        c.keep_alive(ping);
+        c.keep_alive();
         CHECK(server.session(id)->last_heard_tick == server.current_tick());
+        c.clear();
         run(server, 2);
         CHECK(waiting(link, c, net::Body::Disconnect) == 0);
-        const net::Packet* snap = c.newest(net::Body::Snapshot);
-        REQUIRE(snap != nullptr);
-        CHECK(snap->body_as_Snapshot()->pong_id() == ping);
+        CHECK(c.pending() == 2);  // a snapshot every tick
     }
     CHECK(server.session(id)->connected);
 
@@ -232,15 +231,19 @@ TEST_CASE("a packet carrying another client's id is dropped and acts on neither 
     const auto bob_slot = static_cast<game::Slot>(bob.connect("bob")->body_as_Accepted()->slot());
     run(server, 5);
 
-    // From ana's address with bob's id: an input, a keep-alive and a disconnect.
+    // From ana's address with bob's id and secret: a keep-alive and a disconnect.
+    // (A ClientUpdate names no client: its proof is the session's, below.)
     const std::uint32_t ana_id = ana.client_id();
+    const std::uint64_t ana_secret = ana.secret();
     ana.set_client_id(bob.client_id());
-    const std::vector<std::pair<std::uint32_t, std::uint8_t>> kick{
-        {1, game::Input::move(4, true).bits()}};
-    ana.input(kick);
-    ana.keep_alive(9);
+    ana.set_secret(bob.secret());
+    ana.keep_alive();
     ana.disconnect();
-    CHECK(dropped(server, Drop::wrong_client_id) == 3);
+    CHECK(dropped(server, Drop::wrong_client_id) == 2);
+    // An input from ana's address proven with bob's secret is nobody's.
+    ana.input(1, game::Input::move(4, true).bits());
+    CHECK(dropped(server, Drop::wrong_secret) == 1);
+    ana.set_secret(ana_secret);
     REQUIRE(server.session(ana_id) != nullptr);
     REQUIRE(server.session(bob.client_id()) != nullptr);
     CHECK(server.session(ana_id)->last_heard_tick == 0);
@@ -282,10 +285,17 @@ TEST_CASE("server-to-client packet kinds sent to the server are dropped as unexp
     }
     {
         flatbuffers::FlatBufferBuilder b;
-        net::SnapshotBuilder s(b);
+        net::FullStateBuilder s(b);
         s.add_tick(3);
         const auto body = s.Finish();
-        keep(protocol::finish_packet(b, c.client_id(), net::Body::Snapshot, body.Union()));
+        keep(protocol::finish_packet(b, c.client_id(), net::Body::FullState, body.Union()));
+    }
+    {
+        flatbuffers::FlatBufferBuilder b;
+        protocol::Update u;
+        u.tick = 3;
+        u.baseline = 2;
+        keep(protocol::encode_update(b, u, {4, true}));
     }
     for (const auto& p : packets) {
         c.send_raw(p);
@@ -317,11 +327,10 @@ TEST_CASE("a spectator's inputs are ignored") {
     std::uint32_t seq = 0;
     for (int t = 0; t < 60; ++t) {
         // Each input twice (a duplicate), and a kick towards wherever.
-        const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmds{
-            {seq + 1, game::Input::move(static_cast<std::uint8_t>(t % 16), true).bits()},
-            {seq + 1, game::Input::move(static_cast<std::uint8_t>(t % 16), true).bits()}};
+        const std::uint8_t kick = game::Input::move(static_cast<std::uint8_t>(t % 16), true).bits();
         ++seq;
-        eye.input(cmds);
+        eye.input(seq, kick);
+        eye.input(seq, kick);
         server.tick();
         twin.tick();
         CAPTURE(t);

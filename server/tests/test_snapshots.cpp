@@ -1,4 +1,9 @@
+// What the server sends each client every tick: a FullState until the client
+// holds the match, then ServerUpdates that bring a client's exact copy to the
+// server's state bit for bit (the proof checks it at every one).
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 #include "link.hpp"
 
@@ -6,80 +11,78 @@ using namespace carom;
 using namespace carom::server;
 using namespace carom::server::test;
 
-TEST_CASE("inputs are applied one per tick and snapshots report the last one applied") {
+TEST_CASE("inputs are applied one per tick and updates report the last one applied") {
     Link link;
     Server server(config_for("rink.json"), link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     const auto slot = static_cast<game::Slot>(c.connect("ana")->body_as_Accepted()->slot());
+    c.keep_copy(map_named("rink.json"));
+    server.tick();  // the first snapshot: a FullState
+    REQUIRE(c.take() == 1);
+    CHECK(c.full_states == 1);
     // Three inputs, each sent three times (redundancy), newest last.
-    const std::vector<std::pair<std::uint32_t, std::uint8_t>> cmds{
-        {1, game::Input::move(0).bits()},
-        {2, game::Input::move(4).bits()},
-        {3, game::Input::move(8, true).bits()}};
-    c.input(std::span(cmds).first(1));
-    c.input(std::span(cmds).first(2));
-    c.input(cmds);
+    const std::vector<std::uint8_t> bits{game::Input::move(0).bits(), game::Input::move(4).bits(),
+                                         game::Input::move(8, true).bits()};
+    c.report(1, std::span(bits).first(1), c.copy().tick());
+    c.report(2, std::span(bits).first(2), c.copy().tick());
+    c.report(3, bits, c.copy().tick());
     CHECK(server.stats().inputs_duplicate == 3);
-    server.tick();  // client 1's snapshots go out on odd ticks
+    server.tick();
     CHECK(server.room(0).match().last_input(slot) == game::Input::move(0));
-    const net::Packet* snap = c.newest(net::Body::Snapshot);
-    REQUIRE(snap != nullptr);
-    CHECK(snap->body_as_Snapshot()->last_input_sequence() == 1);
+    REQUIRE(c.take() == 1);
+    CHECK(c.updates == 1);
+    CHECK(c.copy().last_input_sequence() == 1);
+    CHECK(c.copy().match().last_input(slot) == game::Input::move(0));
     server.tick();
     CHECK(server.room(0).match().last_input(slot) == game::Input::move(4));
     server.tick();
-    snap = c.newest(net::Body::Snapshot);
-    REQUIRE(snap != nullptr);
-    CHECK(snap->body_as_Snapshot()->last_input_sequence() == 3);
+    REQUIRE(c.take() == 2);
+    CHECK(c.copy().last_input_sequence() == 3);
+    CHECK(c.copy().match().state_hash() == server.room(0).state_hash());
     server.tick();  // nothing new: the last input repeats
     CHECK(server.room(0).match().last_input(slot) == game::Input::move(8, true));
     CHECK(server.stats().inputs_repeated >= 1);
     // An input already applied is stale.
-    c.input(std::span(cmds).first(1));
+    c.report(1, std::span(bits).first(1), c.copy().tick());
     CHECK(server.stats().inputs_stale == 1);
+    CHECK(c.failures.empty());
 }
 
-TEST_CASE("snapshots: full until acknowledged, then deltas that decode to the server's frame") {
+TEST_CASE(
+    "a FullState until acknowledged, then updates that keep the copy the server's bit for bit") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
 
-    server.tick();
-    server.tick();
-    const net::Packet* p = c.newest(net::Body::Snapshot);
-    REQUIRE(p != nullptr);
-    const net::Snapshot& full = *p->body_as_Snapshot();
-    CHECK(full.baseline_tick() == 0);
-    REQUIRE(full.players() != nullptr);  // the roster comes with the first snapshot
-    std::string error;
-    auto frame = protocol::decode_snapshot(full, nullptr, error);
-    REQUIRE(frame.has_value());
-    CHECK(frame->tick == 1);  // client 1's snapshots go out on odd ticks
+    // Unacknowledged, the FullState is not sent again at once: updates go
+    // against it meanwhile, and the client that holds it can read them.
+    for (int t = 0; t < 5; ++t)
+        server.tick();
+    CHECK(server.stats().snapshots_full == 1);
+    CHECK(c.take() == 5);
+    CHECK(c.copy().tick() == server.current_tick());
+    CHECK(c.last_baseline == 1);
 
-    std::vector<std::pair<std::uint32_t, std::uint8_t>> none;
-    c.input(none, frame->tick);
-    server.tick();
-    p = c.newest(net::Body::Snapshot);
-    REQUIRE(p != nullptr);
-    const net::Snapshot& delta = *p->body_as_Snapshot();
-    CHECK(delta.tick() == 3);
-    CHECK(delta.baseline_tick() == 1);
-    CHECK(delta.players() == nullptr);  // roster acknowledged with tick 1
-    auto next = protocol::decode_snapshot(delta, &*frame, error);
-    REQUIRE(next.has_value());
-    const protocol::Frame& truth = server.room(0).latest_frame();
-    REQUIRE(next->disks.size() == truth.disks.size());
-    for (std::size_t i = 0; i < truth.disks.size(); ++i) {
-        CHECK(next->disks[i].x() == truth.disks[i].x());
-        CHECK(next->disks[i].vy() == truth.disks[i].vy());
+    // Acknowledging every tick: a minute of bots playing, goals, kick-offs.
+    for (int t = 0; t < 3600; ++t) {
+        c.ack(c.copy().tick());
+        server.tick();
+        REQUIRE(c.take() == 1);
+        REQUIRE(c.copy().match().state_hash() == server.room(0).state_hash());
     }
-    CHECK(server.stats().snapshots_delta >= 1);
+    CHECK(c.last_baseline == server.current_tick() - 1);
+    CHECK(server.stats().snapshots_full == 1);
+    CHECK(server.room(0).match().score(game::Team::left) +
+              server.room(0).match().score(game::Team::right) >
+          0);
+    CHECK(c.failures.empty());
 }
 
-TEST_CASE("every snapshot of a full 8 v 8 room fits one datagram") {
+TEST_CASE("every datagram to a watcher of a full 8 v 8 room fits one datagram") {
     Link link;
     ServerConfig config = config_for("stadium.json");
     config.bots = true;
@@ -95,24 +98,7 @@ TEST_CASE("every snapshot of a full 8 v 8 room fits one datagram") {
     CHECK(largest <= protocol::kMaxDatagramBytes);
 }
 
-namespace {
-
-// Ticks until client 1 (odd ticks) has been sent a snapshot; returns it, or null.
-const net::Snapshot* next_snapshot(Server& server, ScriptedClient& c) {
-    for (int t = 0; t < 4; ++t) {
-        server.tick();
-        if (const net::Packet* p = c.newest(net::Body::Snapshot)) return p->body_as_Snapshot();
-    }
-    return nullptr;
-}
-
-void ack(ScriptedClient& c, std::uint64_t tick) {
-    c.input(std::vector<std::pair<std::uint32_t, std::uint8_t>>{}, tick);
-}
-
-}  // namespace
-
-TEST_CASE("a client whose acknowledged snapshot has left the history gets a full one") {
+TEST_CASE("a client whose acknowledged tick has left the history gets a FullState") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
@@ -120,70 +106,143 @@ TEST_CASE("a client whose acknowledged snapshot has left the history gets a full
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
+    server.tick();
+    REQUIRE(c.take() == 1);
+    const std::uint64_t acked = c.copy().tick();
+    c.ack(acked);
+    server.tick();
+    REQUIRE(c.take() == 1);
+    CHECK(c.last_baseline == acked);
 
-    const net::Snapshot* s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    CHECK(s->baseline_tick() == 0);
-    const std::uint64_t acked = s->tick();
-    ack(c, acked);
-    s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    CHECK(s->baseline_tick() == acked);  // still held: a delta
-
-    // The client acknowledges nothing newer while the room moves on past its history.
-    for (int t = 0; t < 100 && server.room(0).frame_at(acked) != nullptr; ++t)
-        server.tick();
-    REQUIRE(server.room(0).frame_at(acked) == nullptr);
-    c.clear();
+    // The client acknowledges nothing newer while the room moves on past its
+    // history: in the tick that lets go of its baseline, a FullState.
     const std::uint64_t full_before = server.stats().snapshots_full;
-    s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    CHECK(s->baseline_tick() == 0);
-    CHECK(server.stats().snapshots_full == full_before + 1);
-    std::string error;
-    const auto frame = protocol::decode_snapshot(*s, nullptr, error);
-    REQUIRE_MESSAGE(frame.has_value(), error);
-    const protocol::Frame& truth = server.room(0).latest_frame();
-    CHECK(frame->tick == truth.tick);
-    REQUIRE(frame->disks.size() == truth.disks.size());
-    for (std::size_t i = 0; i < truth.disks.size(); ++i) {
-        CHECK(frame->disks[i].x() == truth.disks[i].x());
-        CHECK(frame->disks[i].y() == truth.disks[i].y());
+    while (server.room(0).history().covers(acked)) {
+        link.inbox[c.at()].clear();
+        server.tick();
     }
+    CHECK(server.stats().snapshots_full == full_before + 1);
+    const net::Packet* p = c.next();
+    REQUIRE(p != nullptr);
+    REQUIRE(p->body_as_FullState() != nullptr);
+    CHECK(p->body_as_FullState()->tick() == server.current_tick());
+    CHECK(p->body_as_FullState()->state_hash() == server.room(0).state_hash());
 }
 
-TEST_CASE("an acknowledgement from the future or of an older snapshot does not move the baseline") {
+TEST_CASE("an acknowledgement from the future or of an older tick does not move the baseline") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
+    server.tick();
+    REQUIRE(c.take() == 1);
+    const std::uint64_t first = c.copy().tick();
+    c.ack(first);
+    server.tick();
+    REQUIRE(c.take() == 1);
+    const std::uint64_t second = c.copy().tick();
+    CHECK(c.last_baseline == first);
+    c.ack(second);
+    CHECK(server.session(c.client_id())->acked == second);
 
-    const net::Snapshot* s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    const std::uint64_t first = s->tick();
-    ack(c, first);
-    s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    const std::uint64_t second = s->tick();
-    CHECK(s->baseline_tick() == first);
-    ack(c, second);
-    CHECK(server.session(c.client_id())->acked_snapshot == second);
+    c.ack(first);  // older than the one acknowledged: ignored
+    CHECK(server.session(c.client_id())->acked == second);
+    server.tick();
+    REQUIRE(c.take() == 1);
+    CHECK(c.last_baseline == second);
 
-    ack(c, first);  // older than the one acknowledged: ignored
-    CHECK(server.session(c.client_id())->acked_snapshot == second);
-    s = next_snapshot(server, c);
-    REQUIRE(s != nullptr);
-    CHECK(s->baseline_tick() == second);
+    // A tick the server has not reached yet: a broken ack, refused.
+    const std::uint64_t refused =
+        server.stats().invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+    c.ack(server.current_tick() + 1);
+    CHECK(server.stats().invalid[static_cast<std::size_t>(protocol::PacketError::malformed)] ==
+          refused + 1);
+    CHECK(server.session(c.client_id())->acked == second);
+    CHECK(c.failures.empty());
+}
 
-    // A tick the server has not reached yet: a forged or broken ack, ignored.
-    for (const std::uint64_t ahead : {std::uint64_t{1}, std::uint64_t{1000}}) {
-        CAPTURE(ahead);
-        ack(c, server.current_tick() + ahead);
-        CHECK(server.session(c.client_id())->acked_snapshot == second);
-        s = next_snapshot(server, c);
-        REQUIRE(s != nullptr);
-        CHECK(s->baseline_tick() == second);
-    }
+TEST_CASE("a client that holds no state, or drops its copy, is sent a FullState") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    config.bots = true;
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
+    server.tick();
+    REQUIRE(c.take() == 1);
+    c.ack(c.copy().tick());
+    for (int t = 0; t < 30; ++t)
+        server.tick();
+    CHECK(c.take() == 30);
+    const std::uint64_t full_before = server.stats().snapshots_full;
+    // A client whose proof failed drops its copy and acknowledges nothing.
+    c.copy().drop();
+    c.ack(std::nullopt);
+    server.tick();
+    CHECK(server.stats().snapshots_full == full_before + 1);
+    CHECK(c.take() == 1);
+    CHECK(c.full_states == 2);
+    CHECK(c.copy().match().state_hash() == server.room(0).state_hash());
+}
+
+TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    // The client never answers: a FullState, updates against it, and after
+    // a while (longer than a 200 ms round trip) another.
+    for (int t = 0; t < 60; ++t)
+        server.tick();
+    CHECK(server.stats().snapshots_full == 3);  // ticks 1, 21, 41
+    CHECK(server.stats().snapshots_delta == 57);
+}
+
+TEST_CASE("an update's proof binds it to the session and to the state after its tick") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    config.bots = true;
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
+    server.tick();
+    REQUIRE(c.take() == 1);
+    c.ack(c.copy().tick());
+    server.tick();
+    REQUIRE(link.inbox[c.at()].size() == 1);
+    const Datagram d = link.inbox[c.at()].front();
+    const net::ServerUpdate* u = d.update();
+    REQUIRE(u != nullptr);
+    CHECK(u->head()->proof() ==
+          protocol::update_proof(c.secret(), server.current_tick(), server.room(0).state_hash()));
+    CHECK(u->head()->proof() != protocol::update_proof(c.secret() ^ 1, server.current_tick(),
+                                                       server.room(0).state_hash()));
+    // A copy one bit off is caught, and left as it was.
+    client::Replica& copy = c.copy();
+    const std::uint64_t held = copy.tick();
+    protocol::RoomState drifted;
+    drifted.tick = held;
+    drifted.match = copy.match().save();
+    drifted.match.pucks[0].disk.position.x =
+        std::nextafter(drifted.match.pucks[0].disk.position.x, 1e9);
+    drifted.match_seed = copy.match_seed();
+    drifted.match_start_tick = copy.match_start_tick();
+    drifted.last_input_sequence = copy.last_input_sequence();
+    for (game::Slot s = 0; s < copy.match().slot_count(); ++s)
+        drifted.bots.push_back(copy.bot(s));
+    game::Match probe(map_named("arena.json"), copy.match_seed());
+    probe.restore(drifted.match);
+    drifted.state_hash = probe.state_hash();
+    REQUIRE(copy.restore(drifted).ok());
+    CHECK(c.take() == 0);
+    REQUIRE(c.failures.size() == 1);
+    CHECK(c.failures[0].find("proof") != std::string::npos);
+    CHECK(copy.tick() == held);
 }

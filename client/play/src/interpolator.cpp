@@ -14,6 +14,8 @@ constexpr double kSteer = 0.05;
 // A disk moving farther than its velocities allow between two frames (with
 // this slack) was put somewhere: drawn at one end, not slid across the field.
 constexpr double kTeleportSlackUnits = 2.0;
+// The shortest interpolation delay: more than a lost snapshot's gap at 60 Hz.
+constexpr double kMinDelayMs = 50.0;
 
 }  // namespace
 
@@ -28,6 +30,9 @@ void Interpolator::on_frame(const client::Frame& frame, double arrival_ms) {
         held.position.push_back(d.position);
         held.velocity.push_back(d.velocity);
     }
+    if (!frames_.empty())
+        for (std::size_t i = 0; i < held.position.size() && !held.jumped; ++i)
+            held.jumped = teleported(frames_.back(), held, i, config_.tick_ms);
     frames_.push_back(std::move(held));
     if (frames_.size() > kFramesKept) frames_.pop_front();
 
@@ -45,8 +50,9 @@ void Interpolator::update_delay() {
     const auto k = static_cast<std::ptrdiff_t>(late.size() * 9 / 10);
     std::nth_element(late.begin(), late.begin() + k, late.end());
     const double jitter = late[static_cast<std::size_t>(k)];
-    const double floor =
-        config_.min_delay_ms > 0.0 ? config_.min_delay_ms : 2.0 * config_.snapshot_interval_ms;
+    const double floor = config_.min_delay_ms > 0.0
+                             ? config_.min_delay_ms
+                             : std::max(2.0 * config_.snapshot_interval_ms, kMinDelayMs);
     delay_ms_ = std::clamp(config_.snapshot_interval_ms + jitter, floor, config_.max_delay_ms);
 }
 
@@ -68,6 +74,11 @@ const std::vector<game::Vec2>& Interpolator::sample(double now_ms) {
     last_now_ms_ = now_ms;
 
     const double tick = shown_ms_ / config_.tick_ms;
+    for (const Held& f : frames_)
+        if (f.jumped && static_cast<double>(f.tick) > shown_tick_ &&
+            static_cast<double>(f.tick) <= tick + 0.5)
+            ++teleports_;
+    shown_tick_ = std::max(shown_tick_, tick + 0.5);
     const Held& newest = frames_.back();
     if (tick >= static_cast<double>(newest.tick)) {
         ++starved_;
@@ -90,19 +101,22 @@ const std::vector<game::Vec2>& Interpolator::sample(double now_ms) {
     const Held& to = frames_[b];
     const double span_ticks = static_cast<double>(to.tick - from.tick);
     const double t = (tick - static_cast<double>(from.tick)) / span_ticks;
-    const double span_s = span_ticks * config_.tick_ms / 1000.0;
     for (std::size_t i = 0; i < from.position.size(); ++i) {
-        const double speed =
-            std::max(physics::length(from.velocity[i]), physics::length(to.velocity[i]));
-        const game::Vec2 moved = to.position[i] - from.position[i];
-        if (physics::length(moved) > speed * span_s * 1.5 + kTeleportSlackUnits) {
-            ++teleports_;
+        if (teleported(from, to, i, config_.tick_ms)) {
             out_.push_back(t < 0.5 ? from.position[i] : to.position[i]);
         } else {
-            out_.push_back(from.position[i] + moved * t);
+            out_.push_back(from.position[i] + (to.position[i] - from.position[i]) * t);
         }
     }
     return out_;
+}
+
+bool Interpolator::teleported(const Held& from, const Held& to, std::size_t i, double tick_ms) {
+    const double span_s = static_cast<double>(to.tick - from.tick) * tick_ms / 1000.0;
+    const double speed =
+        std::max(physics::length(from.velocity[i]), physics::length(to.velocity[i]));
+    return physics::length(to.position[i] - from.position[i]) >
+           speed * span_s * 1.5 + kTeleportSlackUnits;
 }
 
 }  // namespace carom::play

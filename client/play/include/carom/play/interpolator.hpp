@@ -22,7 +22,9 @@ namespace carom::play {
 struct InterpolatorConfig {
     double tick_ms = 1000.0 / 60.0;
     double snapshot_interval_ms = 1000.0 / 30.0;
-    double min_delay_ms = 0.0;  // 0: two snapshot intervals
+    // 0: two snapshot intervals, and at least 50 ms, so that one lost
+    // snapshot at 60 Hz does not leave the playout without a frame ahead.
+    double min_delay_ms = 0.0;
     double max_delay_ms = 250.0;
     double max_extrapolate_ms = 50.0;
     std::size_t window = 64;  // arrivals kept for the clock estimate
@@ -40,7 +42,9 @@ class Interpolator {
     double delay_ms() const { return delay_ms_; }
     // The server time shown by the last sample, in ms of server ticks.
     double shown_ms() const { return shown_ms_; }
-    // Disks that jumped (a kick-off) rather than moved, over all samples.
+    // Frames where a disk jumped (a kick-off) rather than moved, that the
+    // shown time went past: a drawn frame may skip a frame or two of the
+    // server's, not its jumps.
     std::uint64_t teleports() const { return teleports_; }
     // Samples beyond the newest frame (extrapolated or held).
     std::uint64_t starved() const { return starved_; }
@@ -50,7 +54,10 @@ class Interpolator {
         std::uint64_t tick;
         std::vector<game::Vec2> position;
         std::vector<game::Vec2> velocity;
+        bool jumped = false;  // a disk was put somewhere since the frame before (a kick-off)
     };
+    // Whether a disk went from `from` to `to` farther than its velocities allow.
+    static bool teleported(const Held& from, const Held& to, std::size_t disk, double tick_ms);
 
     void update_delay();
     double target_ms(double now_ms) const;
@@ -62,6 +69,7 @@ class Interpolator {
     double delay_ms_;
     std::optional<double> last_now_ms_;
     double shown_ms_ = 0.0;
+    double shown_tick_ = 0.0;  // frames up to this tick count as passed (teleports)
     std::vector<game::Vec2> out_;
     std::uint64_t teleports_ = 0;
     std::uint64_t starved_ = 0;
