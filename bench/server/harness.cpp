@@ -21,6 +21,9 @@ server::ServerConfig bench_config(std::uint32_t clients) {
     c.maps = {arena_map()};
     c.rooms = (clients + 7) / 8;
     c.max_clients = clients + 8;
+    // Every bench client is on 127.0.0.1, and they all connect at once.
+    c.max_sessions_per_ip = clients + 8;
+    c.handshake_replies_per_ip_s = 4 * (clients + 8);
     c.timeout_s = 3600;
     return c;
 }

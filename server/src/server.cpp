@@ -540,7 +540,7 @@ void Server::send_updates() {
         const protocol::UpdateContext context{room.match().slot_count(), s.slot.has_value()};
         const auto bytes = protocol::encode_update(builder_, u, context);
         // An update too long for a datagram (a long gap in a busy room): the state instead.
-        if (bytes.size() > protocol::kMaxDatagramBytes) {
+        if (bytes.empty() || bytes.size() > protocol::kMaxDatagramBytes) {
             send_full_state(s, room);
             continue;
         }

@@ -17,8 +17,7 @@ constexpr std::size_t kInlineBytes = 4;  // ClientHead.stream
 std::span<const std::uint8_t> encode_client_report(flatbuffers::FlatBufferBuilder& b,
                                                    const ClientReport& report) {
     b.Clear();
-    std::vector<std::uint8_t> stream;
-    detail::BitWriter w(stream);
+    detail::BitWriter w;
     w.bit(report.ack.has_value());
     const std::size_t m = report.inputs.size();
     w.code(m);
@@ -46,6 +45,7 @@ std::span<const std::uint8_t> encode_client_report(flatbuffers::FlatBufferBuilde
         i = end;
     }
     w.finish();
+    const std::span<const std::uint8_t> stream = w.bytes();
 
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> more;
     if (stream.size() > kInlineBytes)

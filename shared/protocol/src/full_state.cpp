@@ -58,7 +58,7 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
 void encode_full_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t client_id,
                        std::uint64_t secret, const RoomState& s,
                        const std::function<void(std::span<const std::uint8_t>)>& send) {
-    // As few parts as fit: a 4 v 4 takes one; the largest maps (32 slots, 16 pucks) three.
+    // As few parts as fit: a 4 v 4 takes one; the largest maps (32 slots, 16 pucks) four.
     std::size_t parts = 1;
     for (;; ++parts) {
         bool fits = true;

@@ -24,8 +24,7 @@ int slot_bits(std::uint32_t slots) {
 std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, const Update& u,
                                             const UpdateContext& context) {
     b.Clear();
-    std::vector<std::uint8_t> stream;
-    detail::BitWriter w(stream);
+    detail::BitWriter w;
     const std::uint64_t span = u.tick - u.baseline;
     w.code(span - 1);
     if (context.player)
@@ -41,6 +40,8 @@ std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, c
         detail::write_delta(w, c.delta);
     }
     w.finish();
+    if (w.overflowed()) return {};  // longer than any datagram
+    const std::span<const std::uint8_t> stream = w.bytes();
 
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> more;
     if (stream.size() > kInlineBytes)

@@ -192,3 +192,26 @@ TEST_CASE("garbage client streams never crash") {
     MESSAGE(decoded << " of 20000 random streams decoded");
     CHECK(decoded > 0);
 }
+
+TEST_CASE("PROTOCOL.md's steady-state ClientUpdate, byte for byte") {
+    // Eight inputs up to sequence 5000, east, the newest three with the kick;
+    // tick 69994 held.
+    ClientReport r;
+    r.ack = 69'994;
+    r.sequence = 5'000;
+    r.proof = 0x5E5E'5E5E;
+    for (int i = 0; i < 8; ++i)
+        r.inputs.push_back(game::Input::move(4, i >= 5));
+    const Bytes expected{
+        0x10, 0x00, 0x00, 0x00,              // root: the table at 16
+        'C',  'N',  'C',  'U',               // file identifier
+        0x00, 0x00,                          // padding
+        0x06, 0x00, 0x10, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 16, head at + 4
+        0x06, 0x00, 0x00, 0x00,              // the table: its vtable 6 bytes before it
+        0x5E, 0x5E, 0x5E, 0x5E,              // head.proof
+        0x88, 0x13,                          // head.sequence: 5000
+        0x6A, 0x11,                          // head.ack: 69994 mod 2^16
+        0x91, 0x74, 0x03, 0x00,              // head.stream (21 bits)
+    };
+    CHECK(encode(r) == expected);
+}

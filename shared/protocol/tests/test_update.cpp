@@ -307,3 +307,33 @@ TEST_CASE("garbage and damaged update streams never crash") {
     MESSAGE(decoded << " of 20000 random streams decoded");
     CHECK(decoded > 0);
 }
+
+TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
+    // Tick 70002 against baseline 69994 (n = 8) for a player whose sequence
+    // moved 8, four changes: slot 2 turned left at 69996, slot 5 kicked and
+    // slot 6 took input 0x13 at 69999, slot 0 turned right at 70001.
+    Update u;
+    u.tick = 70'002;
+    u.baseline = 69'994;
+    u.proof = 0x1A2B'3C4D;
+    u.sequence_advance = 8;
+    using K = InputDelta::Kind;
+    u.inputs = {{69'996, 2, {K::turn_left, 0}},
+                {69'999, 5, {K::kick_flip, 0}},
+                {69'999, 6, {K::literal, 0x13}},
+                {70'001, 0, {K::turn_right, 0}}};
+    const Bytes expected{
+        0x10, 0x00, 0x00, 0x00,              // root: the table at 16
+        'C',  'N',  'S',  'U',               // file identifier
+        0x08, 0x00, 0x14, 0x00,              // vtable: 8 bytes long, the table 20
+        0x08, 0x00, 0x04, 0x00,              // head at table + 8, more at table + 4
+        0x08, 0x00, 0x00, 0x00,              // the table: its vtable 8 bytes before it
+        0x10, 0x00, 0x00, 0x00,              // more: the vector 16 bytes on (at 36)
+        0x4D, 0x3C, 0x2B, 0x1A,              // head.proof
+        0x72, 0x11,                          // head.tick: 70002 mod 2^16
+        0x88, 0x54, 0x12, 0x29, 0x7D, 0x32,  // head.stream: its first 6 bytes
+        0x01, 0x00, 0x00, 0x00,              // more: 1 byte
+        0x0C, 0x00, 0x00, 0x00,              // the stream's 7th byte, then padding
+    };
+    CHECK(encode(u, {8, true}) == expected);
+}

@@ -78,7 +78,8 @@ struct UpdateContext {
 };
 
 // Writes `update` as a ServerUpdate into `builder` (cleared first) and
-// returns the datagram.
+// returns the datagram: empty, or larger than kMaxDatagramBytes, when the
+// update does not fit a datagram (then the server sends a FullState).
 std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& builder,
                                             const Update& update, const UpdateContext& context);
 
