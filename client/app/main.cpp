@@ -245,10 +245,14 @@ int play_as_bot(const Options& o, carom::play::Session& session, carom::app::Udp
     const carom::client::Frame* f = session.connection().latest_frame();
     if (joined)
         spdlog::info(
-            "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}",
+            "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}; "
+            "{} failed proofs, {} full states asked again, {}",
             static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.snapshots_received,
             st.snapshots_undecodable, st.loss_estimate() * 100.0, f ? f->score[0] : 0,
-            f ? f->score[1] : 0);
+            f ? f->score[1] : 0, st.hash_mismatches, st.resyncs,
+            session.connection().replica() != nullptr && session.connection().replica()->holds()
+                ? "the match held"
+                : "no match held");
     if (signal != 0) return 128 + signal;
     const carom::play::Ending e = session.ending().value_or(carom::play::Ending{});
     if (e.exit_code != 0) spdlog::error("{}", e.message);

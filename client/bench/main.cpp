@@ -112,8 +112,9 @@ struct PredictFigures {
     double minutes = 0.0;
 };
 
-void predict_run(double seconds, std::uint64_t seed, PredictFigures& into) {
+void predict_run(double seconds, std::uint64_t seed, bool ghosts, PredictFigures& into) {
     LinkConfig c;
+    c.ghosts = ghosts;
     c.rtt_ms = 100.0;
     c.loss = 0.05;
     c.bots = true;
@@ -148,6 +149,9 @@ int main(int argc, char** argv) {
         ->check(carom::cli::finite(5.0, 170.0));
     app.add_option("--seeds", seeds,
                    "server and link seeds; predict runs each, draw runs the first");
+    bool ghosts = false;
+    app.add_flag("--ghosts", ghosts,
+                 "predict the other players as ghosts (not stepped with their held inputs)");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     spdlog::set_level(spdlog::level::warn);  // the in-process server's joins and matches
@@ -173,8 +177,9 @@ int main(int argc, char** argv) {
 
     PredictFigures p;
     for (const std::uint64_t s : seeds)
-        predict_run(seconds, s, p);
-    fmt::print("\nprediction: |drawn own − server's| after each applied input, {} inputs\n",
+        predict_run(seconds, s, ghosts, p);
+    fmt::print("\nprediction ({}): |drawn own − server's| after each applied input, {} inputs\n",
+               ghosts ? "the others as ghosts" : "the others holding their inputs",
                p.errors.size());
     fmt::print("  p50 {:.4f}  p95 {:.4f}  p99 {:.3f}  max {:.2f} units (a disk's radius is 2)\n",
                quantile(p.errors, 0.5), quantile(p.errors, 0.95), quantile(p.errors, 0.99),

@@ -65,6 +65,8 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
             pc.max_gap_ms = c.max_gap_ms;
             pc.max_input_stall_ms = c.max_input_stall_ms;
             pc.outcome = c.outcome;
+            pc.hash_mismatches = s.hash_mismatches;
+            pc.holds_state = c.holds_state;
             const double due = c.connected_s * static_cast<double>(c.snapshot_rate_hz);
             pc.snapshot_share =
                 due <= 0.0 ? 0.0 : std::min(1.0, static_cast<double>(s.snapshots_received) / due);
@@ -93,6 +95,9 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
         snapshot_bytes += s.snapshot_bytes;
         r.snapshots_out_of_order += s.snapshots_out_of_order;
         r.snapshots_undecodable += s.snapshots_undecodable;
+        r.hash_mismatches += s.hash_mismatches;
+        r.resyncs += s.resyncs;
+        r.without_state += c.holds_state ? 0 : 1;
         r.invalid_from_server += s.invalid_total() + s.wrong_protocol + s.unexpected;
     }
     r.rtt_p50_ms = percentile(all_rtt, 0.50);
@@ -148,6 +153,10 @@ std::string to_text(const Report& r) {
         "  snapshots        {} full, {} delta, {:.0f} B mean; {} out of order, {} undecodable\n",
         r.snapshots_full, r.snapshots_delta, r.snapshot_bytes_mean, r.snapshots_out_of_order,
         r.snapshots_undecodable);
+    out += fmt::format(
+        "  proofs           {} failed, {} copies dropped for a full state, {} without a "
+        "state at the end\n",
+        r.hash_mismatches, r.resyncs, r.without_state);
     out += fmt::format("  refused from server {}  socket errors {}  garbage sent {}\n",
                        r.invalid_from_server, r.socket_errors, r.garbage_sent);
     if (!r.map_problems.empty())
@@ -163,7 +172,9 @@ nlohmann::json to_json(const Report& r) {
                               {"max_gap_ms", c.max_gap_ms},
                               {"max_input_stall_ms", c.max_input_stall_ms},
                               {"snapshot_share", c.snapshot_share},
-                              {"outcome", c.outcome}});
+                              {"outcome", c.outcome},
+                              {"hash_mismatches", c.hash_mismatches},
+                              {"holds_state", c.holds_state}});
     return {
         {"clients", r.clients},
         {"spectators", r.spectators},
@@ -188,7 +199,10 @@ nlohmann::json to_json(const Report& r) {
           {"delta", r.snapshots_delta},
           {"bytes_mean", r.snapshot_bytes_mean},
           {"out_of_order", r.snapshots_out_of_order},
-          {"undecodable", r.snapshots_undecodable}}},
+          {"undecodable", r.snapshots_undecodable},
+          {"hash_mismatches", r.hash_mismatches},
+          {"resyncs", r.resyncs},
+          {"without_state", r.without_state}}},
         {"refused_from_server", r.invalid_from_server},
         {"socket_errors", r.socket_errors},
         {"garbage_sent", r.garbage_sent},

@@ -29,6 +29,8 @@ struct ClientResult {
     // its own (as its snapshots report), the end of the run included.
     std::uint64_t max_input_stall_ms = 0;
     std::uint32_t snapshot_rate_hz = 0;  // from Accepted: what was due
+    // Its copy of the match held a state at the end (after any failed proof, it got one again).
+    bool holds_state = false;
 };
 
 // p in [0, 1], nearest rank; 0 when empty.
@@ -60,6 +62,13 @@ struct Report {
     double snapshot_bytes_mean = 0.0;
     std::uint64_t snapshots_out_of_order = 0;
     std::uint64_t snapshots_undecodable = 0;
+    // Failed proofs (a copy of the match other than the server's), and the
+    // times a copy was dropped for a FullState; clients whose copy held no
+    // state at the end (a failure they did not recover from, or a FullState
+    // still on its way).
+    std::uint64_t hash_mismatches = 0;
+    std::uint64_t resyncs = 0;
+    std::uint64_t without_state = 0;
     std::uint64_t invalid_from_server = 0;
     std::uint64_t garbage_sent = 0;
     double seconds = 0.0;
@@ -72,6 +81,8 @@ struct Report {
         std::uint64_t max_input_stall_ms = 0;
         double snapshot_share = 0.0;
         std::string outcome;
+        std::uint64_t hash_mismatches = 0;
+        bool holds_state = false;
     };
     std::vector<PerClient> per_client;
     std::uint64_t max_gap_ms = 0;          // the longest of any client

@@ -186,6 +186,7 @@ ClientResult SimClient::finish() {
     pump_timer_.cancel();
     connection_.disconnect(now);
     r.stats = connection_.stats();
+    r.holds_state = connection_.replica() != nullptr && connection_.replica()->holds();
     r.socket_errors = socket_errors_;
     std::error_code ignored;
     socket_.close(ignored);

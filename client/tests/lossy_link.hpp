@@ -63,6 +63,7 @@ struct LinkConfig {
     bool bot_client = false;  // the session steers with the chase bot
     bool spectator = false;
     double final_pause_s = 5.0;
+    bool ghosts = false;  // the prediction steps the others as ghosts, not with their inputs
 };
 
 class LossyWorld {
@@ -141,6 +142,7 @@ class LossyWorld {
         s.map_dirs = {kMaps};
         s.bot = c.bot_client;
         s.connection.spectator = c.spectator;
+        s.prediction.others_hold_inputs = !c.ghosts;
         return s;
     }
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # A 4-player match over a bad link, end to end on 127.0.0.1: three carom-loadgen
 # players and one carom-client --bot, each direction of each through the link
-# simulator (--sim) with 10 % loss, 100 ± 30 ms latency, 2 % duplication and
-# 2 % reordering, for SECONDS (60) of match time. Holds when every client stays
-# connected to the end (loadgen's verdict, the bot's exit code), the server
+# simulator (--sim) with 5 % loss, 50 ± 10 ms latency (a 100 ms round trip),
+# 2 % duplication and 2 % reordering, for SECONDS (60) of match time. Holds
+# when every client stays connected to the end (loadgen's verdict, the bot's
+# exit code), every client's copy of the match holds a state at the end (a
+# failed proof, printed, was recovered from by a FullState), the server
 # recovered inputs through redundancy (inputs_recovered > 0) and had to repeat
 # few (inputs_repeated, printed, under 5 % of the players' ticks), and every
 # replay the server wrote verifies (--synctest). SEED (printed) repeats a run.
@@ -12,7 +14,7 @@ set -euo pipefail
 server_bin="$1" loadgen_bin="$2" client_bin="$3" replay_bin="$4" maps="$5" json_field="$6"
 seconds="${SECONDS_OF_PLAY:-60}"
 seed="${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
-sim="loss=10,latency=100,jitter=30,dup=2,reorder=2"
+sim="loss=5,latency=50,jitter=10,dup=2,reorder=2"
 echo "link $sim each way, $seconds s, seed $seed (SEED=$seed repeats it)"
 
 work=$(mktemp -d)
@@ -54,6 +56,12 @@ wait "$client_pid" || rc=$?
 cat "$work/client.log"
 [[ $rc -eq 0 ]] || fail "carom-client --bot exited with $rc"
 grep -q "left after" "$work/client.log" || fail "the bot client never joined"
+grep -q "the match held" "$work/client.log" || fail "the bot client's copy of the match held no state"
+read -r mismatches resyncs without < <("$json_field" "$work/loadgen.json" /snapshots/hash_mismatches \
+  /snapshots/resyncs /snapshots/without_state | paste -sd' ')
+echo "loadgen clients: $mismatches failed proofs, $resyncs copies dropped for a full state," \
+  "$without without a state at the end"
+[[ "$without" -eq 0 ]] || fail "$without loadgen clients ended without a copy of the match"
 
 # Wait for a stats file written after the clients left.
 for _ in $(seq 30); do
