@@ -269,21 +269,24 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         return;
     }
     const std::uint64_t before = replica_->tick();
-    if (const Status applied = replica_->apply(*update, session_.secret); !applied) {
-        // The baseline not held (older than anything we acknowledged, or
-        // its sequence gone) is an undecodable update; a failed proof is a
-        // forged update or a copy that drifted: a few in a row, and it is the copy.
-        if (applied.error().message.find("proof") == std::string::npos) {
+    switch (replica_->apply(*update, session_.secret)) {
+        case Replica::Applied::taken:
+            break;
+        case Replica::Applied::old:
+            ++stats_.snapshots_out_of_order;
+            return;
+        case Replica::Applied::not_held:
             ++stats_.snapshots_undecodable;
             return;
-        }
-        ++stats_.hash_mismatches;
-        if (++failures_in_a_row_ >= kFailuresBeforeResync) {
-            ++stats_.resyncs;
-            replica_->drop();
-            failures_in_a_row_ = 0;
-        }
-        return;
+        case Replica::Applied::mismatch:
+            // A forged update or a copy that drifted: a few in a row, and it is the copy.
+            ++stats_.hash_mismatches;
+            if (++failures_in_a_row_ >= kFailuresBeforeResync) {
+                ++stats_.resyncs;
+                replica_->drop();
+                failures_in_a_row_ = 0;
+            }
+            return;
     }
     failures_in_a_row_ = 0;
     last_heard_ms_ = now_ms;  // only a proven update: a forged one keeps nothing alive

@@ -29,7 +29,7 @@ void Replica::note_sequence(std::uint64_t tick, std::uint32_t sequence) {
 }
 
 std::optional<std::uint32_t> Replica::sequence_at(std::uint64_t tick) const {
-    const Applied& a = applied_[tick % applied_.size()];
+    const HeldSequence& a = applied_[tick % applied_.size()];
     if (!a.valid || a.tick != tick) return std::nullopt;
     return a.sequence;
 }
@@ -54,7 +54,7 @@ Status Replica::restore(const protocol::RoomState& s) {
     halted_since_ = s.halted_since;
     sequence_ = s.last_input_sequence;
     bots_ = s.bots;
-    applied_.assign(applied_.size(), Applied{});
+    applied_.assign(applied_.size(), HeldSequence{});
     note_sequence(tick_, sequence_);
     held_ = true;
     return {};
@@ -88,7 +88,7 @@ void Replica::start_match(const protocol::MatchStart& start) {
     start_tick_ = start.tick;
 }
 
-Status Replica::step_to(const protocol::Update& u) {
+bool Replica::step_to(const protocol::Update& u) {
     std::size_t next_input = 0, next_roster = 0;
     for (std::uint64_t t = tick_ + 1; t <= u.tick; ++t) {
         // Before the step: the roster changes of this tick.
@@ -101,8 +101,8 @@ Status Replica::step_to(const protocol::Update& u) {
                 } else {
                     match_->leave(r.slot);
                 }
-            } catch (const std::invalid_argument& e) {
-                return fail(std::string("update: ") + e.what());
+            } catch (const std::invalid_argument&) {
+                return false;  // a join of a taken slot, a leave of an empty one
             }
             bots_[r.slot] = r.join && r.bot;
         }
@@ -125,31 +125,24 @@ Status Replica::step_to(const protocol::Update& u) {
         if (u.match_start && u.match_start->tick == t) start_match(*u.match_start);
     }
     if (u.halted_since != 0) halted_since_ = u.halted_since;
-    return {};
+    return true;
 }
 
-Status Replica::apply(const protocol::Update& u, std::uint64_t secret) {
-    if (!held_) return fail("update: no state held");
-    if (u.tick <= tick_) return {};
-    if (u.baseline > tick_)
-        return fail("update: baseline " + std::to_string(u.baseline) + " after the held tick " +
-                    std::to_string(tick_));
+Replica::Applied Replica::apply(const protocol::Update& u, std::uint64_t secret) {
+    if (!held_) return Applied::not_held;
+    if (u.tick <= tick_) return Applied::old;
+    if (u.baseline > tick_) return Applied::not_held;
     const std::optional<std::uint32_t> from = sequence_at(u.baseline);
-    if (!from) return fail("update: the baseline's sequence is no longer known");
+    if (!from) return Applied::not_held;
     const Saved saved = save();
-    if (const Status stepped = step_to(u); !stepped) {
+    if (!step_to(u) || protocol::update_proof(secret, u.tick, match_->state_hash()) != u.proof) {
         back_to(saved);
-        return stepped;
-    }
-    if (protocol::update_proof(secret, u.tick, match_->state_hash()) != u.proof) {
-        back_to(saved);
-        return fail("update: proof mismatch at tick " + std::to_string(u.tick) +
-                    " (a state hash other than the server's, or not the server)");
+        return Applied::mismatch;
     }
     tick_ = u.tick;
     sequence_ = *from + u.sequence_advance;
     note_sequence(tick_, sequence_);
-    return {};
+    return Applied::taken;
 }
 
 }  // namespace carom::client

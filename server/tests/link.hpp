@@ -185,8 +185,11 @@ class ScriptedClient {
                     failures.push_back(update.error().message);
                     continue;
                 }
-                if (const Status s = copy_->apply(*update, secret_); !s) {
-                    failures.push_back(s.error().message);
+                const client::Replica::Applied applied = copy_->apply(*update, secret_);
+                if (applied != client::Replica::Applied::taken) {
+                    failures.push_back(applied == client::Replica::Applied::mismatch
+                                           ? "update: proof mismatch"
+                                           : "update: not applied");
                     continue;
                 }
                 last_baseline = update->baseline;

@@ -28,12 +28,18 @@ class Replica {
     // Takes the room's state; the error when it does not fit the map, or
     // restores to another hash than the server's (the copy then holds nothing).
     Status restore(const protocol::RoomState& state);
-    // Steps from the held tick to update.tick (an update not newer than the
-    // held tick changes nothing). The error, with the copy as it was, when
-    // the update's baseline is after the held tick, the baseline's own
-    // sequence is no longer known, a change does not fit the match, or the
-    // proof (`secret`, the state hash) disagrees.
-    Status apply(const protocol::Update& update, std::uint64_t secret);
+    // What apply() did with an update.
+    enum class Applied : std::uint8_t {
+        taken,     // the copy is at the update's tick
+        old,       // not newer than the held tick: nothing to do
+        not_held,  // no state held, or a baseline after the held tick or
+                   // whose sequence is no longer known: cannot be stepped
+        mismatch,  // stepped, but the proof (`secret`, the state hash)
+                   // disagreed or a change did not fit the match: the
+                   // copy is as it was
+    };
+    // Steps from the held tick to update.tick.
+    Applied apply(const protocol::Update& update, std::uint64_t secret);
     // Forget the state (the client then asks for a FullState).
     void drop() { held_ = false; }
 
@@ -58,7 +64,8 @@ class Replica {
     };
     Saved save() const;
     void back_to(const Saved& saved);
-    Status step_to(const protocol::Update& update);
+    // False when a roster change does not fit the match.
+    bool step_to(const protocol::Update& update);
     void start_match(const protocol::MatchStart& start);
     void note_sequence(std::uint64_t tick, std::uint32_t sequence);
     std::optional<std::uint32_t> sequence_at(std::uint64_t tick) const;
@@ -75,12 +82,12 @@ class Replica {
     std::vector<game::Input> inputs_;  // scratch: one per slot
     std::vector<ServerEvent> events_;
     // The sequence at recent held ticks: updates count from their baseline's.
-    struct Applied {
+    struct HeldSequence {
         std::uint64_t tick = 0;
         std::uint32_t sequence = 0;
         bool valid = false;
     };
-    std::vector<Applied> applied_;
+    std::vector<HeldSequence> applied_;
 };
 
 }  // namespace carom::client
