@@ -222,7 +222,7 @@ void Match::apply_inputs(std::span<const Input> inputs) {
     for (Slot slot = 0; slot < slot_count(); ++slot) {
         Player& p = players_[slot];
         if (!p.active) continue;
-        p.last_input = Input::from_bits(inputs[slot].bits());
+        p.last_input = inputs[slot];  // valid by construction (Input::from_bits)
         if (p.kick_cooldown > 0) --p.kick_cooldown;
         Vec2 v = world_.disk(p.body).velocity;
         if (phase_ == Phase::playing)
