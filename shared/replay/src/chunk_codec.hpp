@@ -1,6 +1,7 @@
 #pragma once
 // Between the in-memory replay pieces and their FlatBuffers tables.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "carom/replay/replay.hpp"
@@ -33,6 +34,22 @@ Status decode(const schema::Footer& table, Footer& out);
 // `slots`: the header's player slots. Also refuses input changes out of
 // (tick, slot) order or past the batch, which bounds what a file can hold.
 Status decode(const schema::TickBatch& table, std::uint32_t slots, TickBatch& out);
+
+// Format 2's packed tick batch (schemas/PROTOCOL.md): the same changes as a
+// TickBatch table without FlatBuffers' framing, and the top kTickHashBits of
+// each tick's hash. `batch.hashes` holds full hashes to encode; decoding
+// gives the kept bits.
+std::vector<std::uint8_t> encode_packed(const TickBatch& batch);
+// The bytes of each part of a packed batch; the rest (first tick, tick count)
+// is framing.
+struct PackedSizes {
+    std::uint64_t inputs = 0;  // the stream and its length
+    std::uint64_t roster = 0;  // the count and the changes
+    std::uint64_t events = 0;  // the count and the events
+    std::uint64_t hashes = 0;
+};
+Status decode_packed(std::span<const std::uint8_t> bytes, std::uint32_t slots, TickBatch& out,
+                     PackedSizes* sizes = nullptr);
 
 // The input bits the game uses (direction, move, kick); a recorded input
 // with any other bit set is refused, not silently cleared.

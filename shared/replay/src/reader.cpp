@@ -12,16 +12,25 @@
 namespace carom::replay {
 namespace {
 
+// One chunk's content: a FlatBuffers table, or (format 2 on) a packed tick
+// batch; neither at the clean end of the file.
+struct ChunkContent {
+    const schema::Chunk* table = nullptr;
+    std::span<const std::uint8_t> packed_ticks;
+    bool end() const { return table == nullptr && packed_ticks.empty(); }
+};
+
 struct ChunkReader {
     std::span<const std::uint8_t> bytes;
+    std::uint32_t format_version = 0;
     std::size_t offset = detail::kPreambleSize;
-    std::vector<std::uint64_t> aligned;  // the current chunk's payload; valid until next()
+    std::vector<std::uint64_t> aligned;  // the current chunk's table; valid until next()
 
-    // The next verified chunk, or the reason there is none (nullptr at a clean end).
-    // The chunk points into `aligned` and is valid until the next call.
-    std::variant<const schema::Chunk*, ReadProblem> next() {
+    // The next checked chunk, or the reason there is none. What it points to
+    // is valid until the next call.
+    std::variant<ChunkContent, ReadProblem> next() {
         const std::size_t left = bytes.size() - offset;
-        if (left == 0) return static_cast<const schema::Chunk*>(nullptr);
+        if (left == 0) return ChunkContent{};
         if (left < detail::kChunkHeaderSize)
             return ReadProblem{offset, "truncated: " + std::to_string(left) +
                                            " byte(s) of a chunk header, the file was cut"};
@@ -35,37 +44,59 @@ struct ChunkReader {
                                            " bytes, only " +
                                            std::to_string(left - detail::kChunkHeaderSize) +
                                            " left, the file was cut"};
-        const auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
+        auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
         if (detail::checksum(payload) != sum)
             return ReadProblem{offset, "checksum mismatch: the chunk is damaged"};
+        std::vector<std::uint8_t> inflated;
+        if (format_version >= 2) {
+            const auto encoding = static_cast<detail::ChunkEncoding>(payload[0]);
+            payload = payload.subspan(1);
+            switch (encoding) {
+                case detail::ChunkEncoding::packed_ticks:
+                    if (payload.empty()) return ReadProblem{offset, "empty tick batch"};
+                    offset += detail::kChunkHeaderSize + size;
+                    return ChunkContent{nullptr, payload};
+                case detail::ChunkEncoding::zstd: {
+                    auto content = detail::decompress(payload, detail::kMaxChunkSize);
+                    if (!content) return ReadProblem{offset, content.error().message};
+                    inflated = std::move(*content);
+                    payload = inflated;
+                    break;
+                }
+                case detail::ChunkEncoding::flatbuffers:
+                    break;
+                default:
+                    return ReadProblem{offset, "unknown chunk encoding " +
+                                                   std::to_string(static_cast<int>(encoding))};
+            }
+        }
         // Chunks sit at any offset in the file; FlatBuffers reads doubles in
-        // place, so each payload is copied to 8-byte-aligned memory first.
-        aligned.resize((size + 7) / 8);
-        std::memcpy(aligned.data(), payload.data(), size);
+        // place, so each table is copied to 8-byte-aligned memory first.
+        aligned.resize((payload.size() + 7) / 8);
+        std::memcpy(aligned.data(), payload.data(), payload.size());
         const auto* data = reinterpret_cast<const std::uint8_t*>(aligned.data());
-        flatbuffers::Verifier verifier(data, size);
+        flatbuffers::Verifier verifier(data, payload.size());
         if (!schema::VerifyChunkBuffer(verifier))
             return ReadProblem{offset, "chunk is not a valid replay chunk (FlatBuffers verifier)"};
         offset += detail::kChunkHeaderSize + size;
-        return schema::GetChunk(data);
+        return ChunkContent{schema::GetChunk(data), {}};
     }
 };
 
 // A batch's ticks follow the last one read, without a gap.
-Status read_batch(const schema::TickBatch& t, Replay& r) {
-    const std::uint64_t expected = r.hashes.size() + 1;
-    if (t.first_tick() != expected)
-        return fail("tick batch starts at tick " + std::to_string(t.first_tick()) + ", expected " +
-                    std::to_string(expected));
-    detail::TickBatch batch;
-    if (auto decoded = detail::decode(t, 2 * r.header.map.team_size, batch); !decoded)
-        return decoded;
+Status check_first_tick(std::uint64_t first_tick, const Replay& r) {
+    const std::uint64_t expected = r.last_tick() + 1;
+    if (first_tick == expected) return {};
+    return fail("tick batch starts at tick " + std::to_string(first_tick) + ", expected " +
+                std::to_string(expected));
+}
+
+void append_batch(detail::TickBatch batch, Replay& r) {
     r.inputs.insert(r.inputs.end(), batch.inputs.begin(), batch.inputs.end());
     r.roster.insert(r.roster.end(), std::make_move_iterator(batch.roster.begin()),
                     std::make_move_iterator(batch.roster.end()));
     r.events.insert(r.events.end(), batch.events.begin(), batch.events.end());
     r.hashes.insert(r.hashes.end(), batch.hashes.begin(), batch.hashes.end());
-    return {};
 }
 
 }  // namespace
@@ -107,11 +138,12 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
 
     Replay r;
     r.file_size = bytes.size();
-    ChunkReader chunks{bytes, detail::kPreambleSize, {}};
+    r.tick_hash_bits = version >= 2 ? kTickHashBits : 64;
+    ChunkReader chunks{bytes, version, detail::kPreambleSize, {}};
     const std::size_t header_offset = chunks.offset;
     auto first = chunks.next();
     if (auto* problem = std::get_if<ReadProblem>(&first)) return *problem;
-    const schema::Chunk* head = std::get<const schema::Chunk*>(first);
+    const schema::Chunk* head = std::get<ChunkContent>(first).table;
     if (!head || !head->body_as_Header())
         return ReadProblem{header_offset, "the first chunk is not the header"};
     if (auto decoded = detail::decode(*head->body_as_Header(), r.header); !decoded)
@@ -124,13 +156,27 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
             r.problem = *problem;
             break;
         }
-        const schema::Chunk* chunk = std::get<const schema::Chunk*>(next);
-        if (!chunk) break;
+        const ChunkContent content = std::get<ChunkContent>(next);
+        if (content.end()) break;
+        const schema::Chunk* chunk = content.table;
+        const std::uint32_t slots = 2 * r.header.map.team_size;
         Status read;
         if (r.footer) {
             read = fail("chunk after the footer");
+        } else if (!chunk) {
+            detail::TickBatch batch;
+            read = detail::decode_packed(content.packed_ticks, slots, batch);
+            if (!read) read = read.error_in("tick batch");
+            if (read) read = check_first_tick(batch.first_tick, r);
+            if (read) append_batch(std::move(batch), r);
         } else if (const auto* batch = chunk->body_as_TickBatch()) {
-            read = read_batch(*batch, r);
+            detail::TickBatch decoded;
+            read = check_first_tick(batch->first_tick(), r);
+            if (read && version >= 2)
+                read = fail("a FlatBuffers tick batch in format " + std::to_string(version) +
+                            " (packed from format 2 on)");
+            if (read) read = detail::decode(*batch, slots, decoded);
+            if (read) append_batch(std::move(decoded), r);
         } else if (const auto* key = chunk->body_as_Keyframe()) {
             Keyframe k;
             read = detail::decode(*key, k);

@@ -6,8 +6,10 @@ namespace carom::replay {
 namespace {
 
 Header header_for(const game::Match& match, std::string producer,
-                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks) {
+                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks,
+                  std::uint32_t format_version) {
     Header h;
+    h.format_version = format_version;
     h.producer = std::move(producer);
     h.map = match.map();
     h.seed = match.seed();
@@ -24,8 +26,9 @@ Keyframe keyframe_of(const game::Match& match) {
 
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
                              std::string producer, const std::vector<PlayerInfo>& players,
-                             std::uint32_t final_pause_ticks)
-    : writer_(path, header_for(match, std::move(producer), players, final_pause_ticks)) {
+                             std::uint32_t final_pause_ticks, std::uint32_t format_version)
+    : writer_(path,
+              header_for(match, std::move(producer), players, final_pause_ticks, format_version)) {
     if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
     applied_.assign(match.slot_count(), game::Input{});
     keyframe(match);

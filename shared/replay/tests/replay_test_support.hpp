@@ -34,9 +34,10 @@ class TempFile {
 class RecordedMatch {
   public:
     RecordedMatch(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
-                  const std::vector<PlayerInfo>& players, std::string producer = "replay tests")
+                  const std::vector<PlayerInfo>& players,
+                  std::uint32_t format_version = kFormatVersion)
         : match_(std::move(map), seed),
-          recorder_(path, joined(match_, players), producer, players) {}
+          recorder_(path, joined(match_, players), "replay tests", players, 0, format_version) {}
 
     const game::Match& match() const { return match_; }
     void join(game::Slot slot, const std::string& name, bool bot) {
@@ -69,10 +70,10 @@ class RecordedMatch {
     MatchRecorder recorder_;
 };
 
-inline void record_match(const std::filesystem::path& path, std::uint64_t ticks,
-                         bool finish = true) {
+inline void record_match(const std::filesystem::path& path, std::uint64_t ticks, bool finish = true,
+                         std::uint32_t format_version = kFormatVersion) {
     RecordedMatch rec(path, game::test::small_map(2), 11,
-                      {{0, "a", true}, {2, "b", true}, {1, "c", true}});
+                      {{0, "a", true}, {2, "b", true}, {1, "c", true}}, format_version);
     for (std::uint64_t t = 0; t < ticks; ++t) {
         if (t == 100) rec.leave(1);
         if (t == 200) rec.join(3, "d", true);

@@ -22,9 +22,11 @@ using namespace carom::replay;
 namespace {
 
 // A finished 2 v 2 match of 700 ticks: keyframes at 0, 300, 600 and 700.
+// Format 1, whose chunks are FlatBuffers tables the tests below edit in place
+// (format 2's packed batches share its input stream and checks).
 std::vector<std::uint8_t> recorded(std::uint64_t ticks = 700) {
     test::TempFile file("file-claims");
-    test::record_match(file.path(), ticks);
+    test::record_match(file.path(), ticks, true, 1);
     return test::read_bytes(file.path());
 }
 

@@ -30,7 +30,9 @@ TEST_CASE("A recorded match reads back whole and verifies, synctest included") {
     CHECK_FALSE(r.roster[0].join);
     CHECK(r.roster[1].name == "d");
     REQUIRE(r.footer.has_value());
-    CHECK(r.footer->final_hash == r.hashes.back());
+    CHECK(r.tick_hash_bits == kTickHashBits);
+    CHECK(r.kept(r.footer->final_hash) == r.hashes.back());
+    CHECK(r.footer->final_hash == r.keyframes.back().hash);
     CHECK_FALSE(r.inputs.empty());
 
     VerifyOptions options;

@@ -21,9 +21,11 @@ class MatchRecorder {
   public:
     // `match` is at tick 0 with `players` joined. Throws ReplayWriter's
     // WriteError (the file). `final_pause_ticks` goes to the header
-    // (Header::final_pause_ticks).
+    // (Header::final_pause_ticks); an older `format_version` is for tests
+    // of the readers of old files.
     MatchRecorder(const std::filesystem::path& path, const game::Match& match, std::string producer,
-                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks = 0);
+                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks = 0,
+                  std::uint32_t format_version = kFormatVersion);
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
     ~MatchRecorder() = default;
