@@ -28,6 +28,7 @@ if(NOT CMAKE_IN_TRY_COMPILE)
   file(MAKE_DIRECTORY "${_stage}/usr/include" "${_stage}/usr/share/cmake" "${_stage}/usr/lib/cmake")
   foreach(_entry
       include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/doctest
+      include/zstd.h include/zstd_errors.h
       share/cmake/CLI11 share/cmake/nlohmann_json lib/cmake/doctest)
     if(NOT EXISTS "/usr/${_entry}")
       message(FATAL_ERROR "${CAROM_CROSS_TRIPLE} toolchain: /usr/${_entry} is missing (scripts/install-deps.sh)")
@@ -61,6 +62,13 @@ if(NOT CMAKE_IN_TRY_COMPILE AND EXISTS "${_fb_lib}")
   if(NOT IS_SYMLINK "${_stage}${_fb_lib}")
     file(CREATE_LINK "${_fb_lib}" "${_stage}${_fb_lib}" SYMBOLIC)
   endif()
+endif()
+# zstd (replay keyframes and headers) likewise: the target's static library
+# from libzstd-dev:<arch>, its header from the stage above.
+set(_zstd_lib "/usr/lib/${CAROM_CROSS_MULTIARCH}/libzstd.a")
+if(NOT CMAKE_IN_TRY_COMPILE AND EXISTS "${_zstd_lib}" AND NOT IS_SYMLINK "${_stage}${_zstd_lib}")
+  file(MAKE_DIRECTORY "${_stage}/usr/lib/${CAROM_CROSS_MULTIARCH}")
+  file(CREATE_LINK "${_zstd_lib}" "${_stage}${_zstd_lib}" SYMBOLIC)
 endif()
 set(CMAKE_LIBRARY_ARCHITECTURE ${CAROM_CROSS_MULTIARCH})
 set(CMAKE_FIND_ROOT_PATH "${_stage}")

@@ -66,7 +66,8 @@ for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ i686-linux-gnu-g++ s39
 done
 
 shopt -s nullglob
-corpus=(replays/corpus/*.crpl replays/corpus/core*/*.crpl)  # older cores must still verify
+# Older cores and older file formats must still verify.
+corpus=(replays/corpus/*.crpl replays/corpus/core*/*.crpl replays/corpus/format*/*.crpl)
 [[ ${#corpus[@]} -gt 0 ]] || { echo "determinism: no replays in replays/corpus" >&2; exit 2; }
 
 # The bot-only match: REPLAY TICKS HASH.
@@ -114,7 +115,7 @@ for c in "${configs[@]}"; do
     # architecture-independent header-only libraries staged for it (gcc
     # reports those by their real /usr/include path).
     leaked=$(ninja -C "$dir" -t deps | grep -E '^ +/usr/include/' |
-             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|doctest/|xxhash\.h$)' | sort -u || true)
+             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|doctest/|xxhash\.h$|zstd\.h$|zstd_errors\.h$)' | sort -u || true)
     if [[ -n "$leaked" ]]; then
       echo "$leaked" | head -n 20
       problems+=("$c: the cross build included host headers from /usr/include (listed above)")

@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ clang make ccache
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
-  libasio-dev libsodium-dev libfmt-dev
+  libasio-dev libsodium-dev libfmt-dev libzstd-dev libsqlite3-dev
   libncurses-dev tmux
   pkg-config libcpp-httplib-dev help2man systemd libclang-rt-14-dev
 )
@@ -19,12 +19,13 @@ case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
   # libstdc++/glibc for the targets come with the cross compilers; their
   # static libraries let qemu run the binaries without a sysroot. FlatBuffers'
-  # JSON parser (map files) is a compiled library: each target's build comes
-  # from Debian's multiarch package.
+  # JSON parser (map files) and libzstd (replays) are compiled libraries:
+  # each target's build comes from Debian's multiarch package.
   determinism)
     foreign_archs=(arm64 i386 s390x)
     packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static
-               libflatbuffers-dev:arm64 libflatbuffers-dev:i386 libflatbuffers-dev:s390x) ;;
+               libflatbuffers-dev:arm64 libflatbuffers-dev:i386 libflatbuffers-dev:s390x
+               libzstd-dev:arm64 libzstd-dev:i386 libzstd-dev:s390x) ;;
   "") ;;
   *) echo "install-deps.sh: unknown group '$1' (bench, determinism)" >&2; exit 2 ;;
 esac

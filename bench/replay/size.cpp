@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "carom/replay/file_bytes.hpp"
 #include "carom/replay/resimulation.hpp"
 #include "replay_generated.h"
 
@@ -15,7 +16,16 @@ namespace {
 constexpr std::size_t kPreambleBytes = 12;
 constexpr std::size_t kChunkHeaderBytes = 12;
 
-enum class Part : std::uint8_t { framing, inputs, roster, events, hashes, keyframes, header, footer };
+enum class Part : std::uint8_t {
+    framing,
+    inputs,
+    roster,
+    events,
+    hashes,
+    keyframes,
+    header,
+    footer
+};
 
 std::uint32_t read_u32_le(const std::uint8_t* p) {
     return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
@@ -32,7 +42,8 @@ class Painter {
     void paint(const void* start, std::size_t length, Part part) {
         const std::size_t from = offset_of(start);
         if (from + length > parts_.size()) throw std::runtime_error("replay: range past the file");
-        for (std::size_t i = from; i < from + length; ++i) parts_[i] = part;
+        for (std::size_t i = from; i < from + length; ++i)
+            parts_[i] = part;
     }
     // A vector's length prefix and elements.
     template <class T>
@@ -59,21 +70,38 @@ class Painter {
         if (!v) return;
         paint_vector(v, sizeof(flatbuffers::uoffset_t), part);
         // Generated tables inherit flatbuffers::Table privately, at offset 0.
-        for (const T* t : *v) paint_table(reinterpret_cast<const flatbuffers::Table*>(t), part);
+        for (const T* t : *v)
+            paint_table(reinterpret_cast<const flatbuffers::Table*>(t), part);
     }
 
     ByteBreakdown count() const {
         ByteBreakdown b;
         for (const Part p : parts_) {
             switch (p) {
-                case Part::framing: ++b.framing; break;
-                case Part::inputs: ++b.inputs; break;
-                case Part::roster: ++b.roster; break;
-                case Part::events: ++b.events; break;
-                case Part::hashes: ++b.hashes; break;
-                case Part::keyframes: ++b.keyframes; break;
-                case Part::header: ++b.header; break;
-                case Part::footer: ++b.footer; break;
+                case Part::framing:
+                    ++b.framing;
+                    break;
+                case Part::inputs:
+                    ++b.inputs;
+                    break;
+                case Part::roster:
+                    ++b.roster;
+                    break;
+                case Part::events:
+                    ++b.events;
+                    break;
+                case Part::hashes:
+                    ++b.hashes;
+                    break;
+                case Part::keyframes:
+                    ++b.keyframes;
+                    break;
+                case Part::header:
+                    ++b.header;
+                    break;
+                case Part::footer:
+                    ++b.footer;
+                    break;
             }
         }
         return b;
@@ -96,7 +124,8 @@ void paint_batch(Painter& painter, const schema::TickBatch& batch) {
     painter.paint_vector(batch.hashes(), sizeof(std::uint64_t), Part::hashes);
     painter.paint_tables(batch.roster(), Part::roster);
     if (batch.roster()) {
-        for (const schema::RosterChange* c : *batch.roster()) painter.paint_string(c->name(), Part::roster);
+        for (const schema::RosterChange* c : *batch.roster())
+            painter.paint_string(c->name(), Part::roster);
     }
     painter.paint_tables(batch.events(), Part::events);
 }
@@ -105,9 +134,17 @@ void paint_batch(Painter& painter, const schema::TickBatch& batch) {
 
 ByteBreakdown measure_bytes(std::span<const std::uint8_t> file) {
     if (file.size() < kPreambleBytes) throw std::runtime_error("replay: shorter than its preamble");
+    if (read_u32_le(file.data() + 8) >= 2) {
+        // Format 2 packs its batches: the library counts them.
+        const auto counted = replay::count_file_bytes(file);
+        if (!counted) throw std::runtime_error("replay: " + counted.error().message);
+        const replay::FileBytes& c = *counted;
+        return {c.inputs, c.roster, c.events, c.hashes, c.keyframes, c.header, c.footer, c.framing};
+    }
     Painter painter(file);
     for (std::size_t at = kPreambleBytes; at < file.size();) {
-        if (file.size() - at < kChunkHeaderBytes) throw std::runtime_error("replay: cut chunk header");
+        if (file.size() - at < kChunkHeaderBytes)
+            throw std::runtime_error("replay: cut chunk header");
         const std::uint32_t size = read_u32_le(file.data() + at);
         const std::size_t payload_at = at + kChunkHeaderBytes;
         if (size > file.size() - payload_at) throw std::runtime_error("replay: cut chunk");

@@ -39,7 +39,7 @@ TEST_CASE("a seek to a random tick of every corpus replay equals playing there f
         const std::vector<std::uint64_t> truth = hashes_from_start(r);
         // The file's own hashes agree with the re-simulation (else the test proves nothing).
         for (std::uint64_t t = 1; t <= r.last_tick(); t += 997)
-            CHECK(truth[t] == r.hashes[t - 1]);
+            CHECK(r.hash_agrees(t, truth[t]));
 
         SeekEngine engine(r);
         std::uniform_int_distribution<std::uint64_t> any(0, r.last_tick());

@@ -136,16 +136,22 @@ bool compare_hashes(const replay::Replay& a, const replay::Replay& b) {
     std::optional<std::uint64_t> first;
     if (a0 && b0 && a0->hash != b0->hash) first = 0;
     const std::uint64_t common = std::min(a.last_tick(), b.last_tick());
+    // Files that keep different bits of each tick's hash compare the bits both keep.
+    const std::uint32_t bits = std::min(a.tick_hash_bits, b.tick_hash_bits);
+    const auto hash = [bits](const replay::Replay& r, std::uint64_t t) {
+        return r.hash_after(t) >> (r.tick_hash_bits - bits);
+    };
     for (std::uint64_t t = 1; t <= common && !first; ++t)
-        if (a.hash_after(t) != b.hash_after(t)) first = t;
+        if (hash(a, t) != hash(b, t)) first = t;
     if (!first) return true;
     if (*first == 0) {
         std::printf("first difference at tick 0: keyframe hash %016llx vs %016llx\n",
                     static_cast<ull>(a0->hash), static_cast<ull>(b0->hash));
     } else {
-        std::printf("first difference at tick %llu (%.2f s): hash %016llx vs %016llx\n",
-                    static_cast<ull>(*first), static_cast<double>(*first) / game::kTickRate,
-                    static_cast<ull>(a.hash_after(*first)), static_cast<ull>(b.hash_after(*first)));
+        const int digits = static_cast<int>((bits + 3) / 4);
+        std::printf("first difference at tick %llu (%.2f s): hash %0*llx vs %0*llx\n",
+                    static_cast<ull>(*first), static_cast<double>(*first) / game::kTickRate, digits,
+                    static_cast<ull>(hash(a, *first)), digits, static_cast<ull>(hash(b, *first)));
     }
     for (const replay::Keyframe& ka : a.keyframes) {
         if (ka.state.tick < *first) continue;

@@ -13,10 +13,13 @@ namespace carom::tool {
 namespace {
 
 void print_divergence(const std::string& file, const replay::Divergence& d) {
-    std::printf("%s: DIVERGED at tick %llu: %s (recorded hash %016llx, re-simulated %016llx)\n",
-                file.c_str(), static_cast<unsigned long long>(d.tick), d.what.c_str(),
-                static_cast<unsigned long long>(d.recorded_hash),
-                static_cast<unsigned long long>(d.simulated_hash));
+    // A per-tick hash of format 2 keeps its top bits: as many hex digits.
+    const int digits = static_cast<int>((d.hash_bits + 3) / 4);
+    std::printf("%s: DIVERGED at tick %llu: %s (recorded hash %0*llx, re-simulated %0*llx%s)\n",
+                file.c_str(), static_cast<unsigned long long>(d.tick), d.what.c_str(), digits,
+                static_cast<unsigned long long>(d.recorded_hash), digits,
+                static_cast<unsigned long long>(d.simulated_hash),
+                d.hash_bits < 64 ? ", the top bits the file keeps per tick" : "");
     if (d.recorded_hash == d.simulated_hash) {
         std::printf(
             "  the state agrees there: what the file claims is wrong, not the simulation\n");

@@ -1,6 +1,8 @@
 #include "chunk_codec.hpp"
 
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "carom/protocol/map_codec.hpp"
 
@@ -52,40 +54,40 @@ flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, co
                                 static_cast<schema::Result>(f.result));
 }
 
-std::optional<std::string> decode(const schema::Header& t, Header& out) {
+Status decode(const schema::Header& t, Header& out) {
     out.format_version = t.format_version();
     out.core_version = t.core_version();
     if (out.core_version > kCoreVersion || out.core_version == 0)
-        return std::string(out.core_version == 0 ? "core version 0 does not exist"
-                                                 : "recorded by a newer carom") +
-               ": core " + std::to_string(out.core_version) + ", this reads 1\u2013" +
-               std::to_string(kCoreVersion);
+        return fail(std::string(out.core_version == 0 ? "core version 0 does not exist"
+                                                      : "recorded by a newer carom") +
+                    ": core " + std::to_string(out.core_version) + ", this reads 1\u2013" +
+                    std::to_string(kCoreVersion));
     out.producer = t.producer() ? t.producer()->str() : std::string{};
     auto map = protocol::decode_map(*t.map());
-    if (auto* reason = std::get_if<std::string>(&map)) return "header map: " + *reason;
+    if (auto* reason = std::get_if<std::string>(&map)) return fail("header map: " + *reason);
     out.map = std::move(std::get<game::Map>(map));
     out.tick_rate = t.tick_rate();
     if (out.tick_rate != game::kTickRate)
-        return "header: tick rate " + std::to_string(out.tick_rate) + " Hz, this build runs " +
-               std::to_string(game::kTickRate) + " Hz";
+        return fail("header: tick rate " + std::to_string(out.tick_rate) + " Hz, this build runs " +
+                    std::to_string(game::kTickRate) + " Hz");
     out.seed = t.seed();
     out.final_pause_ticks = t.final_pause_ticks();
     out.players.clear();
     if (t.players()) {
         for (const schema::PlayerInfo* p : *t.players()) {
             if (p->slot() >= 2 * out.map.team_size)
-                return "header: player slot " + std::to_string(p->slot()) + " out of range";
+                return fail("header: player slot " + std::to_string(p->slot()) + " out of range");
             out.players.push_back({p->slot(), p->name() ? p->name()->str() : "", p->bot()});
         }
     }
-    return std::nullopt;
+    return {};
 }
 
-std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
+Status decode(const schema::Keyframe& t, Keyframe& out) {
     game::MatchState& s = out.state;
     out.hash = t.hash();
     s.tick = t.tick();
-    if (t.phase() > schema::Phase::MAX) return "keyframe: unknown phase";
+    if (t.phase() > schema::Phase::MAX) return fail("keyframe: unknown phase");
     s.phase = static_cast<game::Phase>(t.phase());
     s.phase_ticks = t.phase_ticks();
     s.score = {t.score_left(), t.score_right()};
@@ -95,8 +97,8 @@ std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
     if (t.players()) {
         for (const schema::PlayerState* p : *t.players()) {
             if ((p->input() & ~kInputBits) != 0)
-                return "keyframe: player " + std::to_string(s.players.size()) +
-                       ": reserved input bits set (" + std::to_string(p->input()) + ")";
+                return fail("keyframe: player " + std::to_string(s.players.size()) +
+                            ": reserved input bits set (" + std::to_string(p->input()) + ")");
             s.players.push_back({p->active(),
                                  p->name() ? p->name()->str() : "",
                                  game::Input::from_bits(p->input()),
@@ -114,27 +116,317 @@ std::optional<std::string> decode(const schema::Keyframe& t, Keyframe& out) {
     }
     out.world.clear();
     if (t.world()) out.world.assign(t.world()->begin(), t.world()->end());
-    return std::nullopt;
+    return {};
 }
 
-std::optional<std::string> decode(const schema::Footer& t, Footer& out) {
-    if (t.result() > schema::Result::MAX) return "footer: unknown result";
+Status decode(const schema::Footer& t, Footer& out) {
+    if (t.result() > schema::Result::MAX) return fail("footer: unknown result");
     out = {t.final_tick(),
            t.final_hash(),
            {t.score_left(), t.score_right()},
            static_cast<Result>(t.result())};
-    return std::nullopt;
+    return {};
 }
 
-void append_input_change(std::vector<std::uint8_t>& out, std::uint64_t tick_offset,
-                         std::uint32_t slot, std::uint8_t bits) {
-    std::uint64_t v = tick_offset * kMaxSlots + slot;
+namespace {
+
+// LEB128: 7 bits a byte, least significant first, the top bit set on every
+// byte but the last.
+void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
     while (v >= 0x80) {
         out.push_back(static_cast<std::uint8_t>(v | 0x80));
         v >>= 7;
     }
     out.push_back(static_cast<std::uint8_t>(v));
-    out.push_back(bits);
+}
+
+// Reads a varint at `at` (advanced past it); at most 64 bits.
+carom::Result<std::uint64_t> get_varint(std::span<const std::uint8_t> in, std::size_t& at) {
+    std::uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+        if (at >= in.size() || shift > 56) return fail("bad varint");
+        const std::uint8_t byte = in[at++];
+        v |= std::uint64_t{byte & 0x7Fu} << shift;
+        if ((byte & 0x80) == 0) return v;
+    }
+}
+
+// The input changes of a batch: varint(Δtick * 32 + slot), then the input
+// byte, Δtick counting from the previous change (from first_tick for the first).
+void put_input_stream(std::vector<std::uint8_t>& out, const TickBatch& batch) {
+    std::uint64_t last_tick = batch.first_tick;
+    for (const InputChange& c : batch.inputs) {
+        put_varint(out, (c.tick - last_tick) * kMaxSlots + c.slot);
+        out.push_back(c.input.bits());
+        last_tick = c.tick;
+    }
+}
+
+// Reads the changes of the batch `out` (first_tick set) that ends before
+// tick `end`, refusing what the writer never makes.
+Status get_input_stream(std::span<const std::uint8_t> in, std::uint32_t slots, std::uint64_t end,
+                        TickBatch& out) {
+    std::uint64_t tick = out.first_tick;
+    std::optional<game::Slot> last_slot;  // of the last change at `tick`
+    for (std::size_t i = 0; i < in.size();) {
+        const auto v = get_varint(in, i);
+        if (!v) return v.error_in("input stream");
+        if (i >= in.size()) return fail("input stream: change without its input byte");
+        const auto slot = static_cast<game::Slot>(*v % kMaxSlots);
+        if (*v / kMaxSlots != 0) last_slot.reset();
+        tick += *v / kMaxSlots;
+        // One change per tick and slot, in slot order: this bounds what a file can hold.
+        if (last_slot && slot <= *last_slot)
+            return fail("input stream: slot " + std::to_string(slot) + " after slot " +
+                        std::to_string(*last_slot) + " at tick " + std::to_string(tick) +
+                        " (changes go in (tick, slot) order)");
+        last_slot = slot;
+        if (slot >= slots)
+            return fail("input stream: slot " + std::to_string(slot) + " out of range");
+        if (tick >= end)
+            return fail("input stream: change at tick " + std::to_string(tick) +
+                        " is past the batch");
+        if ((in[i] & ~kInputBits) != 0)
+            return fail("input stream: reserved input bits set (" + std::to_string(in[i]) +
+                        ") at tick " + std::to_string(tick) + ", slot " + std::to_string(slot));
+        out.inputs.push_back({tick, slot, game::Input::from_bits(in[i++])});
+    }
+    return {};
+}
+
+Status check_roster(const RosterChange& c, std::uint32_t slots, std::uint64_t first,
+                    std::uint64_t end) {
+    if (c.slot >= slots) return fail("roster: slot " + std::to_string(c.slot) + " out of range");
+    if (c.tick < first || c.tick > end)
+        return fail("roster: change at tick " + std::to_string(c.tick) + " outside the batch");
+    return {};
+}
+
+// Events as the game has them; a slot field of -1 is none.
+carom::Result<game::MatchEvent> event_of(std::uint64_t tick, std::uint64_t kind, std::uint64_t team,
+                                         std::uint64_t puck, std::int64_t scorer, bool draw,
+                                         std::int64_t own_goal_by, std::uint32_t slots) {
+    if (kind > static_cast<std::uint64_t>(schema::EventKind::MAX) ||
+        team > static_cast<std::uint64_t>(schema::Team::MAX))
+        return fail("event: unknown kind or team");
+    if (scorer >= static_cast<std::int64_t>(slots) ||
+        own_goal_by >= static_cast<std::int64_t>(slots))
+        return fail("event: slot out of range");
+    if (puck > std::numeric_limits<std::uint32_t>::max()) return fail("event: puck out of range");
+    const auto slot = [](std::int64_t s) -> std::optional<game::Slot> {
+        if (s < 0) return std::nullopt;
+        return static_cast<game::Slot>(s);
+    };
+    return game::MatchEvent{static_cast<game::MatchEvent::Kind>(kind),
+                            tick,
+                            static_cast<game::Team>(team),
+                            static_cast<std::uint32_t>(puck),
+                            slot(scorer),
+                            draw,
+                            slot(own_goal_by)};
+}
+
+}  // namespace
+
+flatbuffers::Offset<schema::TickBatch> encode(flatbuffers::FlatBufferBuilder& b,
+                                              const TickBatch& batch) {
+    std::vector<std::uint8_t> inputs;
+    put_input_stream(inputs, batch);
+    std::vector<flatbuffers::Offset<schema::RosterChange>> roster;
+    for (const RosterChange& r : batch.roster)
+        roster.push_back(
+            schema::CreateRosterChangeDirect(b, r.tick, r.slot, r.join, r.name.c_str(), r.bot));
+    std::vector<flatbuffers::Offset<schema::GameEvent>> events;
+    for (const game::MatchEvent& e : batch.events)
+        events.push_back(schema::CreateGameEvent(
+            b, e.tick, static_cast<schema::EventKind>(e.kind), static_cast<schema::Team>(e.team),
+            e.puck, slot_or_none(e.scorer), e.draw, slot_or_none(e.own_goal_by)));
+    return schema::CreateTickBatchDirect(b, batch.first_tick, &inputs, &batch.hashes, &roster,
+                                         &events);
+}
+
+Status decode(const schema::TickBatch& t, std::uint32_t slots, TickBatch& out) {
+    out.first_tick = t.first_tick();
+    const std::uint64_t count = t.hashes() ? t.hashes()->size() : 0;
+    const std::uint64_t end = t.first_tick() + count;  // one past the last tick
+    if (t.inputs()) {
+        const std::span<const std::uint8_t> stream(t.inputs()->data(), t.inputs()->size());
+        if (auto read = get_input_stream(stream, slots, end, out); !read) return read;
+    }
+    if (t.roster()) {
+        for (const schema::RosterChange* c : *t.roster()) {
+            RosterChange r{c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "",
+                           c->bot()};
+            if (auto ok = check_roster(r, slots, t.first_tick(), end); !ok) return ok;
+            out.roster.push_back(std::move(r));
+        }
+    }
+    if (t.events()) {
+        for (const schema::GameEvent* e : *t.events()) {
+            auto event = event_of(e->tick(), static_cast<std::uint64_t>(e->kind()),
+                                  static_cast<std::uint64_t>(e->team()), e->puck(), e->scorer(),
+                                  e->draw(), e->own_goal_by(), slots);
+            if (!event) return event.error();
+            out.events.push_back(*event);
+        }
+    }
+    if (t.hashes()) out.hashes.assign(t.hashes()->begin(), t.hashes()->end());
+    return {};
+}
+
+namespace {
+
+// Reads a packed batch front to back; every read is bounds-checked.
+class ByteReader {
+  public:
+    explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+    carom::Result<std::uint64_t> varint(const char* what) {
+        auto v = get_varint(bytes_, at_);
+        if (!v) return fail(std::string(what) + ": bad varint");
+        return v;
+    }
+    carom::Result<std::uint8_t> byte(const char* what) {
+        if (at_ >= bytes_.size()) return fail(std::string(what) + ": the batch ends early");
+        return bytes_[at_++];
+    }
+    // `n` bytes (n comes from the file: checked against what is left first).
+    carom::Result<std::span<const std::uint8_t>> bytes(std::uint64_t n, const char* what) {
+        if (n > bytes_.size() - at_) return fail(std::string(what) + ": the batch ends early");
+        const auto out = bytes_.subspan(at_, static_cast<std::size_t>(n));
+        at_ += static_cast<std::size_t>(n);
+        return out;
+    }
+    std::size_t left() const { return bytes_.size() - at_; }
+
+  private:
+    std::span<const std::uint8_t> bytes_;
+    std::size_t at_ = 0;
+};
+
+constexpr std::uint8_t kJoinFlag = 1;
+constexpr std::uint8_t kBotFlag = 2;
+
+// A slot or none (-1) as varint(slot + 1).
+std::uint64_t slot_plus_one(const std::optional<game::Slot>& s) {
+    return s ? std::uint64_t{*s} + 1 : 0;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_packed(const TickBatch& batch) {
+    std::vector<std::uint8_t> out;
+    put_varint(out, batch.first_tick);
+    put_varint(out, batch.hashes.size());
+    std::vector<std::uint8_t> inputs;
+    put_input_stream(inputs, batch);
+    put_varint(out, inputs.size());
+    out.insert(out.end(), inputs.begin(), inputs.end());
+    put_varint(out, batch.roster.size());
+    for (const RosterChange& r : batch.roster) {
+        put_varint(out, r.tick - batch.first_tick);
+        put_varint(out, r.slot);
+        out.push_back(static_cast<std::uint8_t>((r.join ? kJoinFlag : 0) | (r.bot ? kBotFlag : 0)));
+        put_varint(out, r.name.size());
+        out.insert(out.end(), r.name.begin(), r.name.end());
+    }
+    put_varint(out, batch.events.size());
+    for (const game::MatchEvent& e : batch.events) {
+        put_varint(out, e.tick - batch.first_tick);
+        out.push_back(static_cast<std::uint8_t>(e.kind));
+        out.push_back(static_cast<std::uint8_t>(e.team));
+        put_varint(out, e.puck);
+        put_varint(out, slot_plus_one(e.scorer));
+        put_varint(out, slot_plus_one(e.own_goal_by));
+        out.push_back(e.draw ? 1 : 0);
+    }
+    static_assert(kTickHashBits == 8, "one byte a tick");
+    for (const std::uint64_t hash : batch.hashes)
+        out.push_back(static_cast<std::uint8_t>(kept_bits(hash, kTickHashBits)));
+    return out;
+}
+
+Status decode_packed(std::span<const std::uint8_t> bytes, std::uint32_t slots, TickBatch& out,
+                     PackedSizes* sizes) {
+    ByteReader in(bytes);
+    PackedSizes counted;
+    std::size_t mark = 0;  // where the part being read started
+    const auto part_done = [&](std::uint64_t& part) {
+        part = bytes.size() - in.left() - mark;
+        mark = bytes.size() - in.left();
+    };
+    const auto first_tick = in.varint("first tick");
+    if (!first_tick) return first_tick.error();
+    const auto ticks = in.varint("tick count");
+    if (!ticks) return ticks.error();
+    // Each tick's hash is a byte at the end: a count beyond the bytes left is damage.
+    if (*ticks > in.left()) return fail("tick count " + std::to_string(*ticks) + " past the batch");
+    out.first_tick = *first_tick;
+    const std::uint64_t end = *first_tick + *ticks;  // one past the last tick
+    mark = bytes.size() - in.left();
+    const auto input_bytes = in.varint("input stream");
+    if (!input_bytes) return input_bytes.error();
+    const auto stream = in.bytes(*input_bytes, "input stream");
+    if (!stream) return stream.error();
+    if (auto read = get_input_stream(*stream, slots, end, out); !read) return read;
+    part_done(counted.inputs);
+
+    const auto roster = in.varint("roster");
+    if (!roster) return roster.error();
+    for (std::uint64_t i = 0; i < *roster; ++i) {
+        const auto offset = in.varint("roster: tick");
+        if (!offset) return offset.error();
+        const auto slot = in.varint("roster: slot");
+        if (!slot) return slot.error();
+        const auto flags = in.byte("roster: flags");
+        if (!flags) return flags.error();
+        const auto length = in.varint("roster: name");
+        if (!length) return length.error();
+        const auto name = in.bytes(*length, "roster: name");
+        if (!name) return name.error();
+        if (*offset > *ticks || *slot >= slots || (*flags & ~(kJoinFlag | kBotFlag)) != 0)
+            return fail("roster: change " + std::to_string(i) + " out of range");
+        RosterChange r{*first_tick + *offset, static_cast<game::Slot>(*slot),
+                       (*flags & kJoinFlag) != 0, std::string(name->begin(), name->end()),
+                       (*flags & kBotFlag) != 0};
+        if (auto ok = check_roster(r, slots, *first_tick, end); !ok) return ok;
+        out.roster.push_back(std::move(r));
+    }
+    part_done(counted.roster);
+
+    const auto events = in.varint("events");
+    if (!events) return events.error();
+    for (std::uint64_t i = 0; i < *events; ++i) {
+        const auto offset = in.varint("event: tick");
+        if (!offset) return offset.error();
+        const auto kind = in.byte("event: kind");
+        if (!kind) return kind.error();
+        const auto team = in.byte("event: team");
+        if (!team) return team.error();
+        const auto puck = in.varint("event: puck");
+        if (!puck) return puck.error();
+        const auto scorer = in.varint("event: scorer");
+        if (!scorer) return scorer.error();
+        const auto own_goal_by = in.varint("event: own goal");
+        if (!own_goal_by) return own_goal_by.error();
+        const auto draw = in.byte("event: draw");
+        if (!draw) return draw.error();
+        if (*offset > *ticks || *scorer > slots || *own_goal_by > slots || *draw > 1)
+            return fail("event " + std::to_string(i) + ": out of range");
+        auto event = event_of(*first_tick + *offset, *kind, *team, *puck,
+                              static_cast<std::int64_t>(*scorer) - 1, *draw != 0,
+                              static_cast<std::int64_t>(*own_goal_by) - 1, slots);
+        if (!event) return event.error();
+        out.events.push_back(*event);
+    }
+    part_done(counted.events);
+
+    const auto hashes = in.bytes(*ticks, "tick hashes");
+    if (!hashes) return hashes.error();
+    out.hashes.assign(hashes->begin(), hashes->end());
+    part_done(counted.hashes);
+    if (in.left() != 0) return fail(std::to_string(in.left()) + " byte(s) after the tick hashes");
+    if (sizes) *sizes = counted;
+    return {};
 }
 
 }  // namespace carom::replay::detail

@@ -12,18 +12,25 @@
 namespace carom::replay {
 namespace {
 
-using detail::kMaxSlots;
+// One chunk's content: a FlatBuffers table, or (format 2 on) a packed tick
+// batch; neither at the clean end of the file.
+struct ChunkContent {
+    const schema::Chunk* table = nullptr;
+    std::span<const std::uint8_t> packed_ticks;
+    bool end() const { return table == nullptr && packed_ticks.empty(); }
+};
 
 struct ChunkReader {
     std::span<const std::uint8_t> bytes;
+    std::uint32_t format_version = 0;
     std::size_t offset = detail::kPreambleSize;
-    std::vector<std::uint64_t> aligned;  // the current chunk's payload; valid until next()
+    std::vector<std::uint64_t> aligned;  // the current chunk's table; valid until next()
 
-    // The next verified chunk, or the reason there is none (nullptr at a clean end).
-    // The chunk points into `aligned` and is valid until the next call.
-    std::variant<const schema::Chunk*, ReadProblem> next() {
+    // The next checked chunk, or the reason there is none. What it points to
+    // is valid until the next call.
+    std::variant<ChunkContent, ReadProblem> next() {
         const std::size_t left = bytes.size() - offset;
-        if (left == 0) return static_cast<const schema::Chunk*>(nullptr);
+        if (left == 0) return ChunkContent{};
         if (left < detail::kChunkHeaderSize)
             return ReadProblem{offset, "truncated: " + std::to_string(left) +
                                            " byte(s) of a chunk header, the file was cut"};
@@ -37,93 +44,59 @@ struct ChunkReader {
                                            " bytes, only " +
                                            std::to_string(left - detail::kChunkHeaderSize) +
                                            " left, the file was cut"};
-        const auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
+        auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
         if (detail::checksum(payload) != sum)
             return ReadProblem{offset, "checksum mismatch: the chunk is damaged"};
+        std::vector<std::uint8_t> inflated;
+        if (format_version >= 2) {
+            const auto encoding = static_cast<detail::ChunkEncoding>(payload[0]);
+            payload = payload.subspan(1);
+            switch (encoding) {
+                case detail::ChunkEncoding::packed_ticks:
+                    if (payload.empty()) return ReadProblem{offset, "empty tick batch"};
+                    offset += detail::kChunkHeaderSize + size;
+                    return ChunkContent{nullptr, payload};
+                case detail::ChunkEncoding::zstd: {
+                    auto content = detail::decompress(payload, detail::kMaxChunkSize);
+                    if (!content) return ReadProblem{offset, content.error().message};
+                    inflated = std::move(*content);
+                    payload = inflated;
+                    break;
+                }
+                case detail::ChunkEncoding::flatbuffers:
+                    break;
+                default:
+                    return ReadProblem{offset, "unknown chunk encoding " +
+                                                   std::to_string(static_cast<int>(encoding))};
+            }
+        }
         // Chunks sit at any offset in the file; FlatBuffers reads doubles in
-        // place, so each payload is copied to 8-byte-aligned memory first.
-        aligned.resize((size + 7) / 8);
-        std::memcpy(aligned.data(), payload.data(), size);
+        // place, so each table is copied to 8-byte-aligned memory first.
+        aligned.resize((payload.size() + 7) / 8);
+        std::memcpy(aligned.data(), payload.data(), payload.size());
         const auto* data = reinterpret_cast<const std::uint8_t*>(aligned.data());
-        flatbuffers::Verifier verifier(data, size);
+        flatbuffers::Verifier verifier(data, payload.size());
         if (!schema::VerifyChunkBuffer(verifier))
             return ReadProblem{offset, "chunk is not a valid replay chunk (FlatBuffers verifier)"};
         offset += detail::kChunkHeaderSize + size;
-        return schema::GetChunk(data);
+        return ChunkContent{schema::GetChunk(data), {}};
     }
 };
 
-std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
-    const std::uint64_t expected = r.hashes.size() + 1;
-    if (t.first_tick() != expected)
-        return "tick batch starts at tick " + std::to_string(t.first_tick()) + ", expected " +
-               std::to_string(expected);
-    const std::uint64_t count = t.hashes() ? t.hashes()->size() : 0;
-    const std::uint64_t end = t.first_tick() + count;  // one past the last tick
-    const std::uint32_t slots = 2 * r.header.map.team_size;
-    if (t.inputs()) {
-        const auto& in = *t.inputs();
-        std::uint64_t tick = t.first_tick();
-        std::optional<game::Slot> last_slot;  // of the last change at `tick`
-        for (flatbuffers::uoffset_t i = 0; i < in.size();) {
-            std::uint64_t v = 0;
-            int shift = 0;
-            for (;;) {
-                if (i >= in.size() || shift > 56) return "input stream: bad varint";
-                const std::uint8_t byte = in[i++];
-                v |= std::uint64_t{byte & 0x7Fu} << shift;
-                shift += 7;
-                if ((byte & 0x80) == 0) break;
-            }
-            if (i >= in.size()) return "input stream: change without its input byte";
-            const auto slot = static_cast<game::Slot>(v % kMaxSlots);
-            if (v / kMaxSlots != 0) last_slot.reset();
-            tick += v / kMaxSlots;
-            // One change per tick and slot, in slot order: this bounds what a file can hold.
-            if (last_slot && slot <= *last_slot)
-                return "input stream: slot " + std::to_string(slot) + " after slot " +
-                       std::to_string(*last_slot) + " at tick " + std::to_string(tick) +
-                       " (changes go in (tick, slot) order)";
-            last_slot = slot;
-            if (slot >= slots)
-                return "input stream: slot " + std::to_string(slot) + " out of range";
-            if (tick >= end)
-                return "input stream: change at tick " + std::to_string(tick) +
-                       " is past the batch";
-            if ((in[i] & ~detail::kInputBits) != 0)
-                return "input stream: reserved input bits set (" + std::to_string(in[i]) +
-                       ") at tick " + std::to_string(tick) + ", slot " + std::to_string(slot);
-            r.inputs.push_back({tick, slot, game::Input::from_bits(in[i++])});
-        }
-    }
-    if (t.roster()) {
-        for (const schema::RosterChange* c : *t.roster()) {
-            if (c->slot() >= slots)
-                return "roster: slot " + std::to_string(c->slot()) + " out of range";
-            if (c->tick() < t.first_tick() || c->tick() > end)
-                return "roster: change at tick " + std::to_string(c->tick()) + " outside the batch";
-            r.roster.push_back(
-                {c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "", c->bot()});
-        }
-    }
-    if (t.events()) {
-        for (const schema::GameEvent* e : *t.events()) {
-            if (e->kind() > schema::EventKind::MAX || e->team() > schema::Team::MAX)
-                return "event: unknown kind or team";
-            const auto slot = [&](std::int32_t s) -> std::optional<game::Slot> {
-                if (s < 0) return std::nullopt;
-                return static_cast<game::Slot>(s);
-            };
-            if (e->scorer() >= static_cast<std::int32_t>(slots) ||
-                e->own_goal_by() >= static_cast<std::int32_t>(slots))
-                return "event: slot out of range";
-            r.events.push_back({static_cast<game::MatchEvent::Kind>(e->kind()), e->tick(),
-                                static_cast<game::Team>(e->team()), e->puck(), slot(e->scorer()),
-                                e->draw(), slot(e->own_goal_by())});
-        }
-    }
-    if (t.hashes()) r.hashes.insert(r.hashes.end(), t.hashes()->begin(), t.hashes()->end());
-    return std::nullopt;
+// A batch's ticks follow the last one read, without a gap.
+Status check_first_tick(std::uint64_t first_tick, const Replay& r) {
+    const std::uint64_t expected = r.last_tick() + 1;
+    if (first_tick == expected) return {};
+    return fail("tick batch starts at tick " + std::to_string(first_tick) + ", expected " +
+                std::to_string(expected));
+}
+
+void append_batch(detail::TickBatch batch, Replay& r) {
+    r.inputs.insert(r.inputs.end(), batch.inputs.begin(), batch.inputs.end());
+    r.roster.insert(r.roster.end(), std::make_move_iterator(batch.roster.begin()),
+                    std::make_move_iterator(batch.roster.end()));
+    r.events.insert(r.events.end(), batch.events.begin(), batch.events.end());
+    r.hashes.insert(r.hashes.end(), batch.hashes.begin(), batch.hashes.end());
 }
 
 }  // namespace
@@ -165,15 +138,16 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
 
     Replay r;
     r.file_size = bytes.size();
-    ChunkReader chunks{bytes, detail::kPreambleSize, {}};
+    r.tick_hash_bits = version >= 2 ? kTickHashBits : 64;
+    ChunkReader chunks{bytes, version, detail::kPreambleSize, {}};
     const std::size_t header_offset = chunks.offset;
     auto first = chunks.next();
     if (auto* problem = std::get_if<ReadProblem>(&first)) return *problem;
-    const schema::Chunk* head = std::get<const schema::Chunk*>(first);
+    const schema::Chunk* head = std::get<ChunkContent>(first).table;
     if (!head || !head->body_as_Header())
         return ReadProblem{header_offset, "the first chunk is not the header"};
-    if (auto reason = detail::decode(*head->body_as_Header(), r.header))
-        return ReadProblem{header_offset, *reason};
+    if (auto decoded = detail::decode(*head->body_as_Header(), r.header); !decoded)
+        return ReadProblem{header_offset, decoded.error().message};
 
     for (;;) {
         const std::size_t at = chunks.offset;
@@ -182,32 +156,46 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
             r.problem = *problem;
             break;
         }
-        const schema::Chunk* chunk = std::get<const schema::Chunk*>(next);
-        if (!chunk) break;
-        std::optional<std::string> reason;
+        const ChunkContent content = std::get<ChunkContent>(next);
+        if (content.end()) break;
+        const schema::Chunk* chunk = content.table;
+        const std::uint32_t slots = 2 * r.header.map.team_size;
+        Status read;
         if (r.footer) {
-            reason = "chunk after the footer";
+            read = fail("chunk after the footer");
+        } else if (!chunk) {
+            detail::TickBatch batch;
+            read = detail::decode_packed(content.packed_ticks, slots, batch);
+            if (!read) read = read.error_in("tick batch");
+            if (read) read = check_first_tick(batch.first_tick, r);
+            if (read) append_batch(std::move(batch), r);
         } else if (const auto* batch = chunk->body_as_TickBatch()) {
-            reason = read_batch(*batch, r);
+            detail::TickBatch decoded;
+            read = check_first_tick(batch->first_tick(), r);
+            if (read && version >= 2)
+                read = fail("a FlatBuffers tick batch in format " + std::to_string(version) +
+                            " (packed from format 2 on)");
+            if (read) read = detail::decode(*batch, slots, decoded);
+            if (read) append_batch(std::move(decoded), r);
         } else if (const auto* key = chunk->body_as_Keyframe()) {
             Keyframe k;
-            reason = detail::decode(*key, k);
-            if (!reason && k.state.tick != r.last_tick())
-                reason = "keyframe for tick " + std::to_string(k.state.tick) + " after tick " +
-                         std::to_string(r.last_tick());
-            if (!reason) r.keyframes.push_back(std::move(k));
+            read = detail::decode(*key, k);
+            if (read && k.state.tick != r.last_tick())
+                read = fail("keyframe for tick " + std::to_string(k.state.tick) + " after tick " +
+                            std::to_string(r.last_tick()));
+            if (read) r.keyframes.push_back(std::move(k));
         } else if (const auto* foot = chunk->body_as_Footer()) {
             Footer f;
-            reason = detail::decode(*foot, f);
-            if (!reason && f.final_tick != r.last_tick())
-                reason = "footer says the last tick is " + std::to_string(f.final_tick) +
-                         ", the file holds " + std::to_string(r.last_tick());
-            if (!reason) r.footer = f;
+            read = detail::decode(*foot, f);
+            if (read && f.final_tick != r.last_tick())
+                read = fail("footer says the last tick is " + std::to_string(f.final_tick) +
+                            ", the file holds " + std::to_string(r.last_tick()));
+            if (read) r.footer = f;
         } else {
-            reason = "unexpected chunk (a second header?)";
+            read = fail("unexpected chunk (a second header?)");
         }
-        if (reason) {
-            r.problem = ReadProblem{at, *reason};
+        if (!read) {
+            r.problem = ReadProblem{at, read.error().message};
             break;
         }
     }

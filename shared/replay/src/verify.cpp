@@ -169,9 +169,10 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
         std::size_t next_event = 0;
         for (std::uint64_t tick = 1; tick <= last; ++tick) {
             const std::uint64_t hash = sim.step();
-            if (hash != replay.hash_after(tick)) {
-                Divergence d{tick, replay.hash_after(tick), hash, std::nullopt,
+            if (!replay.hash_agrees(tick, hash)) {
+                Divergence d{tick, replay.hash_after(tick), replay.kept(hash), std::nullopt,
                              {},   "state hash differs"};
+                d.hash_bits = replay.tick_hash_bits;
                 // Name the fields at the nearest keyframe from here on.
                 for (; next_key < keyframes.size(); ++next_key) {
                     const Keyframe& k = keyframes[next_key];
@@ -237,13 +238,25 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 return report;
             }
         }
-        if (replay.footer && replay.footer->final_hash != (last ? replay.hash_after(last) : 0)) {
+        // The footer's hash is the full one of the last state (every tick's
+        // hash may keep only some of its bits).
+        if (replay.footer && replay.footer->final_hash != sim.match().state_hash()) {
             report.divergence = Divergence{last,
                                            replay.footer->final_hash,
-                                           last ? replay.hash_after(last) : 0,
+                                           sim.match().state_hash(),
+                                           std::nullopt,
+                                           {},
+                                           "footer hash differs from the re-simulation's"};
+            return report;
+        }
+        if (replay.footer && last > 0 && !replay.hash_agrees(last, replay.footer->final_hash)) {
+            report.divergence = Divergence{last,
+                                           replay.kept(replay.footer->final_hash),
+                                           replay.hash_after(last),
                                            std::nullopt,
                                            {},
                                            "footer hash differs from the last tick's"};
+            report.divergence->hash_bits = replay.tick_hash_bits;
             return report;
         }
         if (options.synctest) {
@@ -256,9 +269,10 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 Resimulation window(replay, keyframes[k]);
                 for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
                     const std::uint64_t hash = window.step();
-                    if (hash != replay.hash_after(tick)) {
-                        report.divergence =
-                            Divergence{tick, replay.hash_after(tick), hash, from, {}, ""};
+                    if (!replay.hash_agrees(tick, hash)) {
+                        report.divergence = Divergence{
+                            tick, replay.hash_after(tick), replay.kept(hash), from, {}, ""};
+                        report.divergence->hash_bits = replay.tick_hash_bits;
                         report.divergence->what =
                             "synctest: re-simulated from the keyframe at tick " +
                             std::to_string(from) + " alone, the hash differs";

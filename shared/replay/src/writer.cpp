@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 #include "chunk_codec.hpp"
 #include "file_format.hpp"
@@ -11,14 +12,7 @@ namespace carom::replay {
 
 using detail::kMaxSlots;
 
-struct ReplayWriter::Pending {
-    std::uint64_t first_tick = 0;  // 0: nothing pending
-    std::uint64_t last_change_tick = 0;
-    std::vector<std::uint8_t> inputs;
-    std::vector<std::uint64_t> hashes;
-    std::vector<RosterChange> roster;
-    std::vector<game::MatchEvent> events;
-
+struct ReplayWriter::Pending : detail::TickBatch {
     bool empty() const { return hashes.empty() && roster.empty(); }
 };
 
@@ -42,13 +36,27 @@ bool injected_fault(const std::filesystem::path& path) {
     return true;
 }
 
+// A FlatBuffers `Chunk` as the file's format holds it: as it is in format
+// 1; from format 2 behind its encoding byte, compressed when `compressed`.
 template <class Table>
 std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
-                                       flatbuffers::Offset<Table> body) {
+                                       flatbuffers::Offset<Table> body,
+                                       std::uint32_t format_version, bool compressed) {
     const auto chunk =
         schema::CreateChunk(b, schema::ChunkBodyTraits<Table>::enum_value, body.Union());
     b.Finish(chunk, schema::ChunkIdentifier());
-    return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+    const std::span<const std::uint8_t> table(b.GetBufferPointer(), b.GetSize());
+    if (format_version < 2) return {table.begin(), table.end()};
+    if (!compressed) {
+        std::vector<std::uint8_t> out{
+            static_cast<std::uint8_t>(detail::ChunkEncoding::flatbuffers)};
+        out.insert(out.end(), table.begin(), table.end());
+        return out;
+    }
+    std::vector<std::uint8_t> out{static_cast<std::uint8_t>(detail::ChunkEncoding::zstd)};
+    const std::vector<std::uint8_t> frame = detail::compress(table);
+    out.insert(out.end(), frame.begin(), frame.end());
+    return out;
 }
 
 }  // namespace
@@ -58,9 +66,15 @@ void set_write_fault(std::function<int(const std::filesystem::path&)> fault) {
 }
 
 ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header)
-    : path_(path), ticks_per_chunk_(header.tick_rate), pending_(std::make_unique<Pending>()) {
+    : path_(path),
+      format_version_(header.format_version),
+      ticks_per_chunk_(header.tick_rate),
+      pending_(std::make_unique<Pending>()) {
     if (2 * header.map.team_size > kMaxSlots)
         throw std::invalid_argument("replay: at most 32 player slots");
+    if (format_version_ == 0 || format_version_ > kFormatVersion)
+        throw std::invalid_argument("replay: this build writes formats 1 to " +
+                                    std::to_string(kFormatVersion));
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
     // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
     file_ = std::fopen(path.c_str(), "wbx");
@@ -68,13 +82,13 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
     try {
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};
         std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
-        detail::put_u32(preamble.data() + 8, kFormatVersion);
+        detail::put_u32(preamble.data() + 8, format_version_);
         if (injected_fault(path) ||
             std::fwrite(preamble.data(), 1, preamble.size(), file_) != preamble.size())
             fail(path, "cannot write the replay");
         bytes_written_ += preamble.size();
         flatbuffers::FlatBufferBuilder b;
-        write_chunk(finish_chunk(b, detail::encode(b, header)));
+        write_chunk(finish_chunk(b, detail::encode(b, header), format_version_, true));
     } catch (...) {
         std::fclose(file_);  // the destructor does not run for a constructor that throws
         file_ = nullptr;
@@ -95,10 +109,7 @@ ReplayWriter::~ReplayWriter() {
 void ReplayWriter::add_roster(const RosterChange& change) {
     if (change.slot >= held_.size())
         throw std::invalid_argument("replay: roster slot out of range");
-    if (pending_->empty()) {
-        pending_->first_tick = change.tick;
-        pending_->last_change_tick = change.tick;
-    }
+    if (pending_->empty()) pending_->first_tick = change.tick;
     held_[change.slot] = game::Input{};
     pending_->roster.push_back(change);
 }
@@ -106,18 +117,13 @@ void ReplayWriter::add_roster(const RosterChange& change) {
 void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
                             std::uint64_t hash, std::span<const game::MatchEvent> events) {
     Pending& p = *pending_;
-    if (p.empty() && p.roster.empty()) {
-        p.first_tick = tick;
-        p.last_change_tick = tick;
-    }
+    if (p.empty()) p.first_tick = tick;
     if (tick != p.first_tick + p.hashes.size())
         throw std::invalid_argument("replay: ticks must be added in order without gaps");
     if (applied.size() != held_.size()) throw std::invalid_argument("replay: one input per slot");
     for (std::uint32_t slot = 0; slot < held_.size(); ++slot) {
         if (applied[slot] == held_[slot]) continue;
-        detail::append_input_change(p.inputs, tick - p.last_change_tick, slot,
-                                    applied[slot].bits());
-        p.last_change_tick = tick;
+        p.inputs.push_back({tick, slot, applied[slot]});
         held_[slot] = applied[slot];
     }
     p.hashes.push_back(hash);
@@ -128,34 +134,24 @@ void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> app
 void ReplayWriter::add_keyframe(const Keyframe& keyframe) {
     flush();
     flatbuffers::FlatBufferBuilder b;
-    write_chunk(finish_chunk(b, detail::encode(b, keyframe)));
+    write_chunk(finish_chunk(b, detail::encode(b, keyframe), format_version_, true));
 }
 
 void ReplayWriter::flush() {
     if (!file_) return;
     Pending& p = *pending_;
     if (!p.empty()) {
-        flatbuffers::FlatBufferBuilder b;
-        std::vector<flatbuffers::Offset<schema::RosterChange>> roster;
-        for (const RosterChange& r : p.roster) {
-            roster.push_back(
-                schema::CreateRosterChangeDirect(b, r.tick, r.slot, r.join, r.name.c_str(), r.bot));
+        if (format_version_ < 2) {
+            flatbuffers::FlatBufferBuilder b;
+            write_chunk(finish_chunk(b, detail::encode(b, p), format_version_, false));
+        } else {
+            std::vector<std::uint8_t> payload{
+                static_cast<std::uint8_t>(detail::ChunkEncoding::packed_ticks)};
+            const std::vector<std::uint8_t> packed = detail::encode_packed(p);
+            payload.insert(payload.end(), packed.begin(), packed.end());
+            write_chunk(payload);
         }
-        std::vector<flatbuffers::Offset<schema::GameEvent>> events;
-        for (const game::MatchEvent& e : p.events) {
-            const auto slot_or_none = [](const std::optional<game::Slot>& s) {
-                return s ? static_cast<std::int32_t>(*s) : -1;
-            };
-            events.push_back(schema::CreateGameEvent(
-                b, e.tick, static_cast<schema::EventKind>(e.kind),
-                static_cast<schema::Team>(e.team), e.puck, slot_or_none(e.scorer), e.draw,
-                slot_or_none(e.own_goal_by)));
-        }
-        const auto batch =
-            schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes, &roster, &events);
-        write_chunk(finish_chunk(b, batch));
         p.first_tick = p.first_tick + p.hashes.size();
-        p.last_change_tick = p.first_tick;
         p.inputs.clear();
         p.hashes.clear();
         p.roster.clear();
@@ -167,7 +163,7 @@ void ReplayWriter::flush() {
 void ReplayWriter::finish(const Footer& footer) {
     flush();
     flatbuffers::FlatBufferBuilder b;
-    write_chunk(finish_chunk(b, detail::encode(b, footer)));
+    write_chunk(finish_chunk(b, detail::encode(b, footer), format_version_, false));
     const int closed = std::fclose(file_);
     file_ = nullptr;
     if (closed != 0) fail(path_, "cannot close the replay");

@@ -70,8 +70,10 @@ TEST_CASE("Re-simulating from a keyframe alone reproduces the recorded hashes") 
     const Replay r = recorded();
     Resimulation window(r, r.keyframes[1]);
     CHECK(window.tick() == 300);
-    CHECK(window.match().state_hash() == r.hashes[299]);
-    for (std::uint64_t tick = 301; tick <= 600; ++tick) REQUIRE(window.step() == r.hashes[tick - 1]);
+    CHECK(window.match().state_hash() == r.keyframes[1].hash);
+    CHECK(r.hash_agrees(300, window.match().state_hash()));
+    for (std::uint64_t tick = 301; tick <= 600; ++tick)
+        REQUIRE(r.hash_agrees(tick, window.step()));
     // A keyframe that lost a field re-simulates differently.
     Keyframe lossy = r.keyframes[1];
     lossy.state.players[0].kick_cooldown = 0;
@@ -79,7 +81,7 @@ TEST_CASE("Re-simulating from a keyframe alone reproduces the recorded hashes") 
     Resimulation off(r, lossy);
     bool differs = false;
     for (std::uint64_t tick = 301; tick <= 600 && !differs; ++tick)
-        differs = off.step() != r.hashes[tick - 1];
+        differs = !r.hash_agrees(tick, off.step());
     CHECK(differs);
 }
 

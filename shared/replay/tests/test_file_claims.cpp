@@ -22,9 +22,11 @@ using namespace carom::replay;
 namespace {
 
 // A finished 2 v 2 match of 700 ticks: keyframes at 0, 300, 600 and 700.
+// Format 1, whose chunks are FlatBuffers tables the tests below edit in place
+// (format 2's packed batches share its input stream and checks).
 std::vector<std::uint8_t> recorded(std::uint64_t ticks = 700) {
     test::TempFile file("file-claims");
-    test::record_match(file.path(), ticks);
+    test::record_match(file.path(), ticks, true, 1);
     return test::read_bytes(file.path());
 }
 
@@ -109,8 +111,9 @@ TEST_CASE("a footer that claims another score, result or final tick is a diverge
     }
     {
         Replay changed = r;
-        changed.footer->result =
-            r.footer->result == Result::left_won ? Result::right_won : Result::left_won;
+        changed.footer->result = r.footer->result == replay::Result::left_won
+                                     ? replay::Result::right_won
+                                     : replay::Result::left_won;
         CHECK(contains(divergence_of(changed), "footer result"));
     }
     {

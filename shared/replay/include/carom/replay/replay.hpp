@@ -12,8 +12,15 @@
 
 namespace carom::replay {
 
-// The file format this build writes, and the newest it reads.
-inline constexpr std::uint32_t kFormatVersion = 1;
+// The file format this build writes, and the newest it reads (every older one too).
+// 2: tick batches packed (no FlatBuffers framing), the top kTickHashBits of
+//    each tick's state hash instead of all 64 (full hashes stay in keyframes
+//    and the footer), header and keyframes compressed with zstd.
+inline constexpr std::uint32_t kFormatVersion = 2;
+// Bits of each tick's state hash a format 2 file keeps: a divergence is
+// named at its first tick unless its hash agrees there by chance (1 in 256),
+// and no tick runs further than a keyframe (300 ticks) from a full hash.
+inline constexpr std::uint32_t kTickHashBits = 8;
 // The generation of the rules and physics. Bumped when a change alters how
 // recorded matches play, or what they say of it; the corpus is re-recorded in
 // the same change.
@@ -90,9 +97,17 @@ struct ReadProblem {
     std::string reason;
 };
 
+// The bits of a state hash that a file keeping `bits` of each tick's hash holds.
+constexpr std::uint64_t kept_bits(std::uint64_t hash, std::uint32_t bits) {
+    return bits >= 64 ? hash : hash >> (64 - bits);
+}
+
 struct Replay {
     Header header;
-    std::vector<std::uint64_t> hashes;  // hashes[i]: Match::state_hash() after tick i + 1
+    // How many bits of each tick's state hash `hashes` holds: 64 in format
+    // 1, kTickHashBits in format 2 (the top ones).
+    std::uint32_t tick_hash_bits = 64;
+    std::vector<std::uint64_t> hashes;  // hashes[i]: of Match::state_hash() after tick i + 1
     std::vector<InputChange> inputs;    // by tick, then slot
     std::vector<RosterChange> roster;   // by tick, in the order applied
     std::vector<game::MatchEvent> events;
@@ -106,6 +121,12 @@ struct Replay {
     // size_t on 32-bit targets too, since the hashes are in memory.
     std::uint64_t hash_after(std::uint64_t tick) const {
         return hashes[static_cast<std::size_t>(tick - 1)];
+    }
+    // The bits of `hash` this file keeps per tick, comparable with hash_after().
+    std::uint64_t kept(std::uint64_t hash) const { return kept_bits(hash, tick_hash_bits); }
+    // Whether a full state hash agrees with what the file holds for `tick`.
+    bool hash_agrees(std::uint64_t tick, std::uint64_t hash) const {
+        return hash_after(tick) == kept(hash);
     }
 };
 

@@ -21,6 +21,9 @@ struct Divergence {
     std::optional<std::uint64_t> keyframe_tick;
     std::vector<FieldDiff> fields;
     std::string what;  // one line: which check failed
+    // The bits of the two hashes compared: 64, or a per-tick hash's kept
+    // bits (Replay::tick_hash_bits).
+    std::uint32_t hash_bits = 64;
 };
 
 struct VerifyOptions {

@@ -31,7 +31,9 @@ void set_write_fault(std::function<int(const std::filesystem::path&)> fault);
 class ReplayWriter {
   public:
     // Creates the file (never over an existing one) and writes the preamble
-    // and header. Throws WriteError naming the file and the reason.
+    // and header, in the header's format version (kFormatVersion unless a
+    // test asks for an older one). Throws WriteError naming the file and the
+    // reason.
     ReplayWriter(const std::filesystem::path& path, const Header& header);
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
@@ -59,6 +61,7 @@ class ReplayWriter {
     std::filesystem::path path_;
     std::FILE* file_ = nullptr;
     std::uint64_t bytes_written_ = 0;
+    std::uint32_t format_version_;
     std::uint32_t ticks_per_chunk_;
     std::vector<game::Input> held_;  // per slot: the input as of the last recorded change
     std::unique_ptr<Pending> pending_;
