@@ -68,13 +68,13 @@ World::World(const WorldDef& def) : impl_(std::make_unique<Impl>()) {
 World::~World() = default;
 World::World(const World& other) : impl_(std::make_unique<Impl>(*other.impl_)) {
     impl_->static_grid_dirty = true;
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
 }
 World& World::operator=(const World& other) {
     if (this != &other) {
         impl_ = std::make_unique<Impl>(*other.impl_);
         impl_->static_grid_dirty = true;
-        impl_->scratch.neighbourhood_valid = false;
+        impl_->scratch.broadphase.neighbourhood_valid = false;
     }
     return *this;
 }
@@ -89,7 +89,7 @@ BodyId World::create_disk(const DiskDef& def) {
     slot.alive = true;
     slot.state = DiskState{def.position, def.velocity, def.radius,   inverse_of(def.mass),
                            def.material, def.filter,   def.user_data};
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -104,7 +104,7 @@ StaticId World::create_box(const BoxDef& def) {
     slot.bounds = bounds_of(box);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -117,7 +117,7 @@ StaticId World::create_segment(const SegmentDef& def) {
     slot.bounds = bounds_of(def.segment);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -125,7 +125,7 @@ void World::destroy(BodyId id) {
     if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid disk handle");
     detail::DiskSlot& slot = impl_->disks[id.index];
     slot = detail::DiskSlot{DiskState{}, slot.generation + 1, false};
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     impl_->free_disks.push_back(id.index);
 }
 
@@ -136,7 +136,7 @@ void World::destroy(StaticId id) {
     impl_->free_statics.push_back(id.index);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
 }
 
 bool World::valid(BodyId id) const {
