@@ -10,14 +10,18 @@ namespace carom::stadium {
 
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
 bool is_hex_digit(char c) {
     return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 bool is_identifier_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
 }
-bool is_identifier_part(char c) { return is_identifier_start(c) || is_digit(c); }
+bool is_identifier_part(char c) {
+    return is_identifier_start(c) || is_digit(c);
+}
 
 int hex_value(char c) {
     if (is_digit(c)) return c - '0';
@@ -77,7 +81,7 @@ std::size_t first_invalid_utf8(std::string_view s) {
 }
 
 class Reader {
-public:
+  public:
     Reader(std::string_view text, const Json5Limits& limits) : text_(text), limits_(limits) {}
 
     Result<nlohmann::json> document() {
@@ -91,7 +95,7 @@ public:
         return root;
     }
 
-private:
+  private:
     bool at_end() const { return pos_ >= text_.size(); }
     char peek(std::size_t ahead = 0) const {
         return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
@@ -129,7 +133,7 @@ private:
         static constexpr std::string_view kWide[] = {
             "\xC2\xA0",      // no-break space
             "\xEF\xBB\xBF",  // zero width no-break space (BOM)
-            "\xE1\x9A\x80",  "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80",
+            "\xE1\x9A\x80", "\xE2\x80\xAF", "\xE2\x81\x9F", "\xE3\x80\x80",
         };
         for (std::string_view w : kWide)
             if (next_is(w)) return w.size();
@@ -145,7 +149,8 @@ private:
             if (const std::size_t n = white_space(); n > 0) {
                 pos_ += n;
             } else if (next_is("//")) {
-                while (!at_end() && line_terminator() == 0) ++pos_;
+                while (!at_end() && line_terminator() == 0)
+                    ++pos_;
             } else if (next_is("/*")) {
                 const std::size_t start = pos_;
                 const std::size_t end = text_.find("*/", pos_ + 2);
@@ -162,7 +167,7 @@ private:
     Result<nlohmann::json> value(std::size_t depth) {
         const char c = peek();
         if (c == '{' || c == '[') {
-            if (false)
+            if (depth >= limits_.max_depth)
                 return error("nested deeper than " + std::to_string(limits_.max_depth) + " levels");
             return c == '{' ? object(depth + 1) : array(depth + 1);
         }
@@ -204,7 +209,7 @@ private:
             const std::size_t key_at = pos_;
             auto key = member_name();
             if (!key) return key.error();
-            if (false && out.contains(*key)) return error_at(key_at, "key \"" + *key + "\" given twice");
+            if (out.contains(*key)) return error_at(key_at, "key \"" + *key + "\" given twice");
             if (auto s = skip_space(); !s) return s.error();
             if (peek() != ':') return error("expected ':' after key \"" + *key + "\"");
             ++pos_;
@@ -301,15 +306,33 @@ private:
             const char e = peek();
             ++pos_;
             switch (e) {
-                case '\'': out += '\''; break;
-                case '"': out += '"'; break;
-                case '\\': out += '\\'; break;
-                case 'b': out += '\b'; break;
-                case 'f': out += '\f'; break;
-                case 'n': out += '\n'; break;
-                case 'r': out += '\r'; break;
-                case 't': out += '\t'; break;
-                case 'v': out += '\v'; break;
+                case '\'':
+                    out += '\'';
+                    break;
+                case '"':
+                    out += '"';
+                    break;
+                case '\\':
+                    out += '\\';
+                    break;
+                case 'b':
+                    out += '\b';
+                    break;
+                case 'f':
+                    out += '\f';
+                    break;
+                case 'n':
+                    out += '\n';
+                    break;
+                case 'r':
+                    out += '\r';
+                    break;
+                case 't':
+                    out += '\t';
+                    break;
+                case 'v':
+                    out += '\v';
+                    break;
                 case '0':
                     if (is_digit(peek())) return error("\\0 followed by a digit");
                     out += '\0';
@@ -377,8 +400,8 @@ private:
             if (pos_ == digits) return error("0x without hexadecimal digits");
             if (is_identifier_part(peek())) return error("a number runs into " + describe_here());
             std::uint64_t magnitude = 0;
-            const auto [end, ec] = std::from_chars(text_.data() + digits, text_.data() + pos_,
-                                                   magnitude, 16);
+            const auto [end, ec] =
+                std::from_chars(text_.data() + digits, text_.data() + pos_, magnitude, 16);
             if (ec != std::errc{} || end != text_.data() + pos_ ||
                 magnitude > std::uint64_t{std::numeric_limits<std::int64_t>::max()})
                 return error_at(start, "a hexadecimal number past 2^63 - 1");
