@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "anchor_grid.hpp"
-#include "cell_grid.hpp"
 #include "hash_grid.hpp"
 #include "lanes.hpp"
+#include "static_index.hpp"
 #include "sweep_body.hpp"
 
 namespace carom::physics::detail {
@@ -54,7 +54,7 @@ struct BroadphaseState {
 // (`static_boxes` are the bounds it was built from).
 class Broadphase {
   public:
-    Broadphase(BroadphaseState& state, const CellGrid& static_grid,
+    Broadphase(BroadphaseState& state, const StaticIndex& static_grid,
                std::span<const Aabb> static_boxes)
         : s_(state), static_grid_(static_grid), static_boxes_(static_boxes) {}
 
@@ -103,7 +103,7 @@ class Broadphase {
     void offer_near_escapees(const Aabb& box, std::uint32_t skip, Meet&& meet, OnDisk&& on_disk);
 
     BroadphaseState& s_;
-    const CellGrid& static_grid_;
+    const StaticIndex& static_grid_;
     std::span<const Aabb> static_boxes_;
     std::uint32_t escapees_ = 0;
 };

@@ -17,6 +17,7 @@
 #include "carom/physics/toi.hpp"
 #include "lanes.hpp"
 #include "response.hpp"
+#include "static_shape.hpp"
 #include "world_impl.hpp"
 
 namespace carom::physics::detail {
@@ -203,15 +204,10 @@ class Sweep {
         const StaticState& st = w_.statics[s].state;
         if (!collides(body.filter, st.common.filter)) return;
         const double t_max = dt_ - body.t;
-        const Proximity prox = st.kind == ShapeKind::box
-                                   ? proximity_disk_box(body.position, body.radius, st.box)
-                                   : proximity_disk_segment(body.position, body.radius, st.segment);
+        const Proximity prox = proximity_disk_static(body.position, body.radius, st);
         if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
-        const auto hit = st.kind == ShapeKind::box
-                             ? toi_disk_box(body.position, body.radius, body.velocity, st.box,
-                                            t_max, w_.statics[s].seam_corners)
-                             : toi_disk_segment(body.position, body.radius, body.velocity,
-                                                st.segment, t_max, w_.statics[s].seam_corners);
+        const auto hit = toi_disk_static(body.position, body.radius, body.velocity, st, t_max,
+                                         w_.statics[s].seam_corners);
         if (!hit) return;
         s_.events.push(
             {std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
@@ -255,10 +251,7 @@ class Sweep {
         advance(e.a, e.t);
         DiskState& d = w_.disks[e.a].state;
         const StaticSlot& s = w_.statics[e.b];
-        const Proximity prox =
-            s.state.kind == ShapeKind::box
-                ? proximity_disk_box(s_.bodies[e.a].position, d.radius, s.state.box)
-                : proximity_disk_segment(s_.bodies[e.a].position, d.radius, s.state.segment);
+        const Proximity prox = proximity_disk_static(s_.bodies[e.a].position, d.radius, s.state);
         const Material& m = s.state.common.material;
         const double impulse = respond_disk_static(
             d.velocity, d.inverse_mass, prox.normal, d.material.restitution * m.restitution,

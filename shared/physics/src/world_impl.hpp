@@ -6,8 +6,8 @@
 #include "anchor_grid.hpp"
 #include "broadphase.hpp"
 #include "carom/physics/world.hpp"
-#include "cell_grid.hpp"
 #include "event_queue.hpp"
+#include "static_index.hpp"
 #include "sweep_body.hpp"
 
 namespace carom::physics {
@@ -73,7 +73,7 @@ struct World::Impl {
     // The grid refers to static_boxes, so a copied Impl must rebuild it.
     std::vector<Aabb> static_boxes;
     std::vector<std::uint8_t> static_present;
-    detail::CellGrid static_grid;
+    detail::StaticIndex static_grid;
     bool static_grid_dirty = true;
     // World::statics_digest(), kept until the statics change (create or destroy).
     mutable std::optional<std::uint64_t> statics_digest;
