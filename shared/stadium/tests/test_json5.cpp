@@ -88,7 +88,10 @@ TEST_CASE("json5_strings_escapes_and_line_continuations") {
     CHECK(parsed(R"("\b\f\n\r\t\v\0")") == std::string("\b\f\n\r\t\v\0", 7));
     CHECK(parsed(R"("\x41\u00e9\uD83D\uDE00")") == "A\xC3\xA9\xF0\x9F\x98\x80");
     // U+2028 and U+2029 may stand unescaped in a string; CR LF continues a line.
-    CHECK(parsed("'a\xE2\x80\xA8" "b'") == "a\xE2\x80\xA8" "b");
+    CHECK(parsed("'a\xE2\x80\xA8"
+                 "b'") ==
+          "a\xE2\x80\xA8"
+          "b");
     CHECK(parsed("'one \\\r\ntwo'") == "one two");
 }
 
@@ -118,13 +121,14 @@ TEST_CASE("json5_comments_and_white_space") {
     CHECK(parsed("/* a block\n comment */ [1, // a line comment\n 2]") ==
           nlohmann::json::parse("[1,2]"));
     // BOM, vertical tab, form feed, no-break space, U+2028 and U+3000 are white space.
-    CHECK(parsed("\xEF\xBB\xBF\v\f\xC2\xA0[\xE2\x80\xA8" "1\xE3\x80\x80]") ==
-          nlohmann::json::parse("[1]"));
+    CHECK(parsed("\xEF\xBB\xBF\v\f\xC2\xA0[\xE2\x80\xA8"
+                 "1\xE3\x80\x80]") == nlohmann::json::parse("[1]"));
     CHECK(parsed("1 // to the end, no newline") == 1);
 }
 
 TEST_CASE("json5_refuses_what_the_specification_does_not_allow_and_says_where") {
-    CHECK(refusal("{\n  a: 1,\n  b: 01\n}") == "line 3, column 6: a leading zero (octal is not JSON5)");
+    CHECK(refusal("{\n  a: 1,\n  b: 01\n}") ==
+          "line 3, column 6: a leading zero (octal is not JSON5)");
     CHECK(refusal("{a: 'open") == "line 1, column 5: a string that never ends");
     CHECK(refusal("'a\nb'") == "line 1, column 3: a line break inside a string (escape it)");
     CHECK(refusal("/* never closed") == "line 1, column 1: a /* comment that never ends");
@@ -150,8 +154,10 @@ TEST_CASE("json5_refuses_what_the_specification_does_not_allow_and_says_where") 
 
 TEST_CASE("json5_is_strict_where_the_specification_is_loose") {
     // A key given twice: which one counts would depend on the reader.
-    CHECK(refusal("{\n  bCoef: 0.5,\n  'bCoef': 1\n}") == "line 3, column 3: key \"bCoef\" given twice");
-    CHECK(refusal("{caf\xC3\xA9: 1}") == "line 1, column 5: a key that is not ASCII must be quoted");
+    CHECK(refusal("{\n  bCoef: 0.5,\n  'bCoef': 1\n}") ==
+          "line 3, column 3: key \"bCoef\" given twice");
+    CHECK(refusal("{caf\xC3\xA9: 1}") ==
+          "line 1, column 5: a key that is not ASCII must be quoted");
     CHECK(parsed("{'caf\xC3\xA9': 1}")["caf\xC3\xA9"] == 1);
     CHECK(refusal("['\xC3(']") == "byte 2: not UTF-8");
     CHECK(refusal("'\xED\xA0\x80'") == "byte 1: not UTF-8");  // a UTF-16 surrogate in UTF-8
