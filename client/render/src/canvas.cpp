@@ -80,6 +80,21 @@ void Canvas::segment(const game::Segment& s, Ink ink) {
     }
 }
 
+// The dots within half a line's width of the arc.
+void Canvas::arc(const physics::Arc& a, Ink ink) {
+    const double reach = kLineDots / 2.0 / scale_;
+    const game::Vec2 pad{reach, reach};
+    const physics::Aabb box = physics::bounds_of(a);
+    const Range r = range_of(box.min - pad, box.max + pad);
+    for (int j = r.j0; j <= r.j1; ++j) {
+        for (int i = r.i0; i <= r.i1; ++i) {
+            const game::Vec2 p = centre_of(i, j);
+            if (physics::length_squared(physics::closest_point(a, p) - p) <= reach * reach)
+                mark(i, j, ink);
+        }
+    }
+}
+
 void Canvas::disk(game::Vec2 c, double radius, Ink ink) {
     const game::Vec2 pad{radius, radius};
     const Range r = range_of(c - pad, c + pad);

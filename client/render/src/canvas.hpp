@@ -20,6 +20,7 @@ class Canvas {
 
     void box(const game::Box& box, Ink ink);
     void segment(const game::Segment& segment, Ink ink);
+    void arc(const physics::Arc& arc, Ink ink);
     void disk(game::Vec2 centre, double radius, Ink ink);
 
     int dots_x() const { return dots_x_; }
