@@ -214,6 +214,31 @@ TEST_CASE("hbs_refuses_what_carom_cannot_play_naming_the_field") {
           "test.hbs: goals: carom plays with exactly two goals, one per team");
     CHECK(refusal(stadium("kickOffReset: 'sometimes',")) ==
           "test.hbs: kickOffReset: must be \"partial\" or \"full\"");
+    CHECK(refusal(stadium("playerPhysics: { cGroup: ['c0'] },")) ==
+          "test.hbs: playerPhysics.cGroup: carom puts players in their team's group only (red or "
+          "blue)");
+    CHECK(refusal(stadium("discs: [ { pos: [0, 0], speed: [1, 0] } ],")) ==
+          "test.hbs: discs[0].speed: a post (invMass 0) cannot move");
+    CHECK(refusal(stadium("vertexes: [ { x: 0, y: 60 }, { x: 10, y: 60 } ], segments: [ { v0: 0, "
+                          "v1: 1, curve: 400 } ],")) ==
+          "test.hbs: segments[0].curve: must be within (-360, 360) degrees");
+    CHECK(refusal(stadium("vertexes: [ { x: 0, y: 60 }, { x: 10, y: 60 } ], segments: [ { v0: 0, "
+                          "v1: 1, vis: 1 } ],")) ==
+          "test.hbs: segments[0].vis: must be true or false");
+    CHECK(refusal(stadium("discs: [ { pos: [0, 0], color: 'blue' } ],")) ==
+          "test.hbs: discs[0].color: must be RRGGBB");
+    CHECK(refusal(stadium("ballPhysics: 'disc1',")) ==
+          "test.hbs: ballPhysics: must be an object or \"disc0\"");
+    CHECK(refusal(stadium("traits: { a: { trait: 'b' } },")) ==
+          "test.hbs: traits.a.trait: traits do not nest");
+    CHECK(refusal(stadium("playerPhysics: { invMass: 0 },")) ==
+          "test.hbs: playerPhysics.invMass: players must be movable (> 0)");
+    CHECK(refusal("{ width: 100, height: 50 }") == "test.hbs: name: a name is required");
+    CHECK(refusal("{ name: 'x', height: 50 }") ==
+          "test.hbs: width: must be a number above 0 (half the field's extent)");
+    CHECK(refusal(R"({ name: 'x', width: 100, height: 50,
+        goals: [ { p0: [-90, 20], p1: [-90, -20], team: 'green' }, { p0: [90, -20], p1: [90, 20],
+                 team: 'blue' } ] })") == "test.hbs: goals[0].team: must be \"red\" or \"blue\"");
     // What parses as a stadium but not as a carom map: the map's own check.
     CHECK(refusal(stadium("spawnDistance: 300,")).find("test.hbs: as a carom map: spawns[0]") == 0);
     // The JSON5 itself, with its line and column.
