@@ -248,17 +248,27 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                          Kind{"unfinished", 200, false}}) {
         fs::remove(tmp);
         {
-            replay::MatchRecorder rec(tmp, map, 11, "fuzz corpus",
-                                      {{0, "a", true}, {1, "b", true}, {2, "c", false}});
-            std::vector<game::Input> in(rec.match().slot_count());
+            const std::vector<replay::PlayerInfo> players{
+                {0, "a", true}, {1, "b", true}, {2, "c", false}};
+            game::Match match(map, 11);
+            for (const replay::PlayerInfo& p : players)
+                match.join(p.slot, p.name);
+            replay::MatchRecorder rec(tmp, match, "fuzz corpus", players);
+            std::vector<game::Input> in(match.slot_count());
             for (std::uint64_t t = 0; t < k.ticks; ++t) {
-                if (t == 100) rec.leave(1);
-                if (t == 200) rec.join(3, "d", true);
+                if (t == 100) {
+                    rec.leaving(match, 1);
+                    match.leave(1);
+                }
+                if (t == 200) {
+                    rec.joining(match, 3, "d", true);
+                    match.join(3, "d");
+                }
                 for (game::Slot s = 0; s < in.size(); ++s)
-                    in[s] = game::bot_input(rec.match(), s);
-                rec.step(in);
+                    in[s] = game::bot_input(match, s);
+                rec.stepped(match, match.step(in));
             }
-            if (k.finish) rec.finish();
+            if (k.finish) rec.finish(match);
         }
         std::ifstream f(tmp, std::ios::binary);
         write(dir, k.name, Bytes(std::istreambuf_iterator<char>(f), {}));

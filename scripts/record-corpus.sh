@@ -2,12 +2,14 @@
 # Re-records the replay corpus (replays/corpus/) on purpose, after a change to
 # the rules or the physics that changes how matches play. Review the result
 # with `git diff --stat replays/corpus` and `carom-replay info` before committing.
-#   scripts/record-corpus.sh PATH/TO/carom-replay
+#   scripts/record-corpus.sh PATH/TO/carom-replay [OUT_DIR]
+# OUT_DIR (default replays/corpus) lets a change be checked without touching
+# the corpus: a refactoring must record every file byte for byte the same.
 set -euo pipefail
+tool="$(realpath "${1:?usage: scripts/record-corpus.sh PATH/TO/carom-replay [OUT_DIR]}")"
+out="$(realpath -m "${2:-$(dirname "$0")/../replays/corpus}")"
 cd "$(dirname "$0")/.."
-tool="${1:?usage: scripts/record-corpus.sh PATH/TO/carom-replay}"
 maps=shared/game/maps
-out=replays/corpus
 mkdir -p "$out"
 
 record() {

@@ -88,8 +88,10 @@ int record(const RecordOptions& o) {
             players.push_back({*slot, bot_name(next_bot++), true});
         }
     }
-    replay::MatchRecorder recorder(o.output, map, o.seed, "carom-replay record", players);
-    const game::Match& match = recorder.match();
+    game::Match match(map, o.seed);
+    for (const replay::PlayerInfo& p : players)
+        match.join(p.slot, p.name);
+    replay::MatchRecorder recorder(o.output, match, "carom-replay record", players);
     std::vector<game::Input> inputs(slots);
     // Joins and leaves come from their own generator, so they do not disturb the match's.
     game::Rng churn(o.seed ^ 0xC4A5E0F1A7B3D2E1ull);
@@ -103,16 +105,21 @@ int record(const RecordOptions& o) {
                 if (match.active(s)) active.push_back(s);
             const bool leave = !active.empty() && (active.size() == slots || churn.next() % 2 == 0);
             if (leave) {
-                recorder.leave(active[static_cast<std::size_t>(churn.next() % active.size())]);
+                const game::Slot slot =
+                    active[static_cast<std::size_t>(churn.next() % active.size())];
+                recorder.leaving(match, slot);
+                match.leave(slot);
             } else if (const auto slot = match.free_slot()) {
-                recorder.join(*slot, bot_name(next_bot++), true);
+                const std::string name = bot_name(next_bot++);
+                recorder.joining(match, *slot, name, true);
+                match.join(*slot, name);
             }
         }
         for (game::Slot s = 0; s < slots; ++s)
             inputs[s] = game::bot_input(match, s);
-        recorder.step(inputs);
+        recorder.stepped(match, match.step(inputs));
     }
-    const replay::Footer footer = recorder.finish();
+    const replay::Footer footer = recorder.finish(match);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%s: %s, %llu ticks (%.1f s of play), %u-%u, %s; %llu bytes, recorded in %.2f s\n",

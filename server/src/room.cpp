@@ -24,10 +24,9 @@ std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t m
 Room::Room(RoomOptions options)
     : options_(std::move(options)),
       map_hash_(protocol::map_hash(options_.map)),
+      match_(options_.map, options_.seed),  // throws on a bad map; start_match() replaces it
       file_tag_(std::random_device{}()) {
-    const game::Match probe(options_.map, options_.seed);  // throws on a bad map
-    occupants_.resize(probe.slot_count());
-    inputs_.resize(probe.slot_count());
+    occupants_.resize(match_.slot_count());
     if (options_.bots)
         for (Occupant& o : occupants_)
             o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
@@ -35,10 +34,6 @@ Room::Room(RoomOptions options)
 }
 
 Room::~Room() = default;
-
-const game::Match& Room::match() const {
-    return recorder_ ? recorder_->match() : *bare_;
-}
 
 void Room::start_match() {
     ++match_number_;
@@ -49,15 +44,16 @@ void Room::start_match() {
         if (o.bot || o.client_id != kNoClient) players.push_back({s, o.name, o.bot});
     }
     recorder_.reset();
-    bare_.reset();
     replay_path_.clear();
+    match_ = game::Match(options_.map, seed_);
+    for (const replay::PlayerInfo& p : players)
+        match_.join(p.slot, p.name);
     if (!options_.replay_dir.empty()) {
         const auto path =
             options_.replay_dir / fmt::format("room{:02}-{}-{:08x}-m{:04}.crpl", options_.index,
                                               options_.run_id, file_tag_, match_number_);
         try {
-            recorder_ = std::make_unique<replay::MatchRecorder>(
-                path, options_.map, seed_, "carom-server", players, options_.final_pause_ticks);
+            recorder_.emplace(path, match_, "carom-server", players, options_.final_pause_ticks);
             replay_path_ = path;
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
@@ -67,7 +63,6 @@ void Room::start_match() {
                 options_.index, match_number_, e.what());
         }
     }
-    if (!recorder_) bare_ = bare_match(players);
     final_pause_done_ = 0;
     match_start_tick_ = server_tick_;
     frames_.clear();
@@ -78,27 +73,13 @@ void Room::start_match() {
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
 }
 
-std::unique_ptr<game::Match> Room::bare_match(
-    const std::vector<replay::PlayerInfo>& players) const {
-    auto match = std::make_unique<game::Match>(options_.map, seed_);
-    for (const replay::PlayerInfo& p : players)
-        match->join(p.slot, p.name);
-    return match;
-}
-
 void Room::stop_recording(const char* what) {
     if (options_.stats) ++options_.stats->replay_write_errors;
     spdlog::error(
         "room {}: match {}: recording stopped at tick {}, the match goes on "
         "unrecorded (the next match tries again): {}",
-        options_.index, match_number_, recorder_->match().tick(), what);
-    // The step ran before the write failed: carry its state and events on.
-    auto match = std::make_unique<game::Match>(options_.map, seed_);
-    match->restore(recorder_->match().save());
-    const auto events = recorder_->last_events();
-    salvaged_.assign(events.begin(), events.end());
+        options_.index, match_number_, match_.tick(), what);
     recorder_.reset();  // the file reads up to its last whole chunk, without a footer
-    bare_ = std::move(match);
     replay_path_.clear();
 }
 
@@ -108,7 +89,7 @@ void Room::fail(const char* what) {
     spdlog::error(
         "room {}: match {} failed in the step of tick {}: {}; the room is paused, "
         "the other rooms play on",
-        options_.index, match_number_, match().tick() + 1, what);
+        options_.index, match_number_, match_.tick() + 1, what);
     if (!recorder_) return;
     try {
         recorder_->flush();  // every tick before the fault, and no footer
@@ -118,7 +99,7 @@ void Room::fail(const char* what) {
 }
 
 std::optional<game::Slot> Room::slot_for_client() const {
-    if (auto free = match().free_slot()) return free;
+    if (auto free = match_.free_slot()) return free;
     for (game::Slot s = 0; s < occupants_.size(); ++s)
         if (occupants_[s].bot) return s;
     return std::nullopt;
@@ -132,25 +113,19 @@ std::uint32_t Room::clients() const {
 }
 
 void Room::join(game::Slot slot, const std::string& name, bool bot) {
-    if (recorder_) {
-        recorder_->join(slot, name, bot);
-    } else {
-        bare_->join(slot, name);
-    }
+    if (recorder_) recorder_->joining(match_, slot, name, bot);
+    match_.join(slot, name);
 }
 
 void Room::leave(game::Slot slot) {
-    if (recorder_) {
-        recorder_->leave(slot);
-    } else {
-        bare_->leave(slot);
-    }
+    if (recorder_) recorder_->leaving(match_, slot);
+    match_.leave(slot);
 }
 
 void Room::seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name) {
     Occupant& o = occupants_.at(slot);
     if (o.client_id != kNoClient) throw std::logic_error("room: slot holds a client");
-    if (match().active(slot)) leave(slot);  // the bot steps aside
+    if (match_.active(slot)) leave(slot);  // the bot steps aside
     o = {client_id, false, name};
     join(slot, name, false);
     rebuild_roster();
@@ -168,37 +143,36 @@ void Room::unseat_client(game::Slot slot) {
     rebuild_roster();
 }
 
-std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client_inputs,
+std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
                                              std::uint64_t server_tick) {
-    const game::Match& m = match();
     server_tick_ = server_tick;
     events_.clear();
-    if (failed_ || m.phase() == game::Phase::finished) {
+    if (failed_ || match_.phase() == game::Phase::finished) {
         if (!failed_) ++final_pause_done_;
         push_frame(server_tick);
         return events_;
     }
+    if (inputs.size() != occupants_.size())
+        throw std::logic_error("room: step needs one input per slot");
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const Occupant& o = occupants_[s];
         if (o.bot) {
-            inputs_[s] = game::bot_input(m, s);
-        } else if (o.client_id != kNoClient && s < client_inputs.size()) {
-            inputs_[s] = client_inputs[s];
-        } else {
-            inputs_[s] = game::Input{};
+            inputs[s] = game::bot_input(match_, s);
+        } else if (o.client_id == kNoClient) {
+            inputs[s] = game::Input{};
         }
     }
     std::span<const game::MatchEvent> events;
     try {
-        if (options_.step_fault) options_.step_fault(options_.index, m.tick() + 1);
-        if (!recorder_) {
-            events = bare_->step(inputs_);
-        } else {
+        if (options_.step_fault) options_.step_fault(options_.index, match_.tick() + 1);
+        events = match_.step(inputs);
+        // A replay that cannot be written is the room's problem: the match
+        // has stepped all the same and goes on unrecorded.
+        if (recorder_) {
             try {
-                events = recorder_->step(inputs_);
+                recorder_->stepped(match_, events);
             } catch (const replay::WriteError& e) {
                 stop_recording(e.what());
-                events = salvaged_;
             }
         }
     } catch (const std::exception& e) {
@@ -216,7 +190,7 @@ std::span<const game::MatchEvent> Room::step(std::span<const game::Input> client
 }
 
 void Room::push_frame(std::uint64_t server_tick) {
-    protocol::Frame f = protocol::frame_of(match());
+    protocol::Frame f = protocol::frame_of(match_);
     f.tick = server_tick;
     frames_.push_back(std::move(f));
     while (frames_.size() > options_.frame_history)
@@ -233,23 +207,23 @@ const protocol::Frame* Room::frame_at(std::uint64_t server_tick) const {
 }
 
 void Room::rebuild_roster() {
-    const game::MatchState state = match().save();
+    const game::MatchState state = match_.save();
     roster_.clear();
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const auto& p = state.players[s];
         roster_.push_back({static_cast<std::uint16_t>(s), p.active, p.name, occupants_[s].bot,
-                           p.goals, match().team_of(s)});
+                           p.goals, match_.team_of(s)});
     }
     ++roster_version_;
 }
 
 MatchSummary Room::close_match() {
     MatchSummary summary{options_.index, match_number_, replay_path_, {}};
-    const game::Match& m = match();
+    const game::Match& m = match_;
     bool finished = false;
     if (recorder_ && !failed_) {
         try {
-            summary.footer = recorder_->finish();
+            summary.footer = recorder_->finish(match_);
             finished = true;
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
@@ -271,7 +245,7 @@ MatchSummary Room::close_match() {
 }
 
 std::optional<MatchSummary> Room::restart_if_finished() {
-    if (failed_ || match().phase() != game::Phase::finished ||
+    if (failed_ || match_.phase() != game::Phase::finished ||
         final_pause_done_ < options_.final_pause_ticks)
         return std::nullopt;
     MatchSummary summary = close_match();

@@ -1,13 +1,13 @@
 #pragma once
 // One match being played: its slots (empty, a bot or a client), the match
-// (recorded when the server records), and the recent quantised frames that
-// snapshots are delta-encoded against. When a match ends the room records
-// its footer and starts the next one with the same occupants.
+// it owns, the recorder that watches it when the server records, and the
+// recent quantised frames that snapshots are delta-encoded against. When a
+// match ends the room records its footer and starts the next one with the
+// same occupants.
 #include <cstdint>
 #include <deque>
 #include <filesystem>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -66,7 +66,7 @@ class Room {
     std::uint32_t index() const { return options_.index; }
     const game::Map& map() const { return options_.map; }
     std::uint64_t map_hash() const { return map_hash_; }
-    const game::Match& match() const;
+    const game::Match& match() const { return match_; }
     std::uint64_t seed() const { return seed_; }
     std::uint32_t match_number() const { return match_number_; }
     // An exception in a step paused the room for good.
@@ -82,13 +82,13 @@ class Room {
     void seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name);
     // The client's slot goes to a bot (when the room has bots) or empties.
     void unseat_client(game::Slot slot);
-    std::uint32_t client_in(game::Slot slot) const { return occupants_.at(slot).client_id; }
 
-    // One tick. `client_inputs[slot]` for slots that hold clients; bots
-    // decide their own. Returns the events of the tick, stamped with
-    // `server_tick` (the wire speaks server ticks). A finished match is not
-    // stepped: it is shown, frozen, for the final pause.
-    std::span<const game::MatchEvent> step(std::span<const game::Input> client_inputs,
+    // One tick. `inputs` has one input per slot, the clients' filled in by
+    // the caller; the room writes its bots' decisions and idle for empty
+    // slots over the rest, and steps the match with it. Returns the events of
+    // the tick, stamped with `server_tick` (the wire speaks server ticks). A
+    // finished match is not stepped: it is shown, frozen, for the final pause.
+    std::span<const game::MatchEvent> step(std::span<game::Input> inputs,
                                            std::uint64_t server_tick);
     // The match ended and its final pause is over: finish its replay, start
     // the next. The summary of the old one.
@@ -114,10 +114,9 @@ class Room {
     void rebuild_roster();
     void push_frame(std::uint64_t server_tick);
     MatchSummary close_match();
-    // The recorder could not write: the match goes on as a bare one.
+    // The recorder could not write: the match goes on unrecorded.
     void stop_recording(const char* what);
     void fail(const char* what);
-    std::unique_ptr<game::Match> bare_match(const std::vector<replay::PlayerInfo>& players) const;
 
     RoomOptions options_;
     std::uint64_t map_hash_ = 0;
@@ -125,11 +124,9 @@ class Room {
     std::uint32_t match_number_ = 0;
     std::uint64_t seed_ = 0;
     std::uint32_t next_bot_ = 0;
-    // Exactly one of these is set: a recorded match or a bare one.
-    std::unique_ptr<replay::MatchRecorder> recorder_;
-    std::unique_ptr<game::Match> bare_;
+    game::Match match_;
+    std::optional<replay::MatchRecorder> recorder_;  // while the match is recorded
     std::filesystem::path replay_path_;
-    std::vector<game::Input> inputs_;
     std::vector<game::MatchEvent> events_;  // of the last step, in server ticks
     std::uint32_t final_pause_done_ = 0;    // ticks the finished match has been shown
     std::deque<protocol::Frame> frames_;
@@ -139,7 +136,6 @@ class Room {
     std::uint64_t match_start_tick_ = 0;
     std::uint32_t file_tag_ = 0;  // random: replay names unique to this room object
     bool failed_ = false;
-    std::vector<game::MatchEvent> salvaged_;  // the events of a step whose write failed
 };
 
 }  // namespace carom::server

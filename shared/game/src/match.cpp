@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "carom/game/nearest.hpp"
 #include "carom/physics/domain.hpp"
 #include "carom/physics/state_hasher.hpp"
 
@@ -273,7 +274,7 @@ void Match::apply_inputs(std::span<const Input> inputs) {
     for (Slot slot = 0; slot < slot_count(); ++slot) {
         Player& p = players_[slot];
         if (!p.active) continue;
-        p.last_input = Input::from_bits(inputs[slot].bits());
+        p.last_input = inputs[slot];  // valid by construction (Input::from_bits)
         if (p.kick_cooldown > 0) --p.kick_cooldown;
         Vec2 v = world_.disk(p.body).velocity;
         const bool kicking = p.last_input.kick();
@@ -304,15 +305,7 @@ void Match::kick(Slot slot) {
     Player& p = players_[slot];
     const Vec2 from = world_.disk(p.body).position;
     const double reach = t.player_radius + t.puck_radius + t.kick_reach;
-    std::optional<std::size_t> nearest;
-    double nearest_distance_squared = reach * reach;
-    for (std::size_t i = 0; i < pucks_.size(); ++i) {
-        const double d2 = physics::length_squared(world_.disk(pucks_[i].body).position - from);
-        if (d2 <= nearest_distance_squared && (!nearest || d2 < nearest_distance_squared)) {
-            nearest = i;
-            nearest_distance_squared = d2;
-        }
-    }
+    const std::optional<std::uint32_t> nearest = nearest_puck(from, reach);
     if (!nearest) return;
     Puck& puck = pucks_[*nearest];
     const physics::DiskState& d = world_.disk(puck.body);
@@ -425,6 +418,11 @@ const physics::DiskState& Match::player_disk(Slot slot) const {
 
 const physics::DiskState& Match::puck_disk(std::uint32_t puck) const {
     return world_.disk(pucks_.at(puck).body);
+}
+
+std::optional<std::uint32_t> Match::nearest_puck(Vec2 point, double within) const {
+    return nearest_index(
+        puck_count(), point, [this](std::uint32_t i) { return puck_disk(i).position; }, within);
 }
 
 const Goal& Match::goal_of(Team defender) const {

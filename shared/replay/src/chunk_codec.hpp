@@ -1,11 +1,10 @@
 #pragma once
 // Between the in-memory replay pieces and their FlatBuffers tables.
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 #include "carom/replay/replay.hpp"
+#include "carom/result.hpp"
 #include "replay_generated.h"
 
 namespace carom::replay::detail {
@@ -14,11 +13,26 @@ flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, co
 flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, const Keyframe& k);
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f);
 
-// Each returns the reason when a verified table still holds values the
+// The ticks of one TickBatch chunk: first_tick .. first_tick + hashes.size() - 1,
+// with the input changes, roster changes and events among them.
+struct TickBatch {
+    std::uint64_t first_tick = 0;
+    std::vector<InputChange> inputs;  // in (tick, slot) order, one per tick and slot
+    std::vector<std::uint64_t> hashes;
+    std::vector<RosterChange> roster;  // applied before the step of their tick
+    std::vector<game::MatchEvent> events;
+};
+flatbuffers::Offset<schema::TickBatch> encode(flatbuffers::FlatBufferBuilder& b,
+                                              const TickBatch& batch);
+
+// Each fails with the reason when a verified table still holds values the
 // game cannot take (unknown enum values, out-of-range slots...).
-std::optional<std::string> decode(const schema::Header& table, Header& out);
-std::optional<std::string> decode(const schema::Keyframe& table, Keyframe& out);
-std::optional<std::string> decode(const schema::Footer& table, Footer& out);
+Status decode(const schema::Header& table, Header& out);
+Status decode(const schema::Keyframe& table, Keyframe& out);
+Status decode(const schema::Footer& table, Footer& out);
+// `slots`: the header's player slots. Also refuses input changes out of
+// (tick, slot) order or past the batch, which bounds what a file can hold.
+Status decode(const schema::TickBatch& table, std::uint32_t slots, TickBatch& out);
 
 // The input bits the game uses (direction, move, kick); a recorded input
 // with any other bit set is refused, not silently cleared.
@@ -26,9 +40,7 @@ inline constexpr std::uint8_t kInputBits = 0x3F;
 static_assert(game::Input::from_bits(0xFF).bits() == kInputBits,
               "the reader's input bits must be the game's");
 
-// The packed input stream of a TickBatch: varint(offset * 32 + slot), input byte.
+// The packed input stream of a TickBatch: varint(Δtick * 32 + slot), input byte.
 inline constexpr std::uint32_t kMaxSlots = 32;
-void append_input_change(std::vector<std::uint8_t>& out, std::uint64_t tick_offset,
-                         std::uint32_t slot, std::uint8_t bits);
 
 }  // namespace carom::replay::detail

@@ -12,8 +12,6 @@
 namespace carom::replay {
 namespace {
 
-using detail::kMaxSlots;
-
 struct ChunkReader {
     std::span<const std::uint8_t> bytes;
     std::size_t offset = detail::kPreambleSize;
@@ -53,77 +51,21 @@ struct ChunkReader {
     }
 };
 
-std::optional<std::string> read_batch(const schema::TickBatch& t, Replay& r) {
+// A batch's ticks follow the last one read, without a gap.
+Status read_batch(const schema::TickBatch& t, Replay& r) {
     const std::uint64_t expected = r.hashes.size() + 1;
     if (t.first_tick() != expected)
-        return "tick batch starts at tick " + std::to_string(t.first_tick()) + ", expected " +
-               std::to_string(expected);
-    const std::uint64_t count = t.hashes() ? t.hashes()->size() : 0;
-    const std::uint64_t end = t.first_tick() + count;  // one past the last tick
-    const std::uint32_t slots = 2 * r.header.map.team_size;
-    if (t.inputs()) {
-        const auto& in = *t.inputs();
-        std::uint64_t tick = t.first_tick();
-        std::optional<game::Slot> last_slot;  // of the last change at `tick`
-        for (flatbuffers::uoffset_t i = 0; i < in.size();) {
-            std::uint64_t v = 0;
-            int shift = 0;
-            for (;;) {
-                if (i >= in.size() || shift > 56) return "input stream: bad varint";
-                const std::uint8_t byte = in[i++];
-                v |= std::uint64_t{byte & 0x7Fu} << shift;
-                shift += 7;
-                if ((byte & 0x80) == 0) break;
-            }
-            if (i >= in.size()) return "input stream: change without its input byte";
-            const auto slot = static_cast<game::Slot>(v % kMaxSlots);
-            if (v / kMaxSlots != 0) last_slot.reset();
-            tick += v / kMaxSlots;
-            // One change per tick and slot, in slot order: this bounds what a file can hold.
-            if (last_slot && slot <= *last_slot)
-                return "input stream: slot " + std::to_string(slot) + " after slot " +
-                       std::to_string(*last_slot) + " at tick " + std::to_string(tick) +
-                       " (changes go in (tick, slot) order)";
-            last_slot = slot;
-            if (slot >= slots)
-                return "input stream: slot " + std::to_string(slot) + " out of range";
-            if (tick >= end)
-                return "input stream: change at tick " + std::to_string(tick) +
-                       " is past the batch";
-            if ((in[i] & ~detail::kInputBits) != 0)
-                return "input stream: reserved input bits set (" + std::to_string(in[i]) +
-                       ") at tick " + std::to_string(tick) + ", slot " + std::to_string(slot);
-            r.inputs.push_back({tick, slot, game::Input::from_bits(in[i++])});
-        }
-    }
-    if (t.roster()) {
-        for (const schema::RosterChange* c : *t.roster()) {
-            if (c->slot() >= slots)
-                return "roster: slot " + std::to_string(c->slot()) + " out of range";
-            if (c->tick() < t.first_tick() || c->tick() > end)
-                return "roster: change at tick " + std::to_string(c->tick()) + " outside the batch";
-            r.roster.push_back(
-                {c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "", c->bot()});
-        }
-    }
-    if (t.events()) {
-        for (const schema::GameEvent* e : *t.events()) {
-            if (e->kind() > schema::EventKind::MAX || e->team() > schema::Team::MAX)
-                return "event: unknown kind or team";
-            const auto slot = [&](std::int32_t s) -> std::optional<game::Slot> {
-                if (s < 0) return std::nullopt;
-                return static_cast<game::Slot>(s);
-            };
-            if (e->scorer() >= static_cast<std::int32_t>(slots) ||
-                e->own_goal_by() >= static_cast<std::int32_t>(slots))
-                return "event: slot out of range";
-            r.events.push_back({static_cast<game::MatchEvent::Kind>(e->kind()), e->tick(),
-                                static_cast<game::Team>(e->team()), e->puck(), slot(e->scorer()),
-                                e->draw(), slot(e->own_goal_by())});
-        }
-    }
-    if (t.hashes()) r.hashes.insert(r.hashes.end(), t.hashes()->begin(), t.hashes()->end());
-    return std::nullopt;
+        return fail("tick batch starts at tick " + std::to_string(t.first_tick()) + ", expected " +
+                    std::to_string(expected));
+    detail::TickBatch batch;
+    if (auto decoded = detail::decode(t, 2 * r.header.map.team_size, batch); !decoded)
+        return decoded;
+    r.inputs.insert(r.inputs.end(), batch.inputs.begin(), batch.inputs.end());
+    r.roster.insert(r.roster.end(), std::make_move_iterator(batch.roster.begin()),
+                    std::make_move_iterator(batch.roster.end()));
+    r.events.insert(r.events.end(), batch.events.begin(), batch.events.end());
+    r.hashes.insert(r.hashes.end(), batch.hashes.begin(), batch.hashes.end());
+    return {};
 }
 
 }  // namespace
@@ -172,8 +114,8 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
     const schema::Chunk* head = std::get<const schema::Chunk*>(first);
     if (!head || !head->body_as_Header())
         return ReadProblem{header_offset, "the first chunk is not the header"};
-    if (auto reason = detail::decode(*head->body_as_Header(), r.header))
-        return ReadProblem{header_offset, *reason};
+    if (auto decoded = detail::decode(*head->body_as_Header(), r.header); !decoded)
+        return ReadProblem{header_offset, decoded.error().message};
 
     for (;;) {
         const std::size_t at = chunks.offset;
@@ -184,30 +126,30 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
         }
         const schema::Chunk* chunk = std::get<const schema::Chunk*>(next);
         if (!chunk) break;
-        std::optional<std::string> reason;
+        Status read;
         if (r.footer) {
-            reason = "chunk after the footer";
+            read = fail("chunk after the footer");
         } else if (const auto* batch = chunk->body_as_TickBatch()) {
-            reason = read_batch(*batch, r);
+            read = read_batch(*batch, r);
         } else if (const auto* key = chunk->body_as_Keyframe()) {
             Keyframe k;
-            reason = detail::decode(*key, k);
-            if (!reason && k.state.tick != r.last_tick())
-                reason = "keyframe for tick " + std::to_string(k.state.tick) + " after tick " +
-                         std::to_string(r.last_tick());
-            if (!reason) r.keyframes.push_back(std::move(k));
+            read = detail::decode(*key, k);
+            if (read && k.state.tick != r.last_tick())
+                read = fail("keyframe for tick " + std::to_string(k.state.tick) + " after tick " +
+                            std::to_string(r.last_tick()));
+            if (read) r.keyframes.push_back(std::move(k));
         } else if (const auto* foot = chunk->body_as_Footer()) {
             Footer f;
-            reason = detail::decode(*foot, f);
-            if (!reason && f.final_tick != r.last_tick())
-                reason = "footer says the last tick is " + std::to_string(f.final_tick) +
-                         ", the file holds " + std::to_string(r.last_tick());
-            if (!reason) r.footer = f;
+            read = detail::decode(*foot, f);
+            if (read && f.final_tick != r.last_tick())
+                read = fail("footer says the last tick is " + std::to_string(f.final_tick) +
+                            ", the file holds " + std::to_string(r.last_tick()));
+            if (read) r.footer = f;
         } else {
-            reason = "unexpected chunk (a second header?)";
+            read = fail("unexpected chunk (a second header?)");
         }
-        if (reason) {
-            r.problem = ReadProblem{at, *reason};
+        if (!read) {
+            r.problem = ReadProblem{at, read.error().message};
             break;
         }
     }

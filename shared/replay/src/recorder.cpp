@@ -5,79 +5,76 @@
 namespace carom::replay {
 namespace {
 
-Header header_for(const game::Map& map, std::uint64_t seed, std::string producer,
+Header header_for(const game::Match& match, std::string producer,
                   const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks) {
     Header h;
     h.producer = std::move(producer);
-    h.map = map;
-    h.seed = seed;
+    h.map = match.map();
+    h.seed = match.seed();
     h.players = players;
     h.final_pause_ticks = final_pause_ticks;
     return h;
 }
 
+Keyframe keyframe_of(const game::Match& match) {
+    return Keyframe{match.state_hash(), match.save(), {}};
+}
+
 }  // namespace
 
-MatchRecorder::MatchRecorder(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
+MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
                              std::string producer, const std::vector<PlayerInfo>& players,
                              std::uint32_t final_pause_ticks)
-    : match_(map, seed),
-      writer_(path, header_for(map, seed, std::move(producer), players, final_pause_ticks)) {
-    for (const PlayerInfo& p : players)
-        match_.join(p.slot, p.name);
-    applied_.assign(match_.slot_count(), game::Input{});
-    keyframe();
+    : writer_(path, header_for(match, std::move(producer), players, final_pause_ticks)) {
+    if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
+    applied_.assign(match.slot_count(), game::Input{});
+    keyframe(match);
 }
 
-void MatchRecorder::join(game::Slot slot, std::string name, bool bot) {
+void MatchRecorder::check_open() const {
     if (finished_) throw std::logic_error("recorder: the match is finished");
-    settle();
-    const std::uint64_t tick = match_.tick() + 1;
-    match_.join(slot, name);
-    writer_.add_roster({tick, slot, true, std::move(name), bot});
 }
 
-void MatchRecorder::leave(game::Slot slot) {
-    if (finished_) throw std::logic_error("recorder: the match is finished");
-    settle();
-    match_.leave(slot);
-    writer_.add_roster({match_.tick() + 1, slot, false, {}, false});
+void MatchRecorder::joining(const game::Match& match, game::Slot slot, std::string name, bool bot) {
+    check_open();
+    settle(match);
+    writer_.add_roster({match.tick() + 1, slot, true, std::move(name), bot});
 }
 
-std::span<const game::MatchEvent> MatchRecorder::step(std::span<const game::Input> inputs) {
-    if (finished_) throw std::logic_error("recorder: the match is finished");
-    if (inputs.size() != applied_.size())
-        throw std::invalid_argument("recorder: need one input per slot");
-    // Record exactly what the match applies: sanitised, and idle for empty slots.
+void MatchRecorder::leaving(const game::Match& match, game::Slot slot) {
+    check_open();
+    settle(match);
+    writer_.add_roster({match.tick() + 1, slot, false, {}, false});
+}
+
+void MatchRecorder::stepped(const game::Match& match, std::span<const game::MatchEvent> events) {
+    check_open();
+    // What the step applied: an active slot's input (Match keeps it as
+    // last_input), idle for an empty slot.
     for (game::Slot s = 0; s < applied_.size(); ++s)
-        applied_[s] = match_.active(s) ? game::Input::from_bits(inputs[s].bits()) : game::Input{};
+        applied_[s] = match.active(s) ? match.last_input(s) : game::Input{};
     settled_.reset();
-    last_events_ = {};
-    const auto events = match_.step(applied_);
-    last_events_ = events;
-    const std::uint64_t hash = match_.state_hash();
-    writer_.add_tick(match_.tick(), applied_, hash, events);
-    if (match_.tick() % kKeyframeTicks == 0) keyframe();
-    return events;
+    writer_.add_tick(match.tick(), applied_, match.state_hash(), events);
+    if (match.tick() % kKeyframeTicks == 0) keyframe(match);
 }
 
-void MatchRecorder::keyframe() {
-    Keyframe k{match_.state_hash(), match_.save(), {}};
-    if (match_.tick() == 0)
-        for (const physics::HashedValue& v : match_.world().hashed_values())
+void MatchRecorder::keyframe(const game::Match& match) {
+    Keyframe k = keyframe_of(match);
+    if (match.tick() == 0)
+        for (const physics::HashedValue& v : match.world().hashed_values())
             k.world.push_back(v.bits);
     writer_.add_keyframe(k);
 }
 
-void MatchRecorder::settle() {
-    if (!settled_) settled_ = Keyframe{match_.state_hash(), match_.save(), {}};
+void MatchRecorder::settle(const game::Match& match) {
+    if (!settled_) settled_ = keyframe_of(match);
 }
 
-Footer MatchRecorder::finish() {
+Footer MatchRecorder::finish(const game::Match& match) {
     if (finished_) throw std::logic_error("recorder: already finished");
     // The state after the last step: roster changes made since belong to a
     // tick that never ran, so neither the final keyframe nor the footer sees them.
-    const Keyframe last = settled_ ? *settled_ : Keyframe{match_.state_hash(), match_.save(), {}};
+    const Keyframe last = settled_ ? *settled_ : keyframe_of(match);
     if (last.state.tick % kKeyframeTicks != 0) writer_.add_keyframe(last);
     Footer f;
     f.final_tick = last.state.tick;

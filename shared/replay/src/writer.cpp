@@ -11,14 +11,7 @@ namespace carom::replay {
 
 using detail::kMaxSlots;
 
-struct ReplayWriter::Pending {
-    std::uint64_t first_tick = 0;  // 0: nothing pending
-    std::uint64_t last_change_tick = 0;
-    std::vector<std::uint8_t> inputs;
-    std::vector<std::uint64_t> hashes;
-    std::vector<RosterChange> roster;
-    std::vector<game::MatchEvent> events;
-
+struct ReplayWriter::Pending : detail::TickBatch {
     bool empty() const { return hashes.empty() && roster.empty(); }
 };
 
@@ -95,10 +88,7 @@ ReplayWriter::~ReplayWriter() {
 void ReplayWriter::add_roster(const RosterChange& change) {
     if (change.slot >= held_.size())
         throw std::invalid_argument("replay: roster slot out of range");
-    if (pending_->empty()) {
-        pending_->first_tick = change.tick;
-        pending_->last_change_tick = change.tick;
-    }
+    if (pending_->empty()) pending_->first_tick = change.tick;
     held_[change.slot] = game::Input{};
     pending_->roster.push_back(change);
 }
@@ -106,18 +96,13 @@ void ReplayWriter::add_roster(const RosterChange& change) {
 void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
                             std::uint64_t hash, std::span<const game::MatchEvent> events) {
     Pending& p = *pending_;
-    if (p.empty() && p.roster.empty()) {
-        p.first_tick = tick;
-        p.last_change_tick = tick;
-    }
+    if (p.empty()) p.first_tick = tick;
     if (tick != p.first_tick + p.hashes.size())
         throw std::invalid_argument("replay: ticks must be added in order without gaps");
     if (applied.size() != held_.size()) throw std::invalid_argument("replay: one input per slot");
     for (std::uint32_t slot = 0; slot < held_.size(); ++slot) {
         if (applied[slot] == held_[slot]) continue;
-        detail::append_input_change(p.inputs, tick - p.last_change_tick, slot,
-                                    applied[slot].bits());
-        p.last_change_tick = tick;
+        p.inputs.push_back({tick, slot, applied[slot]});
         held_[slot] = applied[slot];
     }
     p.hashes.push_back(hash);
@@ -136,26 +121,8 @@ void ReplayWriter::flush() {
     Pending& p = *pending_;
     if (!p.empty()) {
         flatbuffers::FlatBufferBuilder b;
-        std::vector<flatbuffers::Offset<schema::RosterChange>> roster;
-        for (const RosterChange& r : p.roster) {
-            roster.push_back(
-                schema::CreateRosterChangeDirect(b, r.tick, r.slot, r.join, r.name.c_str(), r.bot));
-        }
-        std::vector<flatbuffers::Offset<schema::GameEvent>> events;
-        for (const game::MatchEvent& e : p.events) {
-            const auto slot_or_none = [](const std::optional<game::Slot>& s) {
-                return s ? static_cast<std::int32_t>(*s) : -1;
-            };
-            events.push_back(schema::CreateGameEvent(
-                b, e.tick, static_cast<schema::EventKind>(e.kind),
-                static_cast<schema::Team>(e.team), e.puck, slot_or_none(e.scorer), e.draw,
-                slot_or_none(e.own_goal_by)));
-        }
-        const auto batch =
-            schema::CreateTickBatchDirect(b, p.first_tick, &p.inputs, &p.hashes, &roster, &events);
-        write_chunk(finish_chunk(b, batch));
+        write_chunk(finish_chunk(b, detail::encode(b, p)));
         p.first_tick = p.first_tick + p.hashes.size();
-        p.last_change_tick = p.first_tick;
         p.inputs.clear();
         p.hashes.clear();
         p.roster.clear();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,16 +29,54 @@ class TempFile {
 
 // A 2 v 2 bot match on the small test map; one player leaves and another
 // joins mid-match. Stops after `ticks` (finished with a footer if `finish`).
+// A match and its recorder, stepped together: the owner's side of
+// MatchRecorder (join, leave, step), as a server room does it.
+class RecordedMatch {
+  public:
+    RecordedMatch(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
+                  const std::vector<PlayerInfo>& players, std::string producer = "replay tests")
+        : match_(std::move(map), seed),
+          recorder_(path, joined(match_, players), producer, players) {}
+
+    const game::Match& match() const { return match_; }
+    void join(game::Slot slot, const std::string& name, bool bot) {
+        recorder_.joining(match_, slot, name, bot);
+        match_.join(slot, name);
+    }
+    void leave(game::Slot slot) {
+        recorder_.leaving(match_, slot);
+        match_.leave(slot);
+    }
+    void step(std::span<const game::Input> inputs) {
+        recorder_.stepped(match_, match_.step(inputs));
+    }
+    // Every slot's bot decides.
+    void step_bots() {
+        std::vector<game::Input> in(match_.slot_count());
+        for (game::Slot s = 0; s < in.size(); ++s)
+            in[s] = game::bot_input(match_, s);
+        step(in);
+    }
+    Footer finish() { return recorder_.finish(match_); }
+
+  private:
+    static const game::Match& joined(game::Match& match, const std::vector<PlayerInfo>& players) {
+        for (const PlayerInfo& p : players)
+            match.join(p.slot, p.name);
+        return match;
+    }
+    game::Match match_;
+    MatchRecorder recorder_;
+};
+
 inline void record_match(const std::filesystem::path& path, std::uint64_t ticks,
                          bool finish = true) {
-    MatchRecorder rec(path, game::test::small_map(2), 11, "replay tests",
+    RecordedMatch rec(path, game::test::small_map(2), 11,
                       {{0, "a", true}, {2, "b", true}, {1, "c", true}});
-    std::vector<game::Input> in(rec.match().slot_count());
     for (std::uint64_t t = 0; t < ticks; ++t) {
         if (t == 100) rec.leave(1);
         if (t == 200) rec.join(3, "d", true);
-        for (game::Slot s = 0; s < in.size(); ++s) in[s] = game::bot_input(rec.match(), s);
-        rec.step(in);
+        rec.step_bots();
     }
     if (finish) rec.finish();
 }

@@ -87,8 +87,7 @@ TEST_CASE("names with terminal escapes, control characters and bad UTF-8 print h
     test::TempFile file("hostile-names");
     const std::string evil = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\nfake log line\xff";
     {
-        MatchRecorder rec(file.path(), game::test::small_map(2), 5, "replay tests",
-                          {{0, evil, true}});
+        test::RecordedMatch rec(file.path(), game::test::small_map(2), 5, {{0, evil, true}});
         std::vector<game::Input> in(rec.match().slot_count());
         for (int t = 0; t < 20; ++t) {
             if (t == 10)

@@ -60,9 +60,10 @@ TEST_CASE("A writer that is never finished leaves a file readable up to its last
 
 TEST_CASE("Ticks reach the file at least once a second of play, without flush()") {
     test::TempFile file("cadence");
-    MatchRecorder rec(file.path(), game::test::small_map(), 1, "tests", {{0, "a", true}});
+    test::RecordedMatch rec(file.path(), game::test::small_map(), 1, {{0, "a", true}});
     std::vector<game::Input> in(rec.match().slot_count());
-    for (std::uint32_t t = 0; t < game::kTickRate; ++t) rec.step(in);
+    for (std::uint32_t t = 0; t < game::kTickRate; ++t)
+        rec.step(in);
     // Not finished, not destroyed: what is on disk already holds the first second.
     auto read = read_replay(test::read_bytes(file.path()));
     REQUIRE(std::holds_alternative<Replay>(read));

@@ -1,7 +1,10 @@
 #pragma once
-// A match that records itself: every join, leave and applied input goes to
-// the replay as it happens, with a keyframe every few seconds and a final one
-// before the footer. Used by `carom-replay record` and by the server.
+// Records a match as it is played. Whoever owns the game::Match (a server
+// room, `carom-replay record`) steps it and tells the recorder what happened:
+// each join or leave just before it is applied, and each step just after it
+// ran. The recorder reads what it needs from the match (the inputs the step
+// applied, the hash, keyframes) and writes it to the replay, with a keyframe
+// every few seconds and a final one before the footer.
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -16,41 +19,40 @@ inline constexpr std::uint32_t kKeyframeTicks = 5 * game::kTickRate;
 
 class MatchRecorder {
   public:
-    // The players join at tick 0. Throws like Match (bad map) and ReplayWriter
-    // (file). `final_pause_ticks` goes to the header (Header::final_pause_ticks).
-    MatchRecorder(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
-                  std::string producer, const std::vector<PlayerInfo>& players,
-                  std::uint32_t final_pause_ticks = 0);
+    // `match` is at tick 0 with `players` joined. Throws ReplayWriter's
+    // WriteError (the file). `final_pause_ticks` goes to the header
+    // (Header::final_pause_ticks).
+    MatchRecorder(const std::filesystem::path& path, const game::Match& match, std::string producer,
+                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks = 0);
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
     ~MatchRecorder() = default;
 
-    const game::Match& match() const { return match_; }
-    void join(game::Slot slot, std::string name, bool bot);
-    void leave(game::Slot slot);
-    // One tick; inputs per slot (those of empty slots are ignored). When the
-    // file cannot be written (WriteError), the match has still stepped:
-    // last_events() holds the tick's events and match() its state.
-    std::span<const game::MatchEvent> step(std::span<const game::Input> inputs);
-    std::span<const game::MatchEvent> last_events() const { return last_events_; }
+    // Before `match.join(slot, name)` / `match.leave(slot)`: the change takes
+    // effect before the next step.
+    void joining(const game::Match& match, game::Slot slot, std::string name, bool bot);
+    void leaving(const game::Match& match, game::Slot slot);
+    // After `events = match.step(...)`. Throws WriteError when the file cannot
+    // be written; the match is not the recorder's, so it has stepped all the same.
+    void stepped(const game::Match& match, std::span<const game::MatchEvent> events);
     void flush() { writer_.flush(); }
-    // Final keyframe and footer; the recorder takes no more ticks.
-    Footer finish();
+    // Final keyframe and footer, of the state after the last step; the
+    // recorder takes no more.
+    Footer finish(const game::Match& match);
     bool finished() const { return finished_; }
     std::uint64_t bytes_written() const { return writer_.bytes_written(); }
 
   private:
-    void keyframe();
+    void keyframe(const game::Match& match);
     // Keeps the state of the last step before the first roster change after it.
-    void settle();
+    void settle(const game::Match& match);
+    void check_open() const;
 
-    game::Match match_;
     ReplayWriter writer_;
-    std::vector<game::Input> applied_;
+    std::vector<game::Input> applied_;  // scratch: per slot, what the last step applied
     // The state after the last step, once a join or leave has changed the
     // match since (the final keyframe and the footer describe this state).
     std::optional<Keyframe> settled_;
-    std::span<const game::MatchEvent> last_events_;  // into match_, until its next step
     bool finished_ = false;
 };
 
