@@ -91,7 +91,7 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
     s.phase_ticks = t.phase_ticks();
     s.score = {t.score_left(), t.score_right()};
     s.rng = t.rng();
-    if (t.kickoff_team() > 2) return "keyframe: unknown kick-off team";
+    if (t.kickoff_team() > 2) return fail("keyframe: unknown kick-off team");
     s.kickoff_team.reset();
     if (t.kickoff_team() != 0)
         s.kickoff_team = t.kickoff_team() == 1 ? game::Team::left : game::Team::right;
