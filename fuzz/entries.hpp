@@ -29,6 +29,7 @@ int client_snapshots(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
 int map_binary(std::span<const std::uint8_t> input);
+int stadium_hbs(std::span<const std::uint8_t> input);
 
 struct Record {
     std::uint8_t flags = 0;

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
         ->check(carom::cli::finite(4096, 1 << 30))
         ->capture_default_str();
     app.add_option("--map", maps,
-                   "Map names or files (comma-separated too), assigned to rooms in turn")
+                   "Map names or files (JSON, or HaxBall stadiums *.hbs; comma-separated too), "
+                   "assigned to rooms in turn")
         ->delimiter(',')
         ->envname("CAROM_MAP")
         ->capture_default_str();

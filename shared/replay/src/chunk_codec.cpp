@@ -44,9 +44,10 @@ flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, 
         const schema::Vec2 pos = to_schema(p.disk.position), vel = to_schema(p.disk.velocity);
         pucks.push_back(schema::CreatePuckState(b, &pos, &vel, slot_or_none(p.last_kicker)));
     }
-    return schema::CreateKeyframeDirect(b, s.tick, k.hash, static_cast<schema::Phase>(s.phase),
-                                        s.phase_ticks, s.score[0], s.score[1], s.rng, &players,
-                                        &pucks, k.world.empty() ? nullptr : &k.world);
+    return schema::CreateKeyframeDirect(
+        b, s.tick, k.hash, static_cast<schema::Phase>(s.phase), s.phase_ticks, s.score[0],
+        s.score[1], s.rng, &players, &pucks, k.world.empty() ? nullptr : &k.world,
+        static_cast<std::uint8_t>(s.kickoff_team ? game::index_of(*s.kickoff_team) + 1 : 0));
 }
 
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f) {
@@ -92,6 +93,10 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
     s.phase_ticks = t.phase_ticks();
     s.score = {t.score_left(), t.score_right()};
     s.rng = t.rng();
+    if (t.kickoff_team() > 2) return fail("keyframe: unknown kick-off team");
+    s.kickoff_team.reset();
+    if (t.kickoff_team() != 0)
+        s.kickoff_team = t.kickoff_team() == 1 ? game::Team::left : game::Team::right;
     s.players.clear();
     s.pucks.clear();
     if (t.players()) {
