@@ -16,6 +16,7 @@
 #include "config.hpp"
 #include "cookie.hpp"
 #include "refusal_log.hpp"
+#include "replay_budget.hpp"
 #include "room.hpp"
 #include "session.hpp"
 #include "stats.hpp"
@@ -73,6 +74,8 @@ class Server {
     void remove_session(std::uint32_t client_id);
     Session* find_by_endpoint(const Endpoint& from);
     std::uint64_t cookie_bucket() const;
+    // Keeps the replay directory within its budget (when it has one).
+    void keep_replay_budget();
 
     ServerConfig config_;
     Transport& transport_;
@@ -91,6 +94,7 @@ class Server {
     float last_tick_ms_ = 0.0F;
     Stats stats_;
     std::vector<MatchSummary> finished_;
+    std::optional<ReplayBudget> replay_budget_;
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
     std::vector<protocol::DeltaStreams> delta_streams_;     // per room
     flatbuffers::FlatBufferBuilder builder_{1024};
