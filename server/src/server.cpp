@@ -86,6 +86,19 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
     delta_streams_.resize(rooms_.size());
+    if (!config_.replay_dir.empty()) {
+        // The index is a convenience over the files: a server that cannot
+        // keep it records all the same (`carom-replay index DIR` rebuilds it).
+        if (auto index = replay_index::Index::open(config_.replay_dir); !index) {
+            spdlog::error("replay index: {}", index.error().message);
+        } else if (auto synced = index->sync(); !synced) {
+            spdlog::error("replay index: {}", synced.error().message);
+        } else {
+            spdlog::info("replay index: {} replays, {} added, {} rows of removed files dropped",
+                         synced->kept + synced->added, synced->added, synced->removed);
+            replay_index_.emplace(std::move(*index));
+        }
+    }
     const ReplayLimits limits{config_.replay_keep_days, config_.replay_max_bytes};
     if (!config_.replay_dir.empty() && limits.any()) {
         replay_budget_.emplace(config_.replay_dir, limits);
@@ -97,14 +110,30 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     }
 }
 
+void Server::replay_finished(const MatchSummary& summary) {
+    if (summary.replay.empty()) return;  // not recorded, or not to its end
+    // The file has its footer; its row follows (a crash between: the next
+    // start's sync adds it).
+    if (replay_index_)
+        if (auto added = replay_index_->add(summary.replay); !added)
+            spdlog::error("replay index: {}", added.error().message);
+    if (replay_budget_) replay_budget_->add_finished(summary.replay);
+}
+
 void Server::keep_replay_budget() {
     if (!replay_budget_) return;
     std::uint64_t recording = 0;
     for (const auto& room : rooms_)
         recording += room->recording_bytes();
     for (const auto& removed :
-         replay_budget_->enforce(recording, std::filesystem::file_time_type::clock::now()))
+         replay_budget_->enforce(recording, std::filesystem::file_time_type::clock::now())) {
         spdlog::info("replay budget: removed {}", removed.string());
+        // The file first, then its row: a crash between leaves a row that the
+        // next start's sync drops.
+        if (replay_index_)
+            if (auto dropped = replay_index_->remove(removed); !dropped)
+                spdlog::error("replay index: {}", dropped.error().message);
+    }
     stats_.replay_bytes_kept = replay_budget_->bytes_kept() + recording;
     stats_.replay_files_removed = replay_budget_->files_removed();
 }
@@ -492,10 +521,8 @@ void Server::tick() {
                 }
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
-            if (replay_budget_ && !summary->replay.empty()) {
-                replay_budget_->add_finished(summary->replay);
-                budget_due = true;
-            }
+            replay_finished(*summary);
+            budget_due = budget_due || replay_budget_.has_value();
             delta_streams_[room->index()].reset();  // the new match's first frame reuses a tick
             for (auto& [id, s] : sessions_) {
                 if (s.room != room->index()) continue;
@@ -546,11 +573,9 @@ std::vector<MatchSummary> Server::shutdown() {
     for (auto& room : rooms_)
         if (auto summary = room->finish()) out.push_back(*summary);
     finished_.insert(finished_.end(), out.begin(), out.end());
-    if (replay_budget_) {
-        for (const MatchSummary& s : out)
-            if (!s.replay.empty()) replay_budget_->add_finished(s.replay);
-        keep_replay_budget();
-    }
+    for (const MatchSummary& s : out)
+        replay_finished(s);
+    keep_replay_budget();
     shut_down_ = true;
     return out;
 }

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "carom/replay_index/index.hpp"
 #include "config.hpp"
 #include "cookie.hpp"
 #include "refusal_log.hpp"
@@ -76,6 +77,8 @@ class Server {
     std::uint64_t cookie_bucket() const;
     // Keeps the replay directory within its budget (when it has one).
     void keep_replay_budget();
+    // A finished match's replay: its row in the index, and the budget's count.
+    void replay_finished(const MatchSummary& summary);
 
     ServerConfig config_;
     Transport& transport_;
@@ -95,6 +98,7 @@ class Server {
     Stats stats_;
     std::vector<MatchSummary> finished_;
     std::optional<ReplayBudget> replay_budget_;
+    std::optional<replay_index::Index> replay_index_;       // DIR/index.sqlite, when recording
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
     std::vector<protocol::DeltaStreams> delta_streams_;     // per room
     flatbuffers::FlatBufferBuilder builder_{1024};
