@@ -10,9 +10,11 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
 
 #include <spdlog/fmt/fmt.h>
 
+#include "carom/replay_index/index.hpp"
 #include "link.hpp"
 #include "replay_budget.hpp"
 
@@ -89,6 +91,17 @@ TEST_CASE("a server with a small replay budget keeps the newest matches within i
     }
     CHECK(kept > 0);
     CHECK(stats.replay_files_removed == finished.size() - kept);
+    // The index has a row for each finished replay left, and none for those removed.
+    std::set<std::string> finished_left, indexed;
+    for (const MatchSummary& m : finished)
+        if (fs::exists(m.replay)) finished_left.insert(m.replay.filename().string());
+    auto index = replay_index::Index::open(config.replay_dir);
+    REQUIRE(index.ok());
+    const auto rows = index->find({});
+    REQUIRE(rows.ok());
+    for (const replay_index::MatchRow& row : *rows)
+        indexed.insert(row.file);
+    CHECK(indexed == finished_left);
     fs::remove_all(dir);
 }
 
