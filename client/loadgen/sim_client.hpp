@@ -83,7 +83,7 @@ class SimClient {
     const LoadedMap* map_ = nullptr;
     std::string map_problem_;
     game::Vec2 goal_;
-    double reach_ = client::kDefaultKickDistance;
+    double reach_ = client::kick_distance(game::Tuning{});
 };
 
 }  // namespace carom::loadgen

@@ -1,5 +1,7 @@
 #include "carom/client/chase_bot.hpp"
 
+#include "carom/game/nearest.hpp"
+
 namespace carom::client {
 
 double kick_distance(const game::Tuning& tuning) {
@@ -9,7 +11,7 @@ double kick_distance(const game::Tuning& tuning) {
 game::Vec2 opposing_goal(const game::Map& map, game::Team team) {
     const game::Team defender = game::other(team);
     for (const game::Goal& goal : map.goals) {
-        if (goal.defender == defender) return (goal.post_a + goal.post_b) * 0.5;
+        if (goal.defender == defender) return game::mouth_centre(goal);
     }
     return map.size * 0.5;  // validated maps always have both goals
 }
@@ -20,17 +22,13 @@ game::Input chase_input(const protocol::Frame& frame, game::Slot slot, std::uint
     if (puck_count == 0 || me_index >= frame.disks.size()) return game::Input::idle();
     const game::Vec2 me = protocol::position_of(frame.disks[me_index]);
 
-    game::Vec2 puck = protocol::position_of(frame.disks[0]);
-    double best = physics::length_squared(puck - me);
-    for (std::uint32_t p = 1; p < puck_count; ++p) {
-        const game::Vec2 candidate = protocol::position_of(frame.disks[p]);
-        const double d = physics::length_squared(candidate - me);
-        if (d < best) {
-            best = d;
-            puck = candidate;
-        }
-    }
-    if (best <= reach * reach) return game::Input::toward(puck - me, /*kick=*/true);
+    const auto puck_at = [&frame](std::uint32_t p) {
+        return protocol::position_of(frame.disks[p]);
+    };
+    const std::uint32_t nearest = *game::nearest_index(puck_count, me, puck_at);  // puck_count > 0
+    const game::Vec2 puck = puck_at(nearest);
+    if (physics::length_squared(puck - me) <= reach * reach)
+        return game::Input::toward(puck - me, /*kick=*/true);
 
     // Aim a little behind the puck as seen from the goal, so that the kick
     // (which pushes the puck away from the kicker) sends it goalwards.

@@ -8,9 +8,13 @@
 # FLOODERS=N: how many flood processes (default 2; 0 for a baseline).
 # FLOOD_NICE=1: the flooders run at nice 19, as an attacker on other machines
 # would not take the server's CPU (this host has 2 shared cores).
-# SPLIT_CPUS=1: the server alone on CPU 0, the flooders and the players on
-# CPU 1 (taskset): full-speed flooders that cannot take the server's core.
+# SPLIT_CPUS=1: the server alone on CPU 0; the flooders, the players and this
+# script's own polling on CPU 1 (taskset): full-speed flooders that cannot
+# take the server's core. (The polling's jq and python3 on the server's core
+# made ticks 2-4 ms late with no flood at all.) Other work on the machine
+# still runs where it likes: give the server its core to itself, or say so.
 set -u
+[ -n "${SPLIT_CPUS:-}" ] && taskset -cp 1 $$ >/dev/null
 build=${1:?build dir}
 flood_s=${2:-10}
 here=$(cd "$(dirname "$0")/../.." && pwd)

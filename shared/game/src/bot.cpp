@@ -5,10 +5,6 @@
 namespace carom::game {
 namespace {
 
-Vec2 mouth_centre(const Goal& g) {
-    return (g.post_a + g.post_b) * 0.5;
-}
-
 // The active player of `team` nearest to `point`; ties to the lower slot.
 std::optional<Slot> nearest_player(const Match& match, Team team, Vec2 point) {
     std::optional<Slot> best;
@@ -19,19 +15,6 @@ std::optional<Slot> nearest_player(const Match& match, Team team, Vec2 point) {
         if (d2 < best_d2) {
             best_d2 = d2;
             best = s;
-        }
-    }
-    return best;
-}
-
-std::uint32_t nearest_puck(const Match& match, Vec2 point) {
-    std::uint32_t best = 0;
-    double best_d2 = std::numeric_limits<double>::infinity();
-    for (std::uint32_t i = 0; i < match.puck_count(); ++i) {
-        const double d2 = physics::length_squared(match.puck_disk(i).position - point);
-        if (d2 < best_d2) {
-            best_d2 = d2;
-            best = i;
         }
     }
     return best;
@@ -56,7 +39,7 @@ Input bot_input(const Match& match, Slot slot) {
         }
         return false;
     }();
-    const std::uint32_t threat = nearest_puck(match, own_goal);
+    const std::uint32_t threat = *match.nearest_puck(own_goal);  // a map has a puck
     const Vec2 threat_at = match.puck_disk(threat).position;
     if (has_mate && nearest_player(match, team, own_goal) == slot) {
         const double field = physics::length(their_goal - own_goal);
@@ -69,7 +52,7 @@ Input bot_input(const Match& match, Slot slot) {
         }
     }
 
-    const std::uint32_t target = nearest_puck(match, me);
+    const std::uint32_t target = *match.nearest_puck(me);
     const Vec2 puck = match.puck_disk(target).position;
     const Vec2 shot = physics::normalize_or(their_goal - puck, {});
     const double contact = t.player_radius + t.puck_radius;

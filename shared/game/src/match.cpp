@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "carom/game/nearest.hpp"
 #include "carom/physics/domain.hpp"
 #include "carom/physics/state_hasher.hpp"
 
@@ -88,11 +89,14 @@ Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
     build_world();
     events_.reserve(8 + pucks_.size());
     puck_positions_.resize(pucks_.size());
-    for (Puck& puck : pucks_) {
-        const Vec2 nudge{(rng_.unit() * 2.0 - 1.0) * kKickoffNudge,
-                         (rng_.unit() * 2.0 - 1.0) * kKickoffNudge};
-        world_.set_velocity(puck.body, nudge);
-    }
+    for (Puck& puck : pucks_)
+        world_.set_velocity(puck.body, kickoff_nudge());
+}
+
+Vec2 Match::kickoff_nudge() {
+    const double x = (rng_.unit() * 2.0 - 1.0) * kKickoffNudge;
+    const double y = (rng_.unit() * 2.0 - 1.0) * kKickoffNudge;
+    return {x, y};
 }
 
 void Match::build_world() {
@@ -245,15 +249,7 @@ void Match::kick(Slot slot) {
     Player& p = players_[slot];
     const Vec2 from = world_.disk(p.body).position;
     const double reach = t.player_radius + t.puck_radius + t.kick_reach;
-    std::optional<std::size_t> nearest;
-    double nearest_distance_squared = reach * reach;
-    for (std::size_t i = 0; i < pucks_.size(); ++i) {
-        const double d2 = physics::length_squared(world_.disk(pucks_[i].body).position - from);
-        if (d2 <= nearest_distance_squared && (!nearest || d2 < nearest_distance_squared)) {
-            nearest = i;
-            nearest_distance_squared = d2;
-        }
-    }
+    const std::optional<std::uint32_t> nearest = nearest_puck(from, reach);
     if (!nearest) return;
     Puck& puck = pucks_[*nearest];
     const physics::DiskState& d = world_.disk(puck.body);
@@ -317,9 +313,7 @@ void Match::kickoff() {
     }
     for (std::size_t i = 0; i < pucks_.size(); ++i) {
         world_.set_position(pucks_[i].body, map_.puck_spawns[i]);
-        const Vec2 nudge{(rng_.unit() * 2.0 - 1.0) * kKickoffNudge,
-                         (rng_.unit() * 2.0 - 1.0) * kKickoffNudge};
-        world_.set_velocity(pucks_[i].body, nudge);
+        world_.set_velocity(pucks_[i].body, kickoff_nudge());
         pucks_[i].last_kicker.reset();
     }
     phase_ = Phase::playing;
@@ -346,6 +340,11 @@ const physics::DiskState& Match::player_disk(Slot slot) const {
 
 const physics::DiskState& Match::puck_disk(std::uint32_t puck) const {
     return world_.disk(pucks_.at(puck).body);
+}
+
+std::optional<std::uint32_t> Match::nearest_puck(Vec2 point, double within) const {
+    return nearest_index(
+        puck_count(), point, [this](std::uint32_t i) { return puck_disk(i).position; }, within);
 }
 
 const Goal& Match::goal_of(Team defender) const {

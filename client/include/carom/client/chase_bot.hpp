@@ -15,7 +15,6 @@ namespace carom::client {
 // Centre distance that kicks: player radius + puck radius + 2 units of slack
 // (the match itself kicks within player + puck radius + kick_reach).
 double kick_distance(const game::Tuning& tuning);
-inline constexpr double kDefaultKickDistance = 2.0 + 1.25 + 2.0;
 
 // The centre of the goal that `team` attacks (the one the other team defends).
 game::Vec2 opposing_goal(const game::Map& map, game::Team team);
@@ -23,6 +22,6 @@ game::Vec2 opposing_goal(const game::Map& map, game::Team team);
 // The input for `slot` in `frame` (disks: `puck_count` pucks, then one per
 // slot). Idle when the frame has no puck or no disk for the slot.
 game::Input chase_input(const protocol::Frame& frame, game::Slot slot, std::uint32_t puck_count,
-                        game::Vec2 opposing_goal, double kick_distance = kDefaultKickDistance);
+                        game::Vec2 opposing_goal, double kick_distance);
 
 }  // namespace carom::client

@@ -32,6 +32,11 @@ struct Goal {
     Vec2 post_b;
 };
 
+// The middle of the goal line: where bots aim and what they defend.
+inline Vec2 mouth_centre(const Goal& goal) {
+    return (goal.post_a + goal.post_b) * 0.5;
+}
+
 struct Spawn {
     Team team = Team::left;
     Vec2 position;

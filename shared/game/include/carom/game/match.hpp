@@ -10,6 +10,7 @@
 // a saved state restores into a fresh match exactly.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -114,6 +115,10 @@ class Match {
     const physics::DiskState& player_disk(Slot slot) const;
     std::uint32_t puck_count() const { return static_cast<std::uint32_t>(pucks_.size()); }
     const physics::DiskState& puck_disk(std::uint32_t puck) const;
+    // The puck nearest to `point` within `within` (ties to the lower index,
+    // carom/game/nearest.hpp); nullopt when none is that close.
+    std::optional<std::uint32_t> nearest_puck(
+        Vec2 point, double within = std::numeric_limits<double>::infinity()) const;
     const Goal& goal_of(Team defender) const;
     const physics::World& world() const { return world_; }
 
@@ -143,6 +148,8 @@ class Match {
     void kick(Slot slot);
     void detect_goals(std::span<const Vec2> before);
     void kickoff();
+    // The random velocity a puck gets at kick-off, so no two kick-offs are alike.
+    Vec2 kickoff_nudge();
     void finish();
     Vec2 spawn_of(Slot slot) const;
     Vec2 parking_of(Slot slot) const;
