@@ -67,6 +67,22 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     if (!(config_.replay_keep_days >= 0.0 && config_.replay_keep_days <= 36500.0))
         throw std::invalid_argument("--replay-keep-days must be 0..36500");
 
+    if (!config_.replay_dir.empty()) {
+        // The index is a convenience over the files: a server that cannot
+        // keep it records all the same (`carom-replay index DIR` rebuilds it).
+        // Synced before the rooms start their replays, which get rows when
+        // they finish.
+        if (auto index = replay_index::Index::open(config_.replay_dir); !index) {
+            spdlog::error("replay index: {}", index.error().message);
+        } else if (auto synced = index->sync(); !synced) {
+            spdlog::error("replay index: {}", synced.error().message);
+        } else {
+            spdlog::info("replay index: {} replays, {} added, {} rows of removed files dropped",
+                         synced->kept + synced->added, synced->added, synced->removed);
+            replay_index_.emplace(std::move(*index));
+        }
+    }
+
     std::vector<game::Map> maps;
     for (const auto& path : config_.maps)
         maps.push_back(load_map(path));
@@ -86,19 +102,6 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
     delta_streams_.resize(rooms_.size());
-    if (!config_.replay_dir.empty()) {
-        // The index is a convenience over the files: a server that cannot
-        // keep it records all the same (`carom-replay index DIR` rebuilds it).
-        if (auto index = replay_index::Index::open(config_.replay_dir); !index) {
-            spdlog::error("replay index: {}", index.error().message);
-        } else if (auto synced = index->sync(); !synced) {
-            spdlog::error("replay index: {}", synced.error().message);
-        } else {
-            spdlog::info("replay index: {} replays, {} added, {} rows of removed files dropped",
-                         synced->kept + synced->added, synced->added, synced->removed);
-            replay_index_.emplace(std::move(*index));
-        }
-    }
     const ReplayLimits limits{config_.replay_keep_days, config_.replay_max_bytes};
     if (!config_.replay_dir.empty() && limits.any()) {
         replay_budget_.emplace(config_.replay_dir, limits);
