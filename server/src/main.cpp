@@ -127,6 +127,16 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--replay-dir", config.replay_dir, "Record every match here (empty: no replays)")
         ->envname("CAROM_REPLAY_DIR");
+    app.add_option("--replay-keep-days", config.replay_keep_days,
+                   "Remove finished replays older than this many days (0: keep them)")
+        ->envname("CAROM_REPLAY_KEEP_DAYS")
+        ->check(carom::cli::finite(0, 36500))
+        ->capture_default_str();
+    app.add_option("--replay-max-bytes", config.replay_max_bytes,
+                   "Remove the oldest finished replays while the directory holds more (0: no "
+                   "limit)")
+        ->envname("CAROM_REPLAY_MAX_BYTES")
+        ->capture_default_str();
     app.add_option("--seed", config.seed, "Seed of the first matches")
         ->envname("CAROM_SEED")
         ->capture_default_str();
