@@ -34,6 +34,7 @@ std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
 int map_binary(std::span<const std::uint8_t> input);
+int stadium_hbs(std::span<const std::uint8_t> input);
 
 struct Record {
     std::uint8_t flags = 0;

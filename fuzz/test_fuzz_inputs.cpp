@@ -70,6 +70,10 @@ TEST_CASE("fuzz inputs: binary map") {
     CHECK(run_all("shared/protocol", "map_binary", carom::fuzz::map_binary) >= 3);
 }
 
+TEST_CASE("fuzz inputs: HaxBall stadium") {
+    CHECK(run_all("shared/stadium", "stadium_hbs", carom::fuzz::stadium_hbs) >= 3);
+}
+
 TEST_CASE("fuzz inputs: records split an input into datagrams") {
     using carom::fuzz::for_each_record;
     std::vector<std::pair<std::uint8_t, std::size_t>> seen;

@@ -17,6 +17,7 @@ all=(
   replay-reader:shared/replay/fuzz/corpus/replay_reader
   map-json:shared/protocol/fuzz/corpus/map_json
   map-binary:shared/protocol/fuzz/corpus/map_binary
+  stadium-hbs:shared/stadium/fuzz/corpus/stadium_hbs
 )
 chosen=("$@")
 

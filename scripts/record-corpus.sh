@@ -24,3 +24,5 @@ record hard-kicks-rink    --map "$maps/rink.json"    --seed 3 --kick-speed 1500
 record churn-arena        --map "$maps/arena.json"   --players 5 --churn 7 --seed 4
 record churn-rink         --map "$maps/rink.json"    --players 1 --churn 3 --seed 6 --ticks 3600
 record ten-minutes-stadium --map "$maps/stadium.json" --seed 5
+# A HaxBall stadium, imported: arcs, posts, planes, ball-only lines, kick-off barriers.
+record curves-stadium     --map shared/stadium/stadiums/curves.hbs --seed 7

@@ -65,6 +65,9 @@ flood|--port 1 --junk-percent 101|2|^carom-flood: --junk-percent: 101 is outside
 clientbench|--seconds nan|2|^carom-client-bench: --seconds: 'nan' is not a finite number
 bench||2|^carom-bench: 
 bench|physics --n nan|2|^carom-bench: 
+stadium||2|^carom-stadium: .*stadium.*required
+stadium|x.hbs --team-size 17|2|^carom-stadium: --team-size: 
+stadium|x.hbs --bogus|2|^carom-stadium: .*--bogus
 TABLE
 )
 
@@ -86,7 +89,7 @@ while IFS='|' read -r tool args code pattern; do
 done <<< "$table"
 
 # --version: the carom version, protocol and replay versions, exit 0.
-for tool in server client replay loadgen flood clientbench bench; do
+for tool in server client replay loadgen flood clientbench bench stadium; do
   [[ -n ${bin[$tool]:-} ]] || continue
   checked=$((checked + 1))
   out=$("${bin[$tool]}" --version 2>&1)

@@ -24,11 +24,15 @@ std::variant<game::Map, std::string> find_map(std::string_view name,
     quoted.append(name).push_back('\'');
     if (!safe_name(name)) return "map name " + quoted + " is not a plain name";
     std::string tried;
+    // A carom map file, or a HaxBall stadium (imported to the same bits as
+    // the server's import of it).
     for (const std::filesystem::path& dir : dirs) {
-        const std::filesystem::path file = dir / (std::string(name) + ".json");
-        std::error_code ec;
-        if (std::filesystem::is_regular_file(file, ec)) return protocol::load_map_file(file);
-        tried += (tried.empty() ? "" : ", ") + file.string();
+        for (const char* extension : {".json", ".hbs"}) {
+            const std::filesystem::path file = dir / (std::string(name) + extension);
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(file, ec)) return protocol::load_map_file(file);
+            tried += (tried.empty() ? "" : ", ") + file.string();
+        }
     }
     return "map " + quoted +
            " not found (tried: " + (tried.empty() ? std::string("no directories") : tried) + ")";

@@ -231,3 +231,26 @@ TEST_CASE("hud_line_drops_the_least_important_figures_first") {
 }
 
 }  // namespace carom::render
+
+namespace carom::render {
+namespace {
+
+// An imported HaxBall stadium: its arcs (rounded corners, curved nets, the
+// centre circle hidden), straight lines and posts are drawn; planes are not.
+TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
+    const std::filesystem::path dirs[] = {CAROM_STADIUMS_DIR};
+    auto found = client::find_map("curves", dirs);
+    REQUIRE_MESSAGE(
+        std::holds_alternative<game::Map>(found),
+        (std::holds_alternative<std::string>(found) ? std::get<std::string>(found) : ""));
+    const game::Map map = std::get<game::Map>(std::move(found));
+    const std::vector<DiskView> disks = {{{400.0, 200.0}, map.tuning.puck_radius, Ink::puck}};
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    check_golden("curves_80x24_ascii", render(scene, 80, 24, Glyphs::ascii));
+    check_golden("curves_120x40_braille", render(scene, 120, 40, Glyphs::braille));
+}
+
+}  // namespace
+}  // namespace carom::render

@@ -29,5 +29,8 @@ Command add_bots(CLI::App& app);
 Command add_play(CLI::App& app);
 Command add_cast(CLI::App& app);
 Command add_missing(CLI::App& app, const char* name, const char* what);
+// Built with the network programs (SQLite; not in the cross builds).
+Command add_index(CLI::App& app);
+Command add_find(CLI::App& app);
 
 }  // namespace carom::tool

@@ -44,6 +44,14 @@ int main(int argc, char** argv) {
     commands.push_back(
         carom::tool::add_missing(app, "cast", "Write a replay as an asciicast v2 recording"));
 #endif
+#ifdef CAROM_HAVE_INDEX
+    commands.push_back(carom::tool::add_index(app));
+    commands.push_back(carom::tool::add_find(app));
+#else
+    commands.push_back(
+        carom::tool::add_missing(app, "index", "Rebuild a replay directory's index"));
+    commands.push_back(carom::tool::add_missing(app, "find", "Find matches in a replay directory"));
+#endif
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     try {

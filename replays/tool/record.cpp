@@ -136,8 +136,8 @@ Command add_record(CLI::App& app) {
     auto o = std::make_shared<RecordOptions>();
     CLI::App* cmd = app.add_subcommand("record", "Play a headless bot match and record it");
     cmd->add_option("--map", o->map,
-                    "Map name (arena), map file (JSON, schemas/map.fbs), or a replay to take its "
-                    "map")
+                    "Map name (arena), map file (JSON, schemas/map.fbs, or a HaxBall stadium "
+                    "*.hbs), or a replay to take its map")
         ->required();
     cmd->add_option("--players", o->players, "Bots at the start (default: every slot)")
         ->check(carom::cli::finite(0, 1 << 16));

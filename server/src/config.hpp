@@ -20,7 +20,10 @@ struct ServerConfig {
     double timeout_s = 5.0;
     double grace_s = 10.0;             // a timed-out player's slot is kept this long
     std::filesystem::path replay_dir;  // empty: no recording
-    std::uint64_t seed = 1;            // first match's seed; later ones derive from it
+    // The replay directory's disk budget (replay_budget.hpp); 0: no limit.
+    double replay_keep_days = 0.0;
+    std::uint64_t replay_max_bytes = 0;
+    std::uint64_t seed = 1;  // first match's seed; later ones derive from it
     std::vector<std::string> banned_names;
     std::uint32_t snapshot_history = 64;  // ticks an update can reach back (room history)
     bool delta_snapshots = true;          // false: a FullState every time, never an update

@@ -74,7 +74,8 @@ int main(int argc, char** argv) {
         ->check(carom::cli::finite(4096, 1 << 30))
         ->capture_default_str();
     app.add_option("--map", maps,
-                   "Map names or files (comma-separated too), assigned to rooms in turn")
+                   "Map names or files (JSON, or HaxBall stadiums *.hbs; comma-separated too), "
+                   "assigned to rooms in turn")
         ->delimiter(',')
         ->envname("CAROM_MAP")
         ->capture_default_str();
@@ -129,6 +130,16 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--replay-dir", config.replay_dir, "Record every match here (empty: no replays)")
         ->envname("CAROM_REPLAY_DIR");
+    app.add_option("--replay-keep-days", config.replay_keep_days,
+                   "Remove finished replays older than this many days (0: keep them)")
+        ->envname("CAROM_REPLAY_KEEP_DAYS")
+        ->check(carom::cli::finite(0, 36500))
+        ->capture_default_str();
+    app.add_option("--replay-max-bytes", config.replay_max_bytes,
+                   "Remove the oldest finished replays while the directory holds more (0: no "
+                   "limit)")
+        ->envname("CAROM_REPLAY_MAX_BYTES")
+        ->capture_default_str();
     app.add_option("--seed", config.seed, "Seed of the first matches")
         ->envname("CAROM_SEED")
         ->capture_default_str();

@@ -74,6 +74,8 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
         s.invalid.emplace_back(label(to_string(static_cast<Drop>(i))), st.dropped[i]);
     s.replay_write_errors = st.replay_write_errors;
     s.rooms_failed = st.rooms_failed;
+    s.replay_bytes_kept = st.replay_bytes_kept;
+    s.replay_files_removed = st.replay_files_removed;
     s.matches_finished = server.finished_matches().size();
     const std::lock_guard lock(mutex_);
     published_ = std::move(s);
@@ -134,6 +136,11 @@ std::string Metrics::prometheus_text() const {
            s.rooms_failed);
     metric("carom_matches_finished_total", "counter", "Matches played to the end.",
            s.matches_finished);
+    metric("carom_replay_bytes", "gauge",
+           "Bytes of the replays kept (finished and being written) under a disk budget.",
+           s.replay_bytes_kept);
+    metric("carom_replay_files_removed_total", "counter",
+           "Finished replays removed to keep the disk budget.", s.replay_files_removed);
     return out;
 }
 

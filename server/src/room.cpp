@@ -55,7 +55,9 @@ void Room::start_match() {
             options_.replay_dir / fmt::format("room{:02}-{}-{:08x}-m{:04}.crpl", options_.index,
                                               options_.run_id, file_tag_, match_number_);
         try {
-            recorder_.emplace(path, match_, "carom-server", players, options_.final_pause_ticks);
+            // The producer names the carom version, for the index of matches.
+            recorder_.emplace(path, match_, "carom-server " CAROM_VERSION, players,
+                              options_.final_pause_ticks);
             replay_path_ = path;
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;

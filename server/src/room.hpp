@@ -95,6 +95,9 @@ class Room {
     std::optional<MatchSummary> restart_if_finished();
     // Footer and close (server shutdown).
     std::optional<MatchSummary> finish();
+    // The replay being written (empty when none), and its bytes so far.
+    const std::filesystem::path& recording() const { return replay_path_; }
+    std::uint64_t recording_bytes() const { return recorder_ ? recorder_->bytes_written() : 0; }
 
     // What the match did over its recent ticks, for updates.
     const TickHistory& history() const { return history_; }

@@ -74,6 +74,24 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         throw std::invalid_argument("--max-sessions-per-ip must be at least 1");
     if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
+    if (!(config_.replay_keep_days >= 0.0 && config_.replay_keep_days <= 36500.0))
+        throw std::invalid_argument("--replay-keep-days must be 0..36500");
+
+    if (!config_.replay_dir.empty()) {
+        // The index is a convenience over the files: a server that cannot
+        // keep it records all the same (`carom-replay index DIR` rebuilds it).
+        // Synced before the rooms start their replays, which get rows when
+        // they finish.
+        if (auto index = replay_index::Index::open(config_.replay_dir); !index) {
+            spdlog::error("replay index: {}", index.error().message);
+        } else if (auto synced = index->sync(); !synced) {
+            spdlog::error("replay index: {}", synced.error().message);
+        } else {
+            spdlog::info("replay index: {} replays, {} added, {} rows of removed files dropped",
+                         synced->kept + synced->added, synced->added, synced->removed);
+            replay_index_.emplace(std::move(*index));
+        }
+    }
 
     std::vector<game::Map> maps;
     for (const auto& path : config_.maps)
@@ -93,6 +111,43 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
     }
+    const ReplayLimits limits{config_.replay_keep_days, config_.replay_max_bytes};
+    if (!config_.replay_dir.empty() && limits.any()) {
+        replay_budget_.emplace(config_.replay_dir, limits);
+        std::vector<std::filesystem::path> recording;
+        for (const auto& room : rooms_)
+            recording.push_back(room->recording());
+        replay_budget_->scan(recording);
+        keep_replay_budget();
+    }
+}
+
+void Server::replay_finished(const MatchSummary& summary) {
+    if (summary.replay.empty()) return;  // not recorded, or not to its end
+    // The file has its footer; its row follows (a crash between: the next
+    // start's sync adds it).
+    if (replay_index_)
+        if (auto added = replay_index_->add(summary.replay); !added)
+            spdlog::error("replay index: {}", added.error().message);
+    if (replay_budget_) replay_budget_->add_finished(summary.replay);
+}
+
+void Server::keep_replay_budget() {
+    if (!replay_budget_) return;
+    std::uint64_t recording = 0;
+    for (const auto& room : rooms_)
+        recording += room->recording_bytes();
+    for (const auto& removed :
+         replay_budget_->enforce(recording, std::filesystem::file_time_type::clock::now())) {
+        spdlog::info("replay budget: removed {}", removed.string());
+        // The file first, then its row: a crash between leaves a row that the
+        // next start's sync drops.
+        if (replay_index_)
+            if (auto dropped = replay_index_->remove(removed); !dropped)
+                spdlog::error("replay index: {}", dropped.error().message);
+    }
+    stats_.replay_bytes_kept = replay_budget_->bytes_kept() + recording;
+    stats_.replay_files_removed = replay_budget_->files_removed();
 }
 
 Server::~Server() = default;
@@ -481,15 +536,21 @@ void Server::tick() {
         s.applied[tick_ % s.applied.size()] = {tick_, s.inputs.last_applied_sequence()};
     }
 
+    // The budget is kept when a match finishes, and once a second for the
+    // age limit and the replays growing meanwhile.
+    bool budget_due = tick_ % config_.tick_rate_hz == 0;
     for (auto& room : rooms_) {
         room->step(scratch_inputs_[room->index()], tick_);
         if (auto summary = room->restart_if_finished()) {
             finished_.push_back(*summary);
+            replay_finished(*summary);
+            budget_due = budget_due || replay_budget_.has_value();
             for (auto& [id, s] : sessions_)
                 if (s.room == room->index()) s.inputs.hold_idle();
         }
     }
 
+    if (budget_due) keep_replay_budget();
     send_updates();
 }
 
@@ -557,6 +618,9 @@ std::vector<MatchSummary> Server::shutdown() {
     for (auto& room : rooms_)
         if (auto summary = room->finish()) out.push_back(*summary);
     finished_.insert(finished_.end(), out.begin(), out.end());
+    for (const MatchSummary& s : out)
+        replay_finished(s);
+    keep_replay_budget();
     shut_down_ = true;
     return out;
 }

@@ -15,9 +15,11 @@
 
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/update.hpp"
+#include "carom/replay_index/index.hpp"
 #include "config.hpp"
 #include "cookie.hpp"
 #include "refusal_log.hpp"
+#include "replay_budget.hpp"
 #include "room.hpp"
 #include "session.hpp"
 #include "stats.hpp"
@@ -78,6 +80,10 @@ class Server {
     void remove_session(std::uint32_t client_id);
     Session* find_by_endpoint(const Endpoint& from);
     std::uint64_t cookie_bucket() const;
+    // Keeps the replay directory within its budget (when it has one).
+    void keep_replay_budget();
+    // A finished match's replay: its row in the index, and the budget's count.
+    void replay_finished(const MatchSummary& summary);
 
     ServerConfig config_;
     Transport& transport_;
@@ -96,6 +102,8 @@ class Server {
     float last_tick_ms_ = 0.0F;
     Stats stats_;
     std::vector<MatchSummary> finished_;
+    std::optional<ReplayBudget> replay_budget_;
+    std::optional<replay_index::Index> replay_index_;       // DIR/index.sqlite, when recording
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
     protocol::Update update_;                               // scratch: the update being sent
     flatbuffers::FlatBufferBuilder builder_{1024};

@@ -43,6 +43,10 @@ struct Stats {
     // exception in their step (the other rooms played on).
     std::uint64_t replay_write_errors = 0;
     std::uint64_t rooms_failed = 0;
+    // The replay directory's disk budget: bytes of the replays kept
+    // (finished and being written), and finished ones it removed.
+    std::uint64_t replay_bytes_kept = 0;
+    std::uint64_t replay_files_removed = 0;
 };
 
 // The host's receive path: how often it stopped reading to let a tick run,

@@ -94,6 +94,8 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"snapshots_delta", s.snapshots_delta},
         {"replay_write_errors", s.replay_write_errors},
         {"rooms_failed", s.rooms_failed},
+        {"replay_bytes_kept", s.replay_bytes_kept},
+        {"replay_files_removed", s.replay_files_removed},
     };
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A 4-player match over a bad link, end to end on 127.0.0.1: three carom-loadgen
 # players and one carom-client --bot, each direction of each through the link
-# simulator (--sim) with 5 % loss, 50 ± 10 ms latency (a 100 ms round trip),
-# 2 % duplication and 2 % reordering, for SECONDS (60) of match time. Holds
+# simulator (--sim) with SIM (default 5 % loss, 50 ± 10 ms latency: a 100 ms
+# round trip; 2 % duplication and 2 % reordering), for SECONDS (60) of match
+# time. Holds
 # when every client stays connected to the end (loadgen's verdict, the bot's
 # exit code), every client's copy of the match holds a state at the end (a
 # failed proof, printed, was recovered from by a FullState), the server
@@ -14,7 +15,7 @@ set -euo pipefail
 server_bin="$1" loadgen_bin="$2" client_bin="$3" replay_bin="$4" maps="$5" json_field="$6"
 seconds="${SECONDS_OF_PLAY:-60}"
 seed="${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}"
-sim="loss=5,latency=50,jitter=10,dup=2,reorder=2"
+sim="${SIM:-loss=5,latency=50,jitter=10,dup=2,reorder=2}"
 echo "link $sim each way, $seconds s, seed $seed (SEED=$seed repeats it)"
 
 work=$(mktemp -d)

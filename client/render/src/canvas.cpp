@@ -66,18 +66,27 @@ void Canvas::box(const game::Box& b, Ink ink) {
     }
 }
 
-void Canvas::segment(const game::Segment& s, Ink ink) {
+template <class Closest>
+void Canvas::stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink) {
     const double reach = kLineDots / 2.0 / scale_;
     const game::Vec2 pad{reach, reach};
-    const physics::Aabb a = physics::bounds_of(s);
-    const Range r = range_of(a.min - pad, a.max + pad);
+    const Range r = range_of(bounds.min - pad, bounds.max + pad);
     for (int j = r.j0; j <= r.j1; ++j) {
         for (int i = r.i0; i <= r.i1; ++i) {
             const game::Vec2 p = centre_of(i, j);
-            if (physics::length_squared(physics::closest_point(s, p) - p) <= reach * reach)
-                mark(i, j, ink);
+            if (physics::length_squared(closest(p) - p) <= reach * reach) mark(i, j, ink);
         }
     }
+}
+
+void Canvas::segment(const game::Segment& s, Ink ink) {
+    stroke(
+        physics::bounds_of(s), [&s](game::Vec2 p) { return physics::closest_point(s, p); }, ink);
+}
+
+void Canvas::arc(const physics::Arc& a, Ink ink) {
+    stroke(
+        physics::bounds_of(a), [&a](game::Vec2 p) { return physics::closest_point(a, p); }, ink);
 }
 
 void Canvas::disk(game::Vec2 c, double radius, Ink ink) {

@@ -20,6 +20,7 @@ class Canvas {
 
     void box(const game::Box& box, Ink ink);
     void segment(const game::Segment& segment, Ink ink);
+    void arc(const physics::Arc& arc, Ink ink);
     void disk(game::Vec2 centre, double radius, Ink ink);
 
     int dots_x() const { return dots_x_; }
@@ -38,6 +39,10 @@ class Canvas {
                static_cast<std::size_t>(i);
     }
     void mark(int i, int j, Ink ink);
+    // Marks the dots within half a line's width of a line (straight or
+    // curved) inside `bounds`, whose point nearest p is closest(p).
+    template <class Closest>
+    void stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink);
 
     int dots_x_;
     int dots_y_;

@@ -15,6 +15,10 @@ namespace {
 // around the field.
 constexpr double kMarginUnits = 12.0;
 
+physics::Arc arc_of(const game::Wall& w) {
+    return {w.center, physics::length(w.a - w.center), w.a, w.b};
+}
+
 // The area to show: the field and the walls around it, up to the margin.
 void view_bounds(const game::Map& map, game::Vec2& lo, game::Vec2& hi) {
     lo = {0.0, 0.0};
@@ -27,6 +31,11 @@ void view_bounds(const game::Map& map, game::Vec2& lo, game::Vec2& hi) {
         grow(physics::bounds_of(b));
     for (const game::Segment& s : map.segments)
         grow(physics::bounds_of(s));
+    for (const game::Wall& w : map.walls) {
+        if (!w.visible) continue;
+        grow(w.shape == game::Wall::Shape::arc ? physics::bounds_of(arc_of(w))
+                                               : physics::bounds_of(game::Segment{w.a, w.b}));
+    }
     lo = {std::max(lo.x, -kMarginUnits), std::max(lo.y, -kMarginUnits)};
     hi = {std::min(hi.x, map.size.x + kMarginUnits), std::min(hi.y, map.size.y + kMarginUnits)};
 }
@@ -131,6 +140,17 @@ Grid render(const Scene& scene, int width, int height, Glyphs glyphs) {
         canvas.box(b, Ink::wall);
     for (const game::Segment& s : scene.map->segments)
         canvas.segment(s, Ink::wall);
+    // A stadium's walls as its file draws them (planes and hidden walls not).
+    for (const game::Wall& w : scene.map->walls) {
+        if (!w.visible || w.shape == game::Wall::Shape::plane) continue;
+        if (w.shape == game::Wall::Shape::arc) {
+            canvas.arc(arc_of(w), Ink::wall);
+        } else {
+            canvas.segment({w.a, w.b}, Ink::wall);
+        }
+    }
+    for (const game::Post& p : scene.map->posts)
+        canvas.disk(p.position, p.radius, Ink::wall);
     for (const game::Goal& g : scene.map->goals)
         canvas.segment({g.post_a, g.post_b},
                        g.defender == game::Team::left ? Ink::goal_left : Ink::goal_right);

@@ -122,6 +122,41 @@ Grid build_grid(const Map& map) {
                             [&s](Vec2 c) { return physics::closest_point(s, c); });
         }
     }
+    // Walls and posts that stop a puck, by their bounds (clipped to the
+    // grid) and the exact distance; a one-sided wall as if it were two-sided,
+    // which may close a passage it would let a puck through one way.
+    const Vec2 whole_lo = grid.origin;
+    const Vec2 whole_hi = grid.origin + Vec2{grid.nx * grid.h, grid.ny * grid.h};
+    const Collision& puck = map.puck_collision;
+    for (const Wall& w : map.walls) {
+        if (!collides_with(w.collision, puck.group, puck.mask)) continue;
+        Vec2 from = whole_lo, to = whole_hi;
+        if (w.shape != Wall::Shape::plane) {
+            const physics::Aabb box =
+                w.shape == Wall::Shape::arc
+                    ? physics::bounds_of(Arc{w.center, physics::length(w.a - w.center), w.a, w.b})
+                    : physics::bounds_of(Segment{w.a, w.b});
+            from = box.min - Vec2{clearance, clearance};
+            to = box.max + Vec2{clearance, clearance};
+        }
+        const int x0 = std::max(0, grid.column(from.x)),
+                  x1 = std::min(grid.nx - 1, grid.column(to.x));
+        const int y0 = std::max(0, grid.row(from.y)), y1 = std::min(grid.ny - 1, grid.row(to.y));
+        for (int y = y0; y <= y1; ++y) {
+            for (int x = x0; x <= x1; ++x) {
+                if (std::abs(distance_to_wall(w, grid.centre(x, y))) < clearance ||
+                    (w.shape == Wall::Shape::plane && distance_to_wall(w, grid.centre(x, y)) < 0.0))
+                    grid.blocked[grid.at(x, y)] = 1;
+            }
+        }
+    }
+    for (const Post& p : map.posts) {
+        if (!collides_with(p.collision, puck.group, puck.mask)) continue;
+        const double reach_post = clearance + p.radius;
+        grid.block_near(p.position - Vec2{reach_post, reach_post},
+                        p.position + Vec2{reach_post, reach_post}, reach_post,
+                        [&p](Vec2) { return p.position; });
+    }
     return grid;
 }
 

@@ -64,15 +64,118 @@ std::string validate_tuning(const Tuning& t) {
     };
     for (const Range& r : ranges)
         if (auto e = range(r.name, r.value, r.lo, r.hi, r.unit); !e.empty()) return e;
+    // Negative: as without the kick button held.
+    if (t.kicking_acceleration >= 0.0 || std::isnan(t.kicking_acceleration))
+        if (auto e = range("tuning.kicking_acceleration", t.kicking_acceleration, 0.0,
+                           kAccelerationMax, " units/s²");
+            !e.empty())
+            return e;
+    if (t.kicking_drag >= 0.0 || std::isnan(t.kicking_drag))
+        if (auto e = range("tuning.kicking_drag", t.kicking_drag, 0.0, kDragMax, " per second");
+            !e.empty())
+            return e;
     if (t.kick_cooldown_ticks > kKickCooldownTicksMax)
         return "tuning.kick_cooldown_ticks: " + std::to_string(t.kick_cooldown_ticks) +
                " is outside [0, " + std::to_string(kKickCooldownTicksMax) + "]";
     return {};
 }
 
+std::string validate_walls(const Map& map) {
+    using namespace limits;
+    if (map.walls.size() > kWallsMax)
+        return "walls: " + std::to_string(map.walls.size()) + ", at most " +
+               std::to_string(kWallsMax);
+    if (map.posts.size() > kPostsMax)
+        return "posts: " + std::to_string(map.posts.size()) + ", at most " +
+               std::to_string(kPostsMax);
+    for (std::size_t i = 0; i < map.walls.size(); ++i) {
+        const Wall& w = map.walls[i];
+        if (auto e = range(at("walls", i, "restitution"), w.restitution, 0.0, 1.0); !e.empty())
+            return e;
+        if (auto e = range(at("walls", i, "bias"), w.bias, -kCoordinateMax, kCoordinateMax);
+            !e.empty())
+            return e;
+        switch (w.shape) {
+            case Wall::Shape::segment:
+            case Wall::Shape::arc:
+                if (auto e = point(at("walls", i, "a"), w.a); !e.empty()) return e;
+                if (auto e = point(at("walls", i, "b"), w.b); !e.empty()) return e;
+                if (w.a == w.b) return at("walls", i, "b: must differ from a (zero length)");
+                if (w.shape == Wall::Shape::segment) break;
+                if (auto e = point(at("walls", i, "center"), w.center); !e.empty()) return e;
+                {
+                    const double ra = physics::length(w.a - w.center);
+                    const double rb = physics::length(w.b - w.center);
+                    if (!(std::abs(ra - rb) <= kArcEndSlack * ra))
+                        return at("walls", i, "center: a is ") + num(ra) + " from it, b " +
+                               num(rb) + " (an arc's ends lie on one circle)";
+                    if (auto e = range(at("walls", i, "radius"), ra, kRadiusMin, kCoordinateMax);
+                        !e.empty())
+                        return e;
+                }
+                break;
+            case Wall::Shape::plane:
+                if (auto e = point(at("walls", i, "normal"), w.normal); !e.empty()) return e;
+                if (physics::length_squared(w.normal) < kAxisLengthMin * kAxisLengthMin)
+                    return at("walls", i, "normal: shorter than ") + num(kAxisLengthMin);
+                if (auto e =
+                        range(at("walls", i, "offset"), w.offset, -kCoordinateMax, kCoordinateMax);
+                    !e.empty())
+                    return e;
+                break;
+            default:
+                return at("walls", i, "shape: unknown");
+        }
+    }
+    for (std::size_t i = 0; i < map.posts.size(); ++i) {
+        const Post& p = map.posts[i];
+        if (auto e = point(at("posts", i, "position"), p.position); !e.empty()) return e;
+        if (auto e = range(at("posts", i, "radius"), p.radius, kRadiusMin, kRadiusMax, " units");
+            !e.empty())
+            return e;
+        if (auto e = range(at("posts", i, "restitution"), p.restitution, 0.0, 1.0); !e.empty())
+            return e;
+    }
+    return {};
+}
+
+physics::Arc arc_of(const Wall& w) {
+    return {w.center, physics::length(w.a - w.center), w.a, w.b};
+}
+
+}  // namespace
+
+Collision player_collision(Team team, bool other_team_kicks_off) {
+    const std::uint32_t own = team == Team::left ? groups::kRed : groups::kBlue;
+    const std::uint32_t barrier = team == Team::left ? groups::kRedKickoff : groups::kBlueKickoff;
+    std::uint32_t mask = (groups::kAll & ~(groups::kRedKickoff | groups::kBlueKickoff)) |
+                         groups::kC0 | groups::kC1 | groups::kC2 | groups::kC3;
+    if (other_team_kicks_off) mask |= barrier;
+    return {own, mask};
+}
+
+bool collides_with(const Collision& shape, std::uint32_t group, std::uint32_t mask) {
+    return (shape.group & mask) != 0 && (group & shape.mask) != 0;
+}
+
+double distance_to_wall(const Wall& w, Vec2 p) {
+    switch (w.shape) {
+        case Wall::Shape::arc:
+            return physics::length(p - physics::closest_point(arc_of(w), p));
+        case Wall::Shape::plane: {
+            const Vec2 n = w.normal / physics::length(w.normal);
+            return physics::dot(p, n) - w.offset;  // negative behind the face
+        }
+        default:
+            return physics::length(p - physics::closest_point(Segment{w.a, w.b}, p));
+    }
+}
+
+namespace {
+
 // A disk of `radius` at `p`: inside the field and clear of every wall.
 std::string placement(const Map& map, const std::string& field, Vec2 p, double radius,
-                      const char* what) {
+                      const char* what, std::uint32_t group, std::uint32_t mask) {
     if (p.x < radius || p.x > map.size.x - radius || p.y < radius || p.y > map.size.y - radius)
         return field + ": (" + num(p.x) + ", " + num(p.y) + ") puts a " + what + " of radius " +
                num(radius) + " outside the field [0, " + num(map.size.x) + "] × [0, " +
@@ -87,6 +190,20 @@ std::string placement(const Map& map, const std::string& field, Vec2 p, double r
     for (std::size_t i = 0; i < map.segments.size(); ++i)
         if (!clear(physics::closest_point(map.segments[i], p)))
             return field + ": a " + what + " there overlaps segments[" + std::to_string(i) + "]";
+    // Walls and posts only where they stop this kind of disk (a line only
+    // the puck meets may cross a player's spawn). A one-sided wall is only
+    // checked from its front: a disk just behind one would be pushed through.
+    for (std::size_t i = 0; i < map.walls.size(); ++i) {
+        if (!collides_with(map.walls[i].collision, group, mask)) continue;
+        if (distance_to_wall(map.walls[i], p) < radius)
+            return field + ": a " + what + " there overlaps walls[" + std::to_string(i) + "]";
+    }
+    for (std::size_t i = 0; i < map.posts.size(); ++i) {
+        if (!collides_with(map.posts[i].collision, group, mask)) continue;
+        const double reach = radius + map.posts[i].radius;
+        if (physics::length_squared(p - map.posts[i].position) < reach * reach)
+            return field + ": a " + what + " there overlaps posts[" + std::to_string(i) + "]";
+    }
     return {};
 }
 
@@ -176,15 +293,19 @@ std::string validate(const Map& map) {
         if (!finite(map.puck_spawns[i])) return at("puck_spawns", i, "must be finite");
     }
     if (std::string e = validate_tuning(map.tuning); !e.empty()) return e;
+    if (std::string e = validate_walls(map); !e.empty()) return e;
     // As a game: every player and puck starts on the field, clear of the walls.
-    for (std::size_t i = 0; i < map.spawns.size(); ++i)
+    for (std::size_t i = 0; i < map.spawns.size(); ++i) {
+        const Collision player = player_collision(map.spawns[i].team, false);
         if (auto e = placement(map, at("spawns", i, "position"), map.spawns[i].position,
-                               map.tuning.player_radius, "player");
+                               map.tuning.player_radius, "player", player.group, player.mask);
             !e.empty())
             return e;
+    }
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i)
         if (auto e = placement(map, "puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i],
-                               map.tuning.puck_radius, "puck");
+                               map.tuning.puck_radius, "puck", map.puck_collision.group,
+                               map.puck_collision.mask);
             !e.empty())
             return e;
     // No two of them start overlapping (touching is allowed).

@@ -89,8 +89,11 @@ Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
     build_world();
     events_.reserve(8 + pucks_.size());
     puck_positions_.resize(pucks_.size());
-    for (Puck& puck : pucks_)
-        world_.set_velocity(puck.body, kickoff_nudge());
+    for (Puck& puck : pucks_) {
+        if (map_.kickoff_nudge) world_.set_velocity(puck.body, kickoff_nudge());
+    }
+    // HaxBall's rule: the left (red) team kicks off first.
+    if (map_.uses_groups()) kickoff_team_ = Team::left;
 }
 
 Vec2 Match::kickoff_nudge() {
@@ -101,12 +104,45 @@ Vec2 Match::kickoff_nudge() {
 
 void Match::build_world() {
     const Tuning& t = map_.tuning;
+    const bool grouped = map_.uses_groups();
+    const Filter wall_filter =
+        grouped ? Filter{groups::kWall, groups::kAll} : Filter{kWallLayer, 0xFFFFFFFFu};
     const physics::StaticDef wall{
-        {t.wall_restitution, 0.0}, physics::WallResponse::bounce, {kWallLayer, 0xFFFFFFFFu}, 0};
+        {t.wall_restitution, 0.0}, physics::WallResponse::bounce, wall_filter, 0};
     for (const Box& box : map_.boxes)
         world_.create_box({box, wall});
     for (const Segment& segment : map_.segments)
         world_.create_segment({segment, wall});
+    for (const Wall& w : map_.walls) {
+        const physics::StaticDef common{{w.restitution, 0.0},
+                                        physics::WallResponse::bounce,
+                                        {w.collision.group, w.collision.mask},
+                                        0};
+        switch (w.shape) {
+            case Wall::Shape::arc:
+                world_.create_arc(
+                    {{w.center, physics::length(w.a - w.center), w.a, w.b}, common, w.bias});
+                break;
+            case Wall::Shape::plane:
+                world_.create_plane({{w.normal, w.offset}, common});
+                break;
+            default:
+                world_.create_segment({{w.a, w.b}, common, w.bias});
+                break;
+        }
+    }
+    // A post is a circle of two half arcs: static, like the walls, so nothing
+    // pushes it (an immovable disk would be pushed out of the walls it touches).
+    for (const Post& post : map_.posts) {
+        const physics::StaticDef common{{post.restitution, 0.0},
+                                        physics::WallResponse::bounce,
+                                        {post.collision.group, post.collision.mask},
+                                        0};
+        const Vec2 east = post.position + Vec2{post.radius, 0.0};
+        const Vec2 west = post.position - Vec2{post.radius, 0.0};
+        world_.create_arc({{post.position, post.radius, east, west}, common, 0.0});
+        world_.create_arc({{post.position, post.radius, west, east}, common, 0.0});
+    }
 
     for (std::size_t i = 0; i < map_.puck_spawns.size(); ++i) {
         DiskDef def;
@@ -114,7 +150,8 @@ void Match::build_world() {
         def.radius = t.puck_radius;
         def.mass = t.puck_mass;
         def.material = {t.puck_restitution, 0.0};
-        def.filter = kPuckFilter;
+        def.filter =
+            grouped ? Filter{map_.puck_collision.group, map_.puck_collision.mask} : kPuckFilter;
         def.user_data = i;
         pucks_.push_back({world_.create_disk(def), std::nullopt});
     }
@@ -129,6 +166,20 @@ void Match::build_world() {
         def.user_data = 0x100u + slot;
         players_[slot].body = world_.create_disk(def);
     }
+}
+
+Filter Match::player_filter(Slot slot) const {
+    if (!players_[slot].active) return kSwitchedOff;
+    if (!map_.uses_groups()) return kPlayerFilter;
+    const Team team = team_of(slot);
+    const bool barrier = phase_ == Phase::playing && kickoff_team_ && *kickoff_team_ != team;
+    const Collision c = player_collision(team, barrier);
+    return {c.group, c.mask};
+}
+
+void Match::update_player_filters() {
+    for (Slot slot = 0; slot < slot_count(); ++slot)
+        world_.set_filter(players_[slot].body, player_filter(slot));
 }
 
 Team Match::team_of(Slot slot) const {
@@ -178,7 +229,7 @@ void Match::join(Slot slot, std::string name) {
     p = Player{true, std::move(name), Input{}, 0, 0, p.body};
     world_.set_position(p.body, spawn_of(slot));
     world_.set_velocity(p.body, {});
-    world_.set_filter(p.body, kPlayerFilter);
+    world_.set_filter(p.body, player_filter(slot));
 }
 
 void Match::leave(Slot slot) {
@@ -204,6 +255,7 @@ std::span<const MatchEvent> Match::step(std::span<const Input> inputs) {
         puck_positions_[i] = world_.disk(pucks_[i].body).position;
     world_.step();
     ++tick_;
+    if (kickoff_team_ && phase_ == Phase::playing) end_kickoff_when_touched();
 
     if (phase_ == Phase::playing) {
         detect_goals(puck_positions_);
@@ -225,9 +277,13 @@ void Match::apply_inputs(std::span<const Input> inputs) {
         p.last_input = inputs[slot];  // valid by construction (Input::from_bits)
         if (p.kick_cooldown > 0) --p.kick_cooldown;
         Vec2 v = world_.disk(p.body).velocity;
-        if (phase_ == Phase::playing)
-            v += p.last_input.vector() * (t.player_acceleration * kTickSeconds);
-        v -= v * (t.player_drag * kTickSeconds);
+        const bool kicking = p.last_input.kick();
+        const double acceleration = kicking && t.kicking_acceleration >= 0.0
+                                        ? t.kicking_acceleration
+                                        : t.player_acceleration;
+        const double drag = kicking && t.kicking_drag >= 0.0 ? t.kicking_drag : t.player_drag;
+        if (phase_ == Phase::playing) v += p.last_input.vector() * (acceleration * kTickSeconds);
+        v -= v * (drag * kTickSeconds);
         const double speed_squared = physics::length_squared(v);
         if (speed_squared > max_speed_squared)
             v = v * (t.player_max_speed / std::sqrt(speed_squared));
@@ -264,6 +320,23 @@ void Match::kick(Slot slot) {
     world_.set_velocity(puck.body, velocity);
     puck.last_kicker = slot;
     p.kick_cooldown = t.kick_cooldown_ticks;
+    if (kickoff_team_) {
+        kickoff_team_.reset();
+        update_player_filters();
+    }
+}
+
+// The kick-off ends when a puck is first touched (kicked, or hit by anything).
+void Match::end_kickoff_when_touched() {
+    for (const physics::Contact& c : world_.contacts()) {
+        for (const Puck& puck : pucks_) {
+            if (c.disk == puck.body || (c.other.is_disk() && c.other.body() == puck.body)) {
+                kickoff_team_.reset();
+                update_player_filters();
+                return;
+            }
+        }
+    }
 }
 
 void Match::detect_goals(std::span<const Vec2> before) {
@@ -301,6 +374,8 @@ void Match::detect_goals(std::span<const Vec2> before) {
                                own_goal ? kicker : std::nullopt});
             phase_ = Phase::goal_pause;
             phase_ticks_ = kGoalPauseTicks;
+            // The barriers rise for the scorers at the kick-off (player_filter).
+            if (map_.uses_groups()) kickoff_team_ = goal.defender;
         }
     }
 }
@@ -313,11 +388,14 @@ void Match::kickoff() {
     }
     for (std::size_t i = 0; i < pucks_.size(); ++i) {
         world_.set_position(pucks_[i].body, map_.puck_spawns[i]);
-        world_.set_velocity(pucks_[i].body, kickoff_nudge());
+        world_.set_velocity(pucks_[i].body, map_.kickoff_nudge ? kickoff_nudge() : Vec2{});
         pucks_[i].last_kicker.reset();
     }
     phase_ = Phase::playing;
     phase_ticks_ = 0;
+    // The team that conceded (kickoff_team_, since the goal) kicks off: the
+    // barriers rise for the others (player_filter reads the phase).
+    if (kickoff_team_) update_player_filters();
     events_.push_back({MatchEvent::Kind::kickoff, tick_, Team::left, 0, std::nullopt, false});
 }
 
@@ -358,6 +436,7 @@ MatchState Match::save() const {
     s.phase_ticks = phase_ticks_;
     s.score = score_;
     s.rng = rng_.state();
+    s.kickoff_team = kickoff_team_;
     for (const Player& p : players_) {
         const physics::DiskState& d = world_.disk(p.body);
         s.players.push_back(
@@ -401,8 +480,11 @@ void Match::restore(const MatchState& s) {
         if (p.last_kicker && *p.last_kicker >= slot_count())
             throw std::invalid_argument("restore: puck kicker out of range");
     }
+    if (s.kickoff_team && !map_.uses_groups())
+        throw std::invalid_argument("restore: a kick-off team on a map without barriers");
     tick_ = s.tick;
     phase_ = s.phase;
+    kickoff_team_ = s.kickoff_team;
     phase_ticks_ = s.phase_ticks;
     score_ = s.score;
     rng_ = Rng(s.rng);
@@ -412,7 +494,7 @@ void Match::restore(const MatchState& s) {
         p = Player{snap.active, snap.name, snap.last_input, snap.kick_cooldown, snap.goals, p.body};
         world_.set_position(p.body, snap.disk.position);
         world_.set_velocity(p.body, snap.disk.velocity);
-        world_.set_filter(p.body, p.active ? kPlayerFilter : kSwitchedOff);
+        world_.set_filter(p.body, player_filter(static_cast<Slot>(i)));
     }
     for (std::size_t i = 0; i < pucks_.size(); ++i) {
         world_.set_position(pucks_[i].body, s.pucks[i].disk.position);
@@ -449,6 +531,11 @@ std::uint64_t Match::state_hash() const {
     for (const Puck& puck : pucks_) {
         h.add(puck.last_kicker.has_value());
         h.add(puck.last_kicker.value_or(0));
+    }
+    // Only maps with collision groups have kick-offs to hash: others hash as before.
+    if (map_.uses_groups()) {
+        h.add(kickoff_team_.has_value());
+        h.add(static_cast<std::uint32_t>(kickoff_team_ ? index_of(*kickoff_team_) : 0));
     }
     return h.digest();
 }

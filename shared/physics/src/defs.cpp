@@ -47,6 +47,11 @@ std::string check_material(const Material& m) {
     return {};
 }
 
+// A one-sided wall's depth: finite, within the coordinate range (0: two-sided).
+std::string check_bias(const std::string& what, double bias) {
+    return outside(what + " bias", bias, -domain::kMaxCoordinate, domain::kMaxCoordinate, "units");
+}
+
 }  // namespace
 
 std::string validate(const DiskDef& def) {
@@ -89,6 +94,43 @@ std::string validate(const SegmentDef& def) {
     if (s.a == s.b) return "segment must have non-zero length, both ends are " + fmt_vec(s.a);
     if (auto e = check_point("segment a", s.a); !e.empty()) return e;
     if (auto e = check_point("segment b", s.b); !e.empty()) return e;
+    if (auto e = check_bias("segment", def.bias); !e.empty()) return e;
+    return check_material(def.common.material);
+}
+
+std::string validate(const ArcDef& def) {
+    const Arc& arc = def.arc;
+    if (!is_finite(arc.center) || !is_finite(arc.a) || !is_finite(arc.b))
+        return "arc center and end points must be finite, got " + fmt_vec(arc.center) + ", " +
+               fmt_vec(arc.a) + " and " + fmt_vec(arc.b);
+    if (auto e = check_point("arc center", arc.center); !e.empty()) return e;
+    if (auto e = check_point("arc a", arc.a); !e.empty()) return e;
+    if (auto e = check_point("arc b", arc.b); !e.empty()) return e;
+    if (auto e =
+            outside("arc radius", arc.radius, domain::kMinRadius, domain::kMaxCoordinate, "units");
+        !e.empty())
+        return e;
+    if (arc.a == arc.b) return "arc must have distinct ends, both are " + fmt_vec(arc.a);
+    // The ends on the circle: off it by more than rounding, the shape is not the arc meant.
+    for (const Vec2 end : {arc.a, arc.b}) {
+        const double off = std::abs(length(end - arc.center) - arc.radius);
+        if (!(off <= 1e-6 * arc.radius))
+            return "arc end " + fmt_vec(end) + " lies " + num(off) +
+                   " units off its circle (radius " + num(arc.radius) + " around " +
+                   fmt_vec(arc.center) + ")";
+    }
+    if (auto e = check_bias("arc", def.bias); !e.empty()) return e;
+    return check_material(def.common.material);
+}
+
+std::string validate(const PlaneDef& def) {
+    const Plane& p = def.plane;
+    if (!is_finite(p.normal) || length_squared(p.normal) == 0.0)
+        return "plane normal must be a finite non-zero vector, got " + fmt_vec(p.normal);
+    if (auto e = outside("plane offset", p.offset, -domain::kMaxCoordinate, domain::kMaxCoordinate,
+                         "units");
+        !e.empty())
+        return e;
     return check_material(def.common.material);
 }
 

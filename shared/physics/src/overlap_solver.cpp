@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "carom/physics/proximity.hpp"
+#include "static_shape.hpp"
 #include "world_impl.hpp"
 
 namespace carom::physics::detail {
@@ -27,8 +28,7 @@ Aabb disk_bounds(const DiskState& d) {
 }
 
 Proximity measure_static(const DiskState& d, const StaticState& s) {
-    return s.kind == ShapeKind::box ? proximity_disk_box(d.position, d.radius, s.box)
-                                    : proximity_disk_segment(d.position, d.radius, s.segment);
+    return proximity_disk_static(d.position, d.radius, s);
 }
 
 class OverlapSolver {

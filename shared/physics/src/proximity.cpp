@@ -1,6 +1,8 @@
 #include "carom/physics/proximity.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace carom::physics {
 
@@ -11,7 +13,30 @@ Proximity proximity_disk_disk(Vec2 c, double r, Vec2 other_center, double other_
     return {dist - r - other_radius, n, other_center + n * other_radius};
 }
 
-Proximity proximity_disk_segment(Vec2 c, double r, const Segment& s) {
+namespace {
+
+constexpr double kApart = std::numeric_limits<double>::infinity();
+
+// A one-sided wall's face, the centre `h` in front of it (negative: behind)
+// along the front normal `n`, `point` the closest point of the face.
+Proximity one_sided(double h, double r, Vec2 n, Vec2 point, double bias) {
+    if (!(h > -std::abs(bias))) return {kApart, n, point};
+    return {h - r, n, point};
+}
+
+}  // namespace
+
+Proximity proximity_disk_segment(Vec2 c, double r, const Segment& s, double bias) {
+    if (bias != 0.0) {
+        const Vec2 ab = s.b - s.a;
+        const double len = length(ab);
+        const Vec2 u = ab / len;
+        const Vec2 n = bias > 0.0 ? perp(u) : -perp(u);
+        const double along = dot(c - s.a, u);
+        const Vec2 q = s.a + u * std::clamp(along, 0.0, len);
+        if (along < 0.0 || along > len) return {kApart, n, q};
+        return one_sided(dot(c - s.a, n), r, n, q, bias);
+    }
     const Vec2 q = closest_point(s, c);
     const Vec2 d = c - q;
     const double dist = length(d);
@@ -22,6 +47,35 @@ Proximity proximity_disk_segment(Vec2 c, double r, const Segment& s) {
         n = normalize_or(perp(s.b - s.a), n);
     }
     return {dist - r, n, q};
+}
+
+Proximity proximity_disk_arc(Vec2 c, double r, const Arc& arc, double bias) {
+    const Vec2 d = c - arc.center;
+    const double distance = length(d);
+    if (bias != 0.0) {
+        const Vec2 outward =
+            distance > 0.0 ? d / distance : normalize_or(arc.a - arc.center, {1.0, 0.0});
+        const Vec2 q = arc.center + outward * arc.radius;
+        const Vec2 n = bias > 0.0 ? -outward : outward;  // left of travel is the inside
+        if (!in_sector(arc, outward)) return {kApart, n, closest_point(arc, c)};
+        const double h = bias > 0.0 ? arc.radius - distance : distance - arc.radius;
+        return one_sided(h, r, n, q, bias);
+    }
+    const Vec2 q = closest_point(arc, c);
+    const Vec2 dq = c - q;
+    const double dist = length(dq);
+    Vec2 n{1.0, 0.0};
+    if (dist > 0.0) {
+        n = dq / dist;
+    } else {
+        n = normalize_or(q - arc.center, n);  // on the circle: outwards
+    }
+    return {dist - r, n, q};
+}
+
+Proximity proximity_disk_plane(Vec2 c, double r, const Plane& plane) {
+    const double h = dot(c, plane.normal) - plane.offset;
+    return {h - r, plane.normal, c - plane.normal * h};
 }
 
 Proximity proximity_disk_box(Vec2 c, double r, const Box& b) {

@@ -6,6 +6,7 @@
 
 #include "carom/physics/proximity.hpp"
 #include "carom/physics/toi.hpp"
+#include "static_shape.hpp"
 #include "world_impl.hpp"
 
 namespace carom::physics {
@@ -53,10 +54,7 @@ std::optional<QueryHit> World::sweep_disk(Vec2 center, double radius, Vec2 trans
         const StaticState& st = slot.state;
         if ((st.common.filter.layer & mask) == 0) return;
         consider({st.kind, s, slot.generation},
-                 st.kind == ShapeKind::box
-                     ? toi_disk_box(center, radius, translation, st.box, 1.0, slot.seam_corners)
-                     : toi_disk_segment(center, radius, translation, st.segment, 1.0,
-                                        slot.seam_corners));
+                 detail::toi_disk_static(center, radius, translation, st, 1.0, slot.seam_corners));
     });
     return best;
 }
@@ -79,9 +77,7 @@ std::vector<ShapeRef> World::overlap_disk(Vec2 center, double radius, std::uint3
         const auto& slot = impl_->statics[s];
         const StaticState& st = slot.state;
         if ((st.common.filter.layer & mask) == 0) return;
-        const Proximity p = st.kind == ShapeKind::box
-                                ? proximity_disk_box(center, radius, st.box)
-                                : proximity_disk_segment(center, radius, st.segment);
+        const Proximity p = detail::proximity_disk_static(center, radius, st);
         if (p.separation <= 0.0) found.push_back({st.kind, s, slot.generation});
     });
     std::sort(found.begin(), found.end());

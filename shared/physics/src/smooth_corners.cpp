@@ -22,6 +22,10 @@ void box_corners(const Box& b, Vec2 out[4]) {
 }  // namespace
 
 int corners_of(const StaticState& s, CornerEdges out[4]) {
+    // Arcs and planes take no part in seams: an arc's end circle where a wall
+    // runs on tangentially touches the path along the same normal, and a
+    // plane has no corners.
+    if (s.kind == ShapeKind::arc || s.kind == ShapeKind::plane) return 0;
     if (s.kind == ShapeKind::segment) {
         const Vec2 u = unit(s.segment.b - s.segment.a);
         out[0] = {s.segment.a, {u, {}}, 1};
@@ -37,6 +41,7 @@ int corners_of(const StaticState& s, CornerEdges out[4]) {
 }
 
 int edges_of(const StaticState& s, Edge out[4]) {
+    if (s.kind == ShapeKind::arc || s.kind == ShapeKind::plane) return 0;
     if (s.kind == ShapeKind::segment) {
         out[0] = {s.segment.a, s.segment.b};
         return 1;

@@ -1,7 +1,7 @@
 // The sweep: event-driven continuous collision within one tick.
 //
-// Each disk keeps its own clock. Candidate pairs come from the broadphase
-// over swept bounds; every pair whose time of impact falls inside the tick
+// Each disk keeps its own clock. Candidates come from the broadphase
+// (broadphase.hpp) over swept bounds; every pair whose time of impact falls inside the tick
 // becomes an event in a min-heap ordered by (time, disk, kind, other), a
 // total order, so the same world always resolves the same impacts in the
 // same order. Resolving an event advances its disks to that time, applies
@@ -11,11 +11,13 @@
 #include <cmath>
 #include <span>
 
+#include "broadphase.hpp"
 #include "carom/physics/domain.hpp"
 #include "carom/physics/proximity.hpp"
 #include "carom/physics/toi.hpp"
 #include "lanes.hpp"
 #include "response.hpp"
+#include "static_shape.hpp"
 #include "world_impl.hpp"
 
 namespace carom::physics::detail {
@@ -33,7 +35,10 @@ double larger(double a, double b) {
 class Sweep {
   public:
     explicit Sweep(World::Impl& world)
-        : w_(world), s_(world.scratch), dt_(world.def.tick_seconds) {}
+        : w_(world),
+          s_(world.scratch),
+          broadphase_(world.scratch.broadphase, world.static_grid, world.static_boxes),
+          dt_(world.def.tick_seconds) {}
 
     bool run() {
         start();
@@ -74,19 +79,12 @@ class Sweep {
         return static_cast<std::uint32_t>(std::clamp<std::size_t>(per_tick, 1024, UINT32_MAX));
     }
 
-    // Every disk has a reach: a box around its path, with room to spare.
-    // Disks whose reaches overlap are neighbours. While a disk's path
-    // (however often it changes) stays inside its reach, only its
-    // neighbours, its nearby statics and the escapees (disks whose path left
-    // their reach) can touch it, so finding what it may hit is a walk over a
-    // short list. Reaches are kept across ticks and rebuilt when too many
-    // disks have escaped them. Which disks are neighbours only affects speed:
-    // every pair that can touch is always examined.
+    // Every disk's path for the whole tick, then the first events among
+    // the candidates the broadphase finds for them.
     void start() {
         const std::size_t n = w_.disks.size();
         s_.bodies.resize(n);
-        s_.swept.resize(n);
-        s_.nearby.resize(n);  // the grids report each disk once at most: any query fits
+        broadphase_.resize_for(n);
         s_.events.reset(dt_);
         for (std::uint32_t i = 0; i < n; ++i) {
             const DiskSlot& slot = w_.disks[i];
@@ -102,136 +100,18 @@ class Sweep {
             b.active = slot.alive;
             b.parked = false;
             b.immovable = slot.state.inverse_mass == 0.0;
-            if (slot.alive) s_.swept[i] = swept_bounds(i);
+            if (slot.alive) broadphase_.swept(i) = swept_bounds(i);
         }
-
-        s_.escaped.assign(n, 0u);
-        escapees_ = 0;
-        if (w_.scratch.neighbourhood_valid) {
-            for (std::uint32_t i = 0; i < n; ++i) {
-                const bool inside = contains(s_.reach[i], s_.swept[i]);
-                const bool left = s_.bodies[i].active & !inside;
-                s_.escaped[i] = left ? 1u : 0u;
-                escapees_ += left ? 1u : 0u;
-            }
-        }
-        if (!w_.scratch.neighbourhood_valid || escapees_ > n / 8) rebuild_neighbourhood();
-        s_.escapee_grid.reset(w_.scratch.cell_size, n);
-        s_.near_escapee.assign(n, 0u);
-
-        // Most neighbour pairs come to nothing, and which ones do is a coin
-        // flip to a branch predictor: a branch-free pass keeps those whose
-        // paths may meet, then only they are scheduled.
-        s_.candidates.resize(s_.pairs.size());
-        std::size_t candidates = 0;
-        for (const auto& [i, j] : s_.pairs) {
-            s_.candidates[candidates] = {i, j};
-            // Bitwise on named results: the tests all run, with no branch between.
-            const bool paths_overlap = overlaps_by_lanes(s_.swept[i], s_.swept[j]);
-            const bool meet = may_meet_at_start(s_.bodies[i], s_.bodies[j]);
-            const bool neither_escaped = (s_.escaped[i] | s_.escaped[j]) == 0;
-            const bool keep = neither_escaped & paths_overlap & meet;
-            candidates += keep ? 1 : 0;
-        }
-        for (std::size_t k = 0; k < candidates; ++k)
-            schedule_pair(s_.candidates[k].first, s_.candidates[k].second);
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (!s_.bodies[i].active) continue;
-            if (!s_.escaped[i]) {
-                for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
-                    if (overlaps(s_.swept[i], w_.statics[s_.static_neighbours[k]].bounds))
-                        schedule_static(i, s_.static_neighbours[k]);
-                }
-                continue;
-            }
-            // Each escapee pairs with the escapees before it, then joins them.
-            schedule_near_reaches(i, s_.swept[i], UINT32_MAX);
-            schedule_near_escapees(i, s_.swept[i], UINT32_MAX);
-            s_.escapee_grid.insert(i, s_.swept[i]);
-            w_.for_each_static_near(s_.swept[i], [&](std::uint32_t s) { schedule_static(i, s); });
-        }
-    }
-
-    // Reaches sized for about kReachTicks ticks of travel at the current speed.
-    void rebuild_neighbourhood() {
-        constexpr double kReachTicks = 2.5;
-        const std::size_t n = s_.bodies.size();
-        s_.reach.resize(n);
-        s_.present.assign(n, 0u);
-        double speed_sum = 0.0;
-        std::size_t active = 0;
-        for (const SweepBody& b : s_.bodies) {
-            if (!b.active) continue;
-            speed_sum += std::abs(b.velocity.x) + std::abs(b.velocity.y);
-            ++active;
-        }
-        // A slow disk hit by a faster one speeds up: no margin is smaller
-        // than the one for the mean speed, or such disks escape at once.
-        const double mean_speed = active == 0 ? 0.0 : speed_sum / static_cast<double>(active);
-        double extent_sum = 0.0;
-        for (std::uint32_t i = 0; i < n; ++i) {
-            const SweepBody& b = s_.bodies[i];
-            if (!b.active) continue;
-            s_.present[i] = 1;
-            const Aabb& swept = s_.swept[i];
-            const double speed =
-                std::max(std::abs(b.velocity.x) + std::abs(b.velocity.y), mean_speed);
-            const double margin = (kReachTicks - 1.0) * speed * dt_ + 0.05 * b.radius;
-            s_.reach[i] = {{swept.min.x - margin, swept.min.y - margin},
-                           {swept.max.x + margin, swept.max.y + margin}};
-            extent_sum += std::max(s_.reach[i].max.x - s_.reach[i].min.x,
-                                   s_.reach[i].max.y - s_.reach[i].min.y);
-        }
-        // Escapee cells about twice a typical reach: most reaches touch one to four cells.
-        w_.scratch.cell_size =
-            active == 0 ? 1.0 : std::max(2.0 * extent_sum / static_cast<double>(active), 1e-6);
-        s_.cells.build(s_.reach, s_.present);
-        s_.cells.find_pairs(s_.pairs);
-        build_neighbour_lists();
-
-        build_static_lists();
-        std::fill(s_.escaped.begin(), s_.escaped.end(), 0u);
-        escapees_ = 0;
-        w_.scratch.neighbourhood_valid = true;
-    }
-
-    // Both directions of every pair, grouped by disk (counting sort).
-    void build_neighbour_lists() {
-        const std::size_t n = s_.bodies.size();
-        s_.neighbour_start.assign(n + 1, 0u);
-        for (const auto& [i, j] : s_.pairs) {
-            ++s_.neighbour_start[i + 1];
-            ++s_.neighbour_start[j + 1];
-        }
-        for (std::size_t i = 0; i < n; ++i)
-            s_.neighbour_start[i + 1] += s_.neighbour_start[i];
-        s_.neighbours.resize(s_.neighbour_start[n]);
-        s_.fill.assign(s_.neighbour_start.begin(), s_.neighbour_start.end() - 1);
-        for (const auto& [i, j] : s_.pairs) {
-            s_.neighbours[s_.fill[i]++] = j;
-            s_.neighbours[s_.fill[j]++] = i;
-        }
-    }
-
-    // The statics near each disk's reach, grouped by disk (counting sort).
-    // Statics are few and disks many, so each static asks the reach grid
-    // which disks it is near, rather than each disk asking the statics.
-    // Each disk's statics near its reach, in static order (the order their
-    // impacts are scheduled in), from the static grid: the cost follows the
-    // disks, not the number of walls.
-    void build_static_lists() {
-        const std::size_t n = s_.bodies.size();
-        s_.static_start.assign(n + 1, 0u);
-        s_.static_neighbours.clear();
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (s_.present[i]) {
-                const auto first = static_cast<std::ptrdiff_t>(s_.static_neighbours.size());
-                w_.for_each_static_near(
-                    s_.reach[i], [&](std::uint32_t st) { s_.static_neighbours.push_back(st); });
-                std::sort(s_.static_neighbours.begin() + first, s_.static_neighbours.end());
-            }
-            s_.static_start[i + 1] = static_cast<std::uint32_t>(s_.static_neighbours.size());
-        }
+        broadphase_.start(s_.bodies, dt_);
+        broadphase_.first_candidates(
+            s_.bodies,
+            [&](std::uint32_t i, std::uint32_t j) {
+                return may_meet_at_start(s_.bodies[i], s_.bodies[j]);
+            },
+            [&](std::uint32_t i, std::uint32_t j) { schedule_pair(i, j); },
+            [&](std::uint32_t i, std::uint32_t j) { return may_meet(s_.bodies[i], s_.bodies[j]); },
+            [&](std::uint32_t i, std::uint32_t j) { schedule_pair(i, j); },
+            [&](std::uint32_t i, std::uint32_t s) { schedule_static(i, s); });
     }
 
     // Bounds of disk i from its clock to the end of the tick, padded so that
@@ -324,96 +204,23 @@ class Sweep {
         const StaticState& st = w_.statics[s].state;
         if (!collides(body.filter, st.common.filter)) return;
         const double t_max = dt_ - body.t;
-        const Proximity prox = st.kind == ShapeKind::box
-                                   ? proximity_disk_box(body.position, body.radius, st.box)
-                                   : proximity_disk_segment(body.position, body.radius, st.segment);
+        const Proximity prox = proximity_disk_static(body.position, body.radius, st);
         if (prox.separation < -overlap_alarm_) overlap_seen_ = true;
-        const auto hit = st.kind == ShapeKind::box
-                             ? toi_disk_box(body.position, body.radius, body.velocity, st.box,
-                                            t_max, w_.statics[s].seam_corners)
-                             : toi_disk_segment(body.position, body.radius, body.velocity,
-                                                st.segment, t_max, w_.statics[s].seam_corners);
+        const auto hit = toi_disk_static(body.position, body.radius, body.velocity, st, t_max,
+                                         w_.statics[s].seam_corners);
         if (!hit) return;
         s_.events.push(
             {std::min(body.t + hit->t, dt_), i, s, body.version, 0, EventKind::disk_static});
     }
 
-    // Bitwise, like overlaps(): whether a path left its reach is hard to predict.
-    static bool contains(const Aabb& outer, const Aabb& inner) {
-        return (outer.min.x <= inner.min.x) & (outer.min.y <= inner.min.y) &
-               (inner.max.x <= outer.max.x) & (inner.max.y <= outer.max.y);
-    }
-
     // New events for disk i after its path changed. `skip` is a disk whose
     // pair with i will be scheduled by that disk's own reschedule.
     void reschedule(std::uint32_t i, std::uint32_t skip) {
-        const Aabb box = swept_bounds(i);
-        s_.swept[i] = box;
-        if (!s_.escaped[i] && contains(s_.reach[i], box)) {
-            const std::span<const std::uint32_t> neighbours(s_.neighbours);
-            schedule_nearby(i, box,
-                            neighbours.subspan(s_.neighbour_start[i],
-                                               s_.neighbour_start[i + 1] - s_.neighbour_start[i]),
-                            0, skip);
-            for (std::uint32_t k = s_.static_start[i]; k < s_.static_start[i + 1]; ++k) {
-                schedule_static(i, s_.static_neighbours[k]);
-            }
-        } else {
-            if (s_.escaped[i]) {
-                s_.escapee_grid.remove(i);
-            } else {
-                s_.escaped[i] = 1;
-                ++escapees_;
-            }
-            schedule_near_reaches(i, box, skip);
-            w_.for_each_static_near(box, [&](std::uint32_t s) { schedule_static(i, s); });
-        }
-        // An escapee near a path inside its reach is near the reach, so was
-        // seen by the reach grid (and marked) when it entered its own grid.
-        if (escapees_ > 0 && (s_.escaped[i] || s_.near_escapee[i]))
-            schedule_near_escapees(i, box, skip);
-        if (s_.escaped[i]) s_.escapee_grid.insert(i, box);
-    }
-
-    // Schedules disk i, with swept bounds `box`, against those of `others`
-    // whose paths may meet its own: not `skip`, escaped or not as `escaped`
-    // says (each side of the neighbourhood is asked separately), swept bounds
-    // overlapping. Which pass is a coin flip, so a branch-free pass keeps them
-    // in s_.nearby (which `others` may be) before any is scheduled.
-    void schedule_nearby(std::uint32_t i, const Aabb& box, std::span<const std::uint32_t> others,
-                         std::uint8_t escaped, std::uint32_t skip) {
         const SweepBody& body = s_.bodies[i];
-        std::uint32_t* kept = s_.nearby.data();
-        std::size_t count = 0;
-        for (const std::uint32_t j : others) {
-            kept[count] = j;
-            const bool paths_overlap = overlaps_by_lanes(box, s_.swept[j]);
-            const bool meet = may_meet(body, s_.bodies[j]);
-            const bool side = s_.escaped[j] == escaped;
-            const bool keep = side & (j != skip) & paths_overlap & meet;
-            count += keep ? 1 : 0;
-        }
-        for (std::size_t k = 0; k < count; ++k)
-            schedule_pair(i, kept[k]);
-    }
-
-    // Disk i against the disks that have not escaped their reaches, found by
-    // the reach grid (a path outside i's own reach may meet any of them).
-    // Every disk found is marked as near an escapee: only escaped disks come
-    // here, each before it (re)enters the escapee grid.
-    void schedule_near_reaches(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
-        std::size_t found = 0;
-        s_.cells.query(box, [&](std::uint32_t j) {
-            s_.nearby[found++] = j;
-            s_.near_escapee[j] = 1;
-        });
-        schedule_nearby(i, box, {s_.nearby.data(), found}, 0, skip);
-    }
-
-    void schedule_near_escapees(std::uint32_t i, const Aabb& box, std::uint32_t skip) {
-        std::size_t found = 0;
-        s_.escapee_grid.query(box, [&](std::uint32_t j) { s_.nearby[found++] = j; });
-        schedule_nearby(i, box, {s_.nearby.data(), found}, 1, skip);
+        broadphase_.candidates(
+            i, swept_bounds(i), skip, [&](std::uint32_t j) { return may_meet(body, s_.bodies[j]); },
+            [&](std::uint32_t j) { schedule_pair(i, j); },
+            [&](std::uint32_t s) { schedule_static(i, s); });
     }
 
     bool is_stale(const SweepEvent& e) const {
@@ -444,10 +251,7 @@ class Sweep {
         advance(e.a, e.t);
         DiskState& d = w_.disks[e.a].state;
         const StaticSlot& s = w_.statics[e.b];
-        const Proximity prox =
-            s.state.kind == ShapeKind::box
-                ? proximity_disk_box(s_.bodies[e.a].position, d.radius, s.state.box)
-                : proximity_disk_segment(s_.bodies[e.a].position, d.radius, s.state.segment);
+        const Proximity prox = proximity_disk_static(s_.bodies[e.a].position, d.radius, s.state);
         const Material& m = s.state.common.material;
         const double impulse = respond_disk_static(
             d.velocity, d.inverse_mass, prox.normal, d.material.restitution * m.restitution,
@@ -540,7 +344,7 @@ class Sweep {
 
     World::Impl& w_;
     Scratch& s_;
-    std::uint32_t escapees_ = 0;
+    Broadphase broadphase_;
     const double dt_;
     const double overlap_alarm_ = 0.5 * w_.def.overlap_tolerance;
     bool overlap_seen_ = false;

@@ -68,13 +68,13 @@ World::World(const WorldDef& def) : impl_(std::make_unique<Impl>()) {
 World::~World() = default;
 World::World(const World& other) : impl_(std::make_unique<Impl>(*other.impl_)) {
     impl_->static_grid_dirty = true;
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
 }
 World& World::operator=(const World& other) {
     if (this != &other) {
         impl_ = std::make_unique<Impl>(*other.impl_);
         impl_->static_grid_dirty = true;
-        impl_->scratch.neighbourhood_valid = false;
+        impl_->scratch.broadphase.neighbourhood_valid = false;
     }
     return *this;
 }
@@ -89,7 +89,7 @@ BodyId World::create_disk(const DiskDef& def) {
     slot.alive = true;
     slot.state = DiskState{def.position, def.velocity, def.radius,   inverse_of(def.mass),
                            def.material, def.filter,   def.user_data};
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -104,7 +104,7 @@ StaticId World::create_box(const BoxDef& def) {
     slot.bounds = bounds_of(box);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -113,11 +113,43 @@ StaticId World::create_segment(const SegmentDef& def) {
     const std::uint32_t index = allocate_slot(impl_->statics, impl_->free_statics);
     detail::StaticSlot& slot = impl_->statics[index];
     slot.alive = true;
-    slot.state = StaticState{ShapeKind::segment, Box{}, def.segment, def.common};
+    slot.state =
+        StaticState{ShapeKind::segment, Box{}, def.segment, def.common, Arc{}, Plane{}, def.bias};
     slot.bounds = bounds_of(def.segment);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
+    return {index, slot.generation};
+}
+
+StaticId World::create_arc(const ArcDef& def) {
+    require_valid(validate(def));
+    const std::uint32_t index = allocate_slot(impl_->statics, impl_->free_statics);
+    detail::StaticSlot& slot = impl_->statics[index];
+    slot.alive = true;
+    slot.state =
+        StaticState{ShapeKind::arc, Box{}, Segment{}, def.common, def.arc, Plane{}, def.bias};
+    slot.bounds = bounds_of(def.arc);
+    impl_->static_grid_dirty = true;
+    impl_->statics_digest.reset();
+    impl_->scratch.broadphase.neighbourhood_valid = false;
+    return {index, slot.generation};
+}
+
+StaticId World::create_plane(const PlaneDef& def) {
+    require_valid(validate(def));
+    const std::uint32_t index = allocate_slot(impl_->statics, impl_->free_statics);
+    detail::StaticSlot& slot = impl_->statics[index];
+    slot.alive = true;
+    Plane plane = def.plane;
+    plane.normal = plane.normal / length(plane.normal);
+    slot.state = StaticState{ShapeKind::plane, Box{}, Segment{}, def.common, Arc{}, plane, 0.0};
+    // Near everything: the static index keeps planes apart from its grid.
+    constexpr double kEverywhere = 2.0 * domain::kMaxCoordinate;
+    slot.bounds = {{-kEverywhere, -kEverywhere}, {kEverywhere, kEverywhere}};
+    impl_->static_grid_dirty = true;
+    impl_->statics_digest.reset();
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     return {index, slot.generation};
 }
 
@@ -125,7 +157,7 @@ void World::destroy(BodyId id) {
     if (!valid(id)) throw std::invalid_argument("destroy: stale or invalid disk handle");
     detail::DiskSlot& slot = impl_->disks[id.index];
     slot = detail::DiskSlot{DiskState{}, slot.generation + 1, false};
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
     impl_->free_disks.push_back(id.index);
 }
 
@@ -136,7 +168,7 @@ void World::destroy(StaticId id) {
     impl_->free_statics.push_back(id.index);
     impl_->static_grid_dirty = true;
     impl_->statics_digest.reset();
-    impl_->scratch.neighbourhood_valid = false;
+    impl_->scratch.broadphase.neighbourhood_valid = false;
 }
 
 bool World::valid(BodyId id) const {
@@ -235,19 +267,24 @@ void World::Impl::rebuild_static_grid() {
     // few cells, a disk's query box usually touches one or two.
     static_boxes.resize(statics.size());
     static_present.assign(statics.size(), 0u);
+    static_grid.unbounded.clear();
     double extent_sum = 0.0;
     std::size_t count = 0;
-    for (std::size_t i = 0; i < statics.size(); ++i) {
+    for (std::uint32_t i = 0; i < statics.size(); ++i) {
         if (!statics[i].alive) continue;
         const Aabb& b = statics[i].bounds;
         static_boxes[i] = b;
+        if (statics[i].state.kind == ShapeKind::plane) {
+            static_grid.unbounded.push_back(i);
+            continue;
+        }
         static_present[i] = 1;
         extent_sum += std::max(b.max.x - b.min.x, b.max.y - b.min.y);
         ++count;
     }
     const double cell =
         count == 0 ? 1.0 : std::max(extent_sum / static_cast<double>(count) / 4.0, 1e-3);
-    static_grid.build(static_boxes, static_present, cell);
+    static_grid.grid.build(static_boxes, static_present, cell);
     static_grid_dirty = false;
     const detail::SeamIndex seams(statics);
     for (std::uint32_t i = 0; i < statics.size(); ++i) {

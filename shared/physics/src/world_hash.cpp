@@ -66,11 +66,26 @@ void walk_statics(const World::Impl& w, Visit&& visit) {
             visit("static", i, "box.half_extents.y", s.box.half_extents.y);
             visit("static", i, "box.axis.x", s.box.axis.x);
             visit("static", i, "box.axis.y", s.box.axis.y);
+        } else if (s.kind == ShapeKind::arc) {
+            visit("static", i, "arc.center.x", s.arc.center.x);
+            visit("static", i, "arc.center.y", s.arc.center.y);
+            visit("static", i, "arc.radius", s.arc.radius);
+            visit("static", i, "arc.a.x", s.arc.a.x);
+            visit("static", i, "arc.a.y", s.arc.a.y);
+            visit("static", i, "arc.b.x", s.arc.b.x);
+            visit("static", i, "arc.b.y", s.arc.b.y);
+            visit("static", i, "bias", s.bias);
+        } else if (s.kind == ShapeKind::plane) {
+            visit("static", i, "plane.normal.x", s.plane.normal.x);
+            visit("static", i, "plane.normal.y", s.plane.normal.y);
+            visit("static", i, "plane.offset", s.plane.offset);
         } else {
             visit("static", i, "segment.a.x", s.segment.a.x);
             visit("static", i, "segment.a.y", s.segment.a.y);
             visit("static", i, "segment.b.x", s.segment.b.x);
             visit("static", i, "segment.b.y", s.segment.b.y);
+            // Hashed only when set, so worlds of two-sided segments hash as before.
+            if (s.bias != 0.0) visit("static", i, "bias", s.bias);
         }
         visit("static", i, "restitution", s.common.material.restitution);
         visit("static", i, "friction", s.common.material.friction);

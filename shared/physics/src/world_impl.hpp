@@ -4,10 +4,11 @@
 #include <vector>
 
 #include "anchor_grid.hpp"
+#include "broadphase.hpp"
 #include "carom/physics/world.hpp"
-#include "cell_grid.hpp"
 #include "event_queue.hpp"
-#include "hash_grid.hpp"
+#include "static_index.hpp"
+#include "sweep_body.hpp"
 
 namespace carom::physics {
 
@@ -27,20 +28,6 @@ struct StaticSlot {
     std::uint8_t seam_corners = 0;  // derived from the statics; see smooth_corners.hpp
 };
 
-// Per-disk bookkeeping of one sweep: each disk has its own clock `t`. One
-// cache line, since the pair tests read two of them at random.
-struct alignas(64) SweepBody {
-    Vec2 position;  // at time t
-    Vec2 velocity;  // the velocity it moves with (zero once parked)
-    double t = 0.0;
-    double radius = 0.0;  // copied from the disk, so pair tests stay in this array
-    Filter filter;
-    std::uint32_t version = 0;  // its impacts this tick: bumped whenever its path changes
-    bool active = false;
-    bool parked = false;
-    bool immovable = false;  // infinite mass
-};
-
 struct OverlapContact {
     double depth;
     std::uint32_t a;  // disk
@@ -53,26 +40,7 @@ struct Scratch {
     std::vector<SweepBody> bodies;
     EventQueue events;
     std::vector<OverlapContact> overlaps;
-    std::vector<Aabb> reach;            // per disk: where its paths may go (see sweep_solver.cpp)
-    std::vector<Aabb> swept;            // per disk: swept bounds as of its last path change
-    std::vector<std::uint8_t> present;  // per disk: alive when the reaches were built
-    std::vector<std::uint8_t> escaped;  // per disk: its path left its reach this tick
-    std::vector<std::uint8_t> near_escapee;  // per disk: an escapee's path came near its reach
-    std::vector<AnchorGrid::Pair> pairs;
-    std::vector<AnchorGrid::Pair> candidates;    // pairs that passed a filter, for a second look
-    std::vector<std::uint32_t> nearby;           // disks near one disk, for a second look
-    std::vector<std::uint32_t> neighbour_start;  // disk i's neighbours: [start[i], start[i+1])
-    std::vector<std::uint32_t> neighbours;
-    std::vector<std::uint32_t> fill;
-    std::vector<std::uint32_t> static_start;
-    std::vector<std::uint32_t> static_neighbours;
-    AnchorGrid cells;  // over the reaches
-    HashGrid escapee_grid;
-    // The neighbourhood (reach, cells, pairs, neighbour lists) is kept from
-    // tick to tick while it still fits; creating or destroying shapes, or
-    // copying the world (the grid points into this very scratch), drops it.
-    bool neighbourhood_valid = false;
-    double cell_size = 1.0;
+    BroadphaseState broadphase;
 
     // The overlap solver's own grid over the disks' final bounds.
     std::vector<Aabb> overlap_boxes;
@@ -105,7 +73,7 @@ struct World::Impl {
     // The grid refers to static_boxes, so a copied Impl must rebuild it.
     std::vector<Aabb> static_boxes;
     std::vector<std::uint8_t> static_present;
-    detail::CellGrid static_grid;
+    detail::StaticIndex static_grid;
     bool static_grid_dirty = true;
     // World::statics_digest(), kept until the statics change (create or destroy).
     mutable std::optional<std::uint64_t> statics_digest;

@@ -49,7 +49,9 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
         s.last_input_sequence, s.match_seed, s.match_start_tick, s.halted_since, s.match.tick,
         static_cast<schema::Phase>(s.match.phase), s.match.phase_ticks, s.match.score[0],
         s.match.score[1], s.match.rng, b.CreateVector(slots), b.CreateVector(pucks),
-        s.server_tick_ms);
+        s.server_tick_ms,
+        static_cast<std::uint8_t>(s.match.kickoff_team ? game::index_of(*s.match.kickoff_team) + 1
+                                                       : 0));
     return finish_packet(b, client_id, net::Body::FullState, body.Union(), secret);
 }
 
@@ -80,6 +82,7 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
         return fail("full state: part " + std::to_string(f.part()) + " of " +
                     std::to_string(f.parts()));
     if (f.phase() > schema::Phase::MAX) return fail("full state: unknown phase");
+    if (f.kickoff_team() > 2) return fail("full state: unknown kick-off team");
     const auto header_of = [&] {
         RoomState s;
         s.tick = f.tick();
@@ -94,6 +97,8 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
         s.match.phase_ticks = f.phase_ticks();
         s.match.score = {f.score_left(), f.score_right()};
         s.match.rng = f.rng();
+        if (f.kickoff_team() != 0)
+            s.match.kickoff_team = f.kickoff_team() == 1 ? game::Team::left : game::Team::right;
         return s;
     };
     RoomState header = header_of();
@@ -108,7 +113,8 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
             header.halted_since == b.halted_since && header.match.tick == b.match.tick &&
             header.match.phase == b.match.phase &&
             header.match.phase_ticks == b.match.phase_ticks &&
-            header.match.score == b.match.score && header.match.rng == b.match.rng;
+            header.match.score == b.match.score && header.match.rng == b.match.rng &&
+            header.match.kickoff_team == b.match.kickoff_team;
         if (!agrees)
             return fail("full state: parts of tick " + std::to_string(b.tick) + " disagree");
         if (part_seen_[f.part()]) return std::optional<RoomState>{};  // a duplicate

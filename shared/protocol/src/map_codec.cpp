@@ -18,6 +18,45 @@ game::Vec2 to_game(const schema::Vec2* v) {
 schema::Team to_schema(game::Team t) {
     return t == game::Team::left ? schema::Team::left : schema::Team::right;
 }
+game::Vec2 to_game_or_zero(const schema::Vec2* v) {
+    return v ? to_game(v) : game::Vec2{};
+}
+
+flatbuffers::Offset<schema::Collision> encode_collision(flatbuffers::FlatBufferBuilder& b,
+                                                        const game::Collision& c) {
+    return schema::CreateCollision(b, c.group, c.mask);
+}
+game::Collision decode_collision(const schema::Collision* c, game::Collision fallback) {
+    return c ? game::Collision{c->group(), c->mask()} : fallback;
+}
+
+// The stadium fields (walls, posts, puck groups): written only when the map
+// has them, so a map of boxes and segments encodes to the bytes it always did.
+struct StadiumOffsets {
+    std::vector<flatbuffers::Offset<schema::Wall>> walls;
+    std::vector<flatbuffers::Offset<schema::Post>> posts;
+    flatbuffers::Offset<schema::Collision> puck_collision;
+};
+
+StadiumOffsets encode_stadium(flatbuffers::FlatBufferBuilder& b, const game::Map& map) {
+    StadiumOffsets out;
+    for (const game::Wall& w : map.walls) {
+        const schema::Vec2 a = to_schema(w.a), c = to_schema(w.b), center = to_schema(w.center),
+                           normal = to_schema(w.normal);
+        const auto collision = encode_collision(b, w.collision);
+        out.walls.push_back(schema::CreateWall(b, static_cast<schema::WallShape>(w.shape), &a, &c,
+                                               &center, &normal, w.offset, w.bias, w.restitution,
+                                               collision, w.color, w.visible));
+    }
+    for (const game::Post& p : map.posts) {
+        const schema::Vec2 position = to_schema(p.position);
+        const auto collision = encode_collision(b, p.collision);
+        out.posts.push_back(
+            schema::CreatePost(b, &position, p.radius, p.restitution, collision, p.color));
+    }
+    if (map.uses_groups()) out.puck_collision = encode_collision(b, map.puck_collision);
+    return out;
+}
 
 }  // namespace
 
@@ -51,10 +90,15 @@ flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
     const auto tuning = schema::CreateTuning(
         b, t.player_radius, t.player_mass, t.puck_radius, t.puck_mass, t.player_acceleration,
         t.player_max_speed, t.player_drag, t.puck_drag, t.kick_speed, t.kick_reach,
-        t.kick_cooldown_ticks, t.wall_restitution, t.player_restitution, t.puck_restitution);
+        t.kick_cooldown_ticks, t.wall_restitution, t.player_restitution, t.puck_restitution,
+        t.kicking_acceleration, t.kicking_drag);
+    const StadiumOffsets stadium = encode_stadium(b, map);
     return schema::CreateMapDirect(b, map.name.c_str(), map.size.x, map.size.y, &boxes, &segments,
                                    &goals, &spawns, &pucks, map.team_size, map.match_seconds,
-                                   map.score_limit, tuning);
+                                   map.score_limit, tuning,
+                                   stadium.walls.empty() ? nullptr : &stadium.walls,
+                                   stadium.posts.empty() ? nullptr : &stadium.posts,
+                                   stadium.puck_collision, map.kickoff_nudge);
 }
 
 std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
@@ -90,6 +134,14 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
         return *e;
     if (m.puck_spawns() && m.puck_spawns()->size() > limits::kPucksMax)
         return "puck_spawns: need between 1 and 16 pucks";
+    if (auto e = too_many("walls", m.walls() ? m.walls()->size() : 0, limits::kWallsMax)) return *e;
+    if (auto e = too_many("posts", m.posts() ? m.posts()->size() : 0, limits::kPostsMax)) return *e;
+    if (m.walls()) {
+        for (flatbuffers::uoffset_t i = 0; i < m.walls()->size(); ++i) {
+            if (m.walls()->Get(i)->shape() > schema::WallShape::MAX)
+                return "walls[" + std::to_string(i) + "].shape: unknown shape";
+        }
+    }
     game::Map map;
     map.name = m.name()->str();
     map.size = {m.width(), m.height()};
@@ -137,8 +189,34 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
                       t->puck_mass(),          t->player_acceleration(), t->player_max_speed(),
                       t->player_drag(),        t->puck_drag(),           t->kick_speed(),
                       t->kick_reach(),         t->kick_cooldown_ticks(), t->wall_restitution(),
-                      t->player_restitution(), t->puck_restitution()};
+                      t->player_restitution(), t->puck_restitution(),    t->kicking_acceleration(),
+                      t->kicking_drag()};
     }
+    if (m.walls()) {
+        for (const schema::Wall* w : *m.walls()) {
+            game::Wall g;
+            g.shape = static_cast<game::Wall::Shape>(w->shape());
+            g.a = to_game_or_zero(w->a());
+            g.b = to_game_or_zero(w->b());
+            g.center = to_game_or_zero(w->center());
+            g.normal = to_game_or_zero(w->normal());
+            g.offset = w->offset();
+            g.bias = w->bias();
+            g.restitution = w->restitution();
+            g.collision = decode_collision(w->collision(), game::Collision{});
+            g.color = w->color();
+            g.visible = w->visible();
+            map.walls.push_back(g);
+        }
+    }
+    if (m.posts()) {
+        for (const schema::Post* p : *m.posts()) {
+            map.posts.push_back({to_game(p->position()), p->radius(), p->restitution(),
+                                 decode_collision(p->collision(), game::Collision{}), p->color()});
+        }
+    }
+    map.puck_collision = decode_collision(m.puck_collision(), map.puck_collision);
+    map.kickoff_nudge = m.kickoff_nudge();
     if (std::string reason = game::validate(map); !reason.empty()) return reason;
     return map;
 }

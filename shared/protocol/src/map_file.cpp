@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "carom/protocol/map_codec.hpp"
+#include "carom/stadium/hbs.hpp"
 
 namespace carom::schema {
 extern const char* const kMapSchemaText;  // schemas/map.fbs, built in
@@ -37,6 +38,11 @@ std::variant<game::Map, std::string> parse_map_json(const std::string& json,
 }
 
 std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path) {
+    if (path.extension() == ".hbs") {
+        auto imported = stadium::load_stadium_file(path);
+        if (!imported) return imported.error().message;
+        return std::move(imported->map);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) return path.string() + ": cannot open the map file";
     std::error_code error;
@@ -48,6 +54,19 @@ std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& 
     if (in.bad()) return path.string() + ": read error";
     text.resize(static_cast<std::size_t>(in.gcount()));
     return parse_map_json(text, path.string());
+}
+
+Result<std::string> map_to_json(const game::Map& map) {
+    flatbuffers::Parser parser;
+    parser.opts.indent_step = 2;
+    parser.opts.strict_json = true;
+    if (!parser.Parse(schema::kMapSchemaText))
+        return fail("built-in map schema does not parse: " + parser.error_);
+    const std::vector<std::uint8_t> bytes = map_to_binary(map);
+    std::string text;
+    if (!flatbuffers::GenerateText(parser, bytes.data(), &text))
+        return fail("the map cannot be written as JSON");
+    return text;
 }
 
 }  // namespace carom::protocol

@@ -31,8 +31,11 @@ std::variant<std::filesystem::path, std::string> resolve_map(
     std::string_view argument, const std::vector<std::filesystem::path>& dirs) {
     const std::string arg(argument);
     if (arg.empty()) return std::string("empty map name");
-    if (arg.find('/') != std::string::npos ||
-        (arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0))
+    const auto ends_with = [&arg](std::string_view suffix) {
+        return arg.size() > suffix.size() &&
+               arg.compare(arg.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (arg.find('/') != std::string::npos || ends_with(".json") || ends_with(".hbs"))
         return std::filesystem::path(arg);
     std::string tried;
     for (const std::filesystem::path& dir : dirs) {

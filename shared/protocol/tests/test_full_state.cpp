@@ -185,3 +185,35 @@ TEST_CASE("full states that do not fit the map or each other are refused") {
     CHECK_FALSE(first->has_value());
     CHECK_FALSE(b.add(full_of(part(1, 2, 6, 1, -1, 0)), 2, 1).ok());
 }
+
+TEST_CASE("the team kicking off on a map with collision groups travels in the full state") {
+    const game::Map map = field(2, 1);
+    const game::Match server = played(map, 4, 30);
+    for (const auto team : {game::Team::left, game::Team::right}) {
+        protocol::RoomState sent = state_of(server);
+        sent.match.kickoff_team = team;
+        const std::vector<Bytes> parts = encode(sent);
+        REQUIRE(parts.size() == 1);
+        protocol::FullStateAssembly assembly;
+        const auto got = assembly.add(full_of(parts[0]), 4, 1);
+        REQUIRE_MESSAGE(got.ok(), got.error().message);
+        REQUIRE(got->has_value());
+        CHECK((*got)->match.kickoff_team == team);
+    }
+    // None is the default, and a team that is neither is refused.
+    const std::vector<Bytes> none = encode(state_of(server));
+    protocol::FullStateAssembly assembly;
+    const auto got = assembly.add(full_of(none[0]), 4, 1);
+    REQUIRE(got.ok());
+    REQUIRE(got->has_value());
+    CHECK_FALSE((*got)->match.kickoff_team.has_value());
+
+    flatbuffers::FlatBufferBuilder b;
+    const auto body = net::CreateFullState(b, 10, 0, 1, 0, 0, 1, 0, 0, 10, schema::Phase::playing,
+                                           0, 0, 0, 0, 0, 0, 0.0F, /*kickoff_team=*/3);
+    const auto bytes = protocol::finish_packet(b, 1, net::Body::FullState, body.Union(), 1);
+    protocol::FullStateAssembly refusing;
+    const auto refused = refusing.add(full_of(Bytes(bytes.begin(), bytes.end())), 0, 0);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("kick-off team") != std::string::npos);
+}

@@ -53,3 +53,69 @@ TEST_CASE("Damaged or unplayable binary maps are refused with a reason") {
     REQUIRE(std::holds_alternative<std::string>(r));
     CHECK(std::get<std::string>(r).rfind("puck_spawns:", 0) == 0);
 }
+
+TEST_CASE("A map of boxes and segments carries no stadium fields in its binary form") {
+    const auto bytes = protocol::map_to_binary(sample());
+    const schema::Map* m = schema::GetMap(bytes.data());
+    CHECK(m->walls() == nullptr);
+    CHECK(m->posts() == nullptr);
+    CHECK(m->puck_collision() == nullptr);
+    CHECK(m->tuning()->kicking_acceleration() == -1.0);
+}
+
+TEST_CASE("Walls, posts and collision groups survive the binary form exactly") {
+    game::Map m = sample();
+    game::Wall arc;
+    arc.shape = game::Wall::Shape::arc;
+    arc.a = {40.0, 7.0};
+    arc.b = {40.0, 13.0};
+    arc.center = {42.0, 10.0};
+    arc.bias = -2.5;
+    arc.restitution = 0.25;
+    arc.collision = {game::groups::kWall | game::groups::kC2, game::groups::kBall};
+    arc.color = 0x123456;
+    arc.visible = false;
+    game::Wall plane;
+    plane.shape = game::Wall::Shape::plane;
+    plane.normal = {0.0, 2.0};
+    plane.offset = -1.0;
+    m.walls = {arc, plane};
+    m.posts = {{{40.0, 6.0}, 0.5, 0.75, {game::groups::kAll, game::groups::kAll}, 0xABCDEF}};
+    m.puck_collision = {game::groups::kBall | game::groups::kKick, game::groups::kAll};
+    m.kickoff_nudge = false;
+    m.tuning.kicking_acceleration = 50.0;
+    m.tuning.kicking_drag = 2.0;
+    const auto bytes = protocol::map_to_binary(m);
+    auto back = protocol::map_from_binary(bytes);
+    REQUIRE_MESSAGE(std::holds_alternative<game::Map>(back),
+                    (std::holds_alternative<std::string>(back) ? std::get<std::string>(back) : ""));
+    const game::Map& r = std::get<game::Map>(back);
+    REQUIRE(r.walls.size() == 2);
+    CHECK(r.walls[0].shape == game::Wall::Shape::arc);
+    CHECK(r.walls[0].center == game::Vec2{42.0, 10.0});
+    CHECK(r.walls[0].bias == -2.5);
+    CHECK(r.walls[0].restitution == 0.25);
+    CHECK(r.walls[0].collision.group == (game::groups::kWall | game::groups::kC2));
+    CHECK(r.walls[0].color == 0x123456u);
+    CHECK_FALSE(r.walls[0].visible);
+    CHECK(r.walls[1].normal == game::Vec2{0.0, 2.0});
+    REQUIRE(r.posts.size() == 1);
+    CHECK(r.posts[0].color == 0xABCDEFu);
+    CHECK(r.puck_collision.group == (game::groups::kBall | game::groups::kKick));
+    CHECK_FALSE(r.kickoff_nudge);
+    CHECK(r.tuning.kicking_acceleration == 50.0);
+    CHECK(protocol::map_to_binary(r) == bytes);
+}
+
+TEST_CASE("An arc whose ends are not on one circle is refused, naming the wall") {
+    game::Map m = sample();
+    game::Wall arc;
+    arc.shape = game::Wall::Shape::arc;
+    arc.a = {40.0, 7.0};
+    arc.b = {40.0, 14.0};
+    arc.center = {37.0, 10.0};
+    m.walls = {arc};
+    auto back = protocol::map_from_binary(protocol::map_to_binary(m));
+    REQUIRE(std::holds_alternative<std::string>(back));
+    CHECK(std::get<std::string>(back).find("walls[0].center:") == 0);
+}

@@ -44,9 +44,10 @@ flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, 
         const schema::Vec2 pos = to_schema(p.disk.position), vel = to_schema(p.disk.velocity);
         pucks.push_back(schema::CreatePuckState(b, &pos, &vel, slot_or_none(p.last_kicker)));
     }
-    return schema::CreateKeyframeDirect(b, s.tick, k.hash, static_cast<schema::Phase>(s.phase),
-                                        s.phase_ticks, s.score[0], s.score[1], s.rng, &players,
-                                        &pucks, k.world.empty() ? nullptr : &k.world);
+    return schema::CreateKeyframeDirect(
+        b, s.tick, k.hash, static_cast<schema::Phase>(s.phase), s.phase_ticks, s.score[0],
+        s.score[1], s.rng, &players, &pucks, k.world.empty() ? nullptr : &k.world,
+        static_cast<std::uint8_t>(s.kickoff_team ? game::index_of(*s.kickoff_team) + 1 : 0));
 }
 
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f) {
@@ -92,6 +93,10 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
     s.phase_ticks = t.phase_ticks();
     s.score = {t.score_left(), t.score_right()};
     s.rng = t.rng();
+    if (t.kickoff_team() > 2) return fail("keyframe: unknown kick-off team");
+    s.kickoff_team.reset();
+    if (t.kickoff_team() != 0)
+        s.kickoff_team = t.kickoff_team() == 1 ? game::Team::left : game::Team::right;
     s.players.clear();
     s.pucks.clear();
     if (t.players()) {
@@ -339,9 +344,14 @@ std::vector<std::uint8_t> encode_packed(const TickBatch& batch) {
         put_varint(out, slot_plus_one(e.own_goal_by));
         out.push_back(e.draw ? 1 : 0);
     }
-    static_assert(kTickHashBits == 8, "one byte a tick");
-    for (const std::uint64_t hash : batch.hashes)
-        out.push_back(static_cast<std::uint8_t>(kept_bits(hash, kTickHashBits)));
+    // kTickHashBits a tick, packed least significant bit first.
+    std::uint32_t bits = 0, filled = 0;
+    for (const std::uint64_t hash : batch.hashes) {
+        bits |= static_cast<std::uint32_t>(kept_bits(hash, kTickHashBits)) << filled;
+        for (filled += kTickHashBits; filled >= 8; filled -= 8, bits >>= 8)
+            out.push_back(static_cast<std::uint8_t>(bits));
+    }
+    if (filled > 0) out.push_back(static_cast<std::uint8_t>(bits));
     return out;
 }
 
@@ -358,8 +368,10 @@ Status decode_packed(std::span<const std::uint8_t> bytes, std::uint32_t slots, T
     if (!first_tick) return first_tick.error();
     const auto ticks = in.varint("tick count");
     if (!ticks) return ticks.error();
-    // Each tick's hash is a byte at the end: a count beyond the bytes left is damage.
-    if (*ticks > in.left()) return fail("tick count " + std::to_string(*ticks) + " past the batch");
+    // Each tick's hash is at the end: a count beyond the bytes left is damage.
+    if (*ticks > in.left() * 8 / kTickHashBits)
+        return fail("tick count " + std::to_string(*ticks) + " past the batch");
+    const std::uint64_t hash_bytes = (*ticks * kTickHashBits + 7) / 8;
     out.first_tick = *first_tick;
     const std::uint64_t end = *first_tick + *ticks;  // one past the last tick
     mark = bytes.size() - in.left();
@@ -420,9 +432,18 @@ Status decode_packed(std::span<const std::uint8_t> bytes, std::uint32_t slots, T
     }
     part_done(counted.events);
 
-    const auto hashes = in.bytes(*ticks, "tick hashes");
+    const auto hashes = in.bytes(hash_bytes, "tick hashes");
     if (!hashes) return hashes.error();
-    out.hashes.assign(hashes->begin(), hashes->end());
+    std::uint32_t bits = 0, filled = 0;
+    std::size_t next = 0;
+    for (std::uint64_t t = 0; t < *ticks; ++t) {
+        for (; filled < kTickHashBits; filled += 8)
+            bits |= std::uint32_t{(*hashes)[next++]} << filled;
+        out.hashes.push_back(bits & ((1u << kTickHashBits) - 1));
+        bits >>= kTickHashBits;
+        filled -= kTickHashBits;
+    }
+    if (bits != 0) return fail("tick hashes: padding bits set");
     part_done(counted.hashes);
     if (in.left() != 0) return fail(std::to_string(in.left()) + " byte(s) after the tick hashes");
     if (sizes) *sizes = counted;

@@ -18,7 +18,7 @@ inline constexpr int kExitUsage = 2;
 // Standard output or standard error could not be written.
 inline constexpr int kExitOutputFailed = 2;
 
-// "carom 0.1.0 (protocol 5, replay format 1, replay core 3)"
+// "carom 0.1.0 (protocol 5, replay format 2, replay core 3)"
 std::string version_text();
 
 // Adds --version to `app` and exit-code wording shared by every program.

@@ -11,7 +11,9 @@
 
 namespace carom::game {
 
+using physics::Arc;
 using physics::Box;
+using physics::Plane;
 using physics::Segment;
 using physics::Vec2;
 
@@ -42,6 +44,53 @@ struct Spawn {
     Vec2 position;
 };
 
+// Collision groups, with HaxBall's meanings and bit numbers (a map of
+// `walls` or `posts` uses them; see Map::uses_groups). Two shapes collide
+// when each one's group meets the other's mask.
+namespace groups {
+inline constexpr std::uint32_t kBall = 1u << 0;
+inline constexpr std::uint32_t kRed = 1u << 1;          // the left team's players
+inline constexpr std::uint32_t kBlue = 1u << 2;         // the right team's players
+inline constexpr std::uint32_t kRedKickoff = 1u << 3;   // in red's mask while blue kicks off
+inline constexpr std::uint32_t kBlueKickoff = 1u << 4;  // in blue's mask while red kicks off
+inline constexpr std::uint32_t kWall = 1u << 5;
+inline constexpr std::uint32_t kKick = 1u << 6;
+inline constexpr std::uint32_t kScore = 1u << 7;
+inline constexpr std::uint32_t kC0 = 1u << 28, kC1 = 1u << 29, kC2 = 1u << 30, kC3 = 1u << 31;
+inline constexpr std::uint32_t kAll = kBall | kRed | kBlue | kRedKickoff | kBlueKickoff | kWall;
+}  // namespace groups
+
+struct Collision {
+    std::uint32_t group = groups::kWall;
+    std::uint32_t mask = groups::kAll;
+};
+
+// A wall of the `walls` list: a segment, an arc or a half-plane, with its
+// own bounce, one-sidedness (physics/defs.hpp, bias) and collision groups.
+// `color` (0xRRGGBB) and `visible` are for drawing only.
+struct Wall {
+    enum class Shape : std::uint8_t { segment = 0, arc = 1, plane = 2 };
+    Shape shape = Shape::segment;
+    Vec2 a, b;          // segment and arc ends; an arc runs counterclockwise from a to b
+    Vec2 center;        // arc: the circle's centre (its radius is |a - center|)
+    Vec2 normal;        // plane: the free side's direction (any non-zero length)
+    double offset = 0;  // plane: dot(p, normal / |normal|) = offset on its face
+    double bias = 0.0;
+    double restitution = 1.0;
+    Collision collision;
+    std::uint32_t color = 0;
+    bool visible = true;
+};
+
+// A static disc (a goal post): immovable, with its own bounce and groups.
+struct Post {
+    Vec2 position;
+    double radius = 1.0;
+    double restitution = 0.5;
+    Collision collision;
+    std::uint32_t color = 0xFFFFFF;
+};
+
 // How the match feels: sizes, masses, movement and kicks, in map units and
 // seconds. A map may change any of them (a "hard kicks" map raises kick_speed).
 struct Tuning {
@@ -59,6 +108,10 @@ struct Tuning {
     double wall_restitution = 0.9;
     double player_restitution = 0.5;
     double puck_restitution = 1.0;
+    // While the kick button is held (HaxBall's kickingAcceleration and
+    // kickingDamping); a negative value means "as without it".
+    double kicking_acceleration = -1.0;
+    double kicking_drag = -1.0;
 };
 
 struct Map {
@@ -73,6 +126,16 @@ struct Map {
     std::uint32_t match_seconds = 180;
     std::uint32_t score_limit = 7;  // 0: no limit
     Tuning tuning;
+    // HaxBall's stadiums (all empty in maps of boxes and segments alone,
+    // which then play exactly as before):
+    std::vector<Wall> walls;
+    std::vector<Post> posts;
+    Collision puck_collision{groups::kBall | groups::kKick | groups::kScore, groups::kAll};
+    bool kickoff_nudge = true;  // pucks get a random nudge at each kick-off
+
+    // Whether the map uses collision groups (it has walls or posts): then
+    // players are in their team's group and pucks in puck_collision.
+    bool uses_groups() const { return !walls.empty() || !posts.empty(); }
 };
 
 // The range of every value a map may hold (schemas/PROTOCOL.md, Maps). They
@@ -88,6 +151,10 @@ inline constexpr double kCoordinateMax = 8192.0;  // |x|, |y| of every point and
 inline constexpr double kAxisLengthMin = 1e-3;    // a box's axis: finite, not shorter
 inline constexpr std::size_t kBoxesMax = 1024;
 inline constexpr std::size_t kSegmentsMax = 1024;
+inline constexpr std::size_t kWallsMax = 1024;
+inline constexpr std::size_t kPostsMax = 256;
+inline constexpr double kArcEndSlack =
+    1e-6;  // |b - center| may differ from |a - center| by this, relative
 inline constexpr std::size_t kSpawnsMax = 64;
 inline constexpr std::size_t kPucksMax = 16;
 inline constexpr std::uint32_t kTeamSizeMax = 16;
@@ -111,5 +178,14 @@ inline constexpr double kDragMax =
 // clear of every wall and of each other, and from every puck spawn a puck
 // can reach both goals (src/goal_reach.cpp says how that is decided).
 std::string validate(const Map& map);
+
+// Whether a shape of `shape`'s collision meets a disk of (group, mask).
+bool collides_with(const Collision& shape, std::uint32_t group, std::uint32_t mask);
+// The collision of a player of `team`: its team's group, a mask of every
+// group but the kick-off barriers, and its team's barrier while the other
+// team kicks off.
+Collision player_collision(Team team, bool other_team_kicks_off);
+// The distance from p to a wall's surface (a plane's: negative behind it).
+double distance_to_wall(const Wall& wall, Vec2 p);
 
 }  // namespace carom::game

@@ -72,6 +72,9 @@ struct MatchState {
     std::uint32_t phase_ticks = 0;  // ticks left in the goal pause
     std::array<std::uint32_t, 2> score{};
     std::uint64_t rng = 0;
+    // Maps with collision groups: the team kicking off, until a puck is
+    // touched (and, in a goal pause, the team that will).
+    std::optional<Team> kickoff_team;
     std::vector<PlayerSnapshot> players;
     std::vector<PuckSnapshot> pucks;
 };
@@ -144,6 +147,9 @@ class Match {
     };
 
     void build_world();
+    physics::Filter player_filter(Slot slot) const;
+    void update_player_filters();
+    void end_kickoff_when_touched();
     void apply_inputs(std::span<const Input> inputs);
     void kick(Slot slot);
     void detect_goals(std::span<const Vec2> before);
@@ -165,6 +171,7 @@ class Match {
     std::uint32_t phase_ticks_ = 0;
     std::array<std::uint32_t, 2> score_{};
     Rng rng_;
+    std::optional<Team> kickoff_team_;
     std::vector<MatchEvent> events_;
     std::vector<Vec2> puck_positions_;  // scratch: pucks before the physics step
 };

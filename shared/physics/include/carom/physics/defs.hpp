@@ -55,8 +55,24 @@ struct BoxDef {
     StaticDef common;
 };
 
+// bias: 0 for a wall hit from both sides; otherwise the wall faces one side
+// (left of a -> b when > 0, right when < 0) and |bias| is how deep behind its
+// face a disk is still pushed out to the front (proximity.hpp).
 struct SegmentDef {
     Segment segment;
+    StaticDef common;
+    double bias = 0.0;
+};
+
+// An arc runs counterclockwise from a to b: its left is its inside.
+struct ArcDef {
+    Arc arc;
+    StaticDef common;
+    double bias = 0.0;
+};
+
+struct PlaneDef {
+    Plane plane;  // normal: any finite non-zero vector; it is normalised at creation
     StaticDef common;
 };
 
@@ -76,6 +92,8 @@ struct WorldDef {
 std::string validate(const DiskDef& def);
 std::string validate(const BoxDef& def);
 std::string validate(const SegmentDef& def);
+std::string validate(const ArcDef& def);
+std::string validate(const PlaneDef& def);
 std::string validate(const WorldDef& def);
 
 }  // namespace carom::physics

@@ -30,11 +30,37 @@ struct Box {
     Vec2 axis{1.0, 0.0};
 };
 
+// A circular arc: the points of the circle of `radius` around `center` from
+// `a` counterclockwise to `b`, both on the circle (to rounding). A wall of no
+// thickness, like a segment; a and b may be as close as the arc likes, but
+// not equal (a full circle is not an arc).
+struct Arc {
+    Vec2 center;
+    double radius = 1.0;
+    Vec2 a;
+    Vec2 b;
+};
+
+// Whether the direction `d` (from the centre) points into the arc's angular
+// range, its ends included: cross products with the ends, no angle.
+bool in_sector(const Arc& arc, Vec2 d);
+
+// A half-plane: the side where dot(p, normal) < offset is solid, and a disk
+// is kept where dot(centre, normal) - offset >= its radius. `normal` is a
+// unit vector.
+struct Plane {
+    Vec2 normal{0.0, 1.0};
+    double offset = 0.0;
+};
+
 Aabb bounds_of(const Segment& s);
 Aabb bounds_of(const Box& b);
+Aabb bounds_of(const Arc& arc);
 
-// Closest point of a segment or a solid box to p.
+// Closest point of a segment, a solid box or an arc to p. An arc's centre is
+// equally near every point of it: its closest point is then `a`.
 Vec2 closest_point(const Segment& s, Vec2 p);
 Vec2 closest_point(const Box& b, Vec2 p);
+Vec2 closest_point(const Arc& arc, Vec2 p);
 
 }  // namespace carom::physics

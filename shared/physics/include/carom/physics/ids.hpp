@@ -19,7 +19,7 @@ struct StaticId {
     friend constexpr auto operator<=>(const StaticId&, const StaticId&) = default;
 };
 
-enum class ShapeKind : std::uint8_t { disk, box, segment };
+enum class ShapeKind : std::uint8_t { disk, box, segment, arc, plane };
 
 // Either a dynamic disk or a static shape, as found by a query or a contact.
 struct ShapeRef {

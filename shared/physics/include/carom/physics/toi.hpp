@@ -41,8 +41,23 @@ std::optional<Impact> toi_disk_disk(Vec2 p, double r, Vec2 v, Vec2 other_center,
 // `seam_corners` (bit 0: end a, bit 1: end b) leaves out end circles where
 // another shape continues the segment in a straight line, so a disk sliding
 // over the seam meets no corner there (the World finds these seams).
+// A segment with a `bias` faces one side only (proximity.hpp): only its
+// front face is hit, from the front.
 std::optional<Impact> toi_disk_segment(Vec2 p, double r, Vec2 v, const Segment& s, double t_max,
-                                       std::uint8_t seam_corners = 0);
+                                       std::uint8_t seam_corners = 0, double bias = 0.0);
+
+// Disk against an arc: the centre against the arc inflated by r, an annular
+// sector (the outer face at radius + r, the inner one at radius - r when
+// that is positive) and the two end circles; `seam_corners` leaves out end
+// circles as for segments (bit 0: a, bit 1: b). Hit from either side; with
+// a `bias`, only its front face, from the front (proximity.hpp). The inside
+// is concave: a disk touching it there and moving away is not stopped, but
+// its later impact on another part of the arc is found.
+std::optional<Impact> toi_disk_arc(Vec2 p, double r, Vec2 v, const Arc& arc, double t_max,
+                                   std::uint8_t seam_corners = 0, double bias = 0.0);
+
+// Disk against a half-plane: its face offset by r.
+std::optional<Impact> toi_disk_plane(Vec2 p, double r, Vec2 v, const Plane& plane, double t_max);
 
 // Disk against a solid box: the centre against the box rounded by r (four
 // offset faces and four corner circles), so corners are hit as circles.

@@ -38,10 +38,13 @@ struct DiskState {
 };
 
 struct StaticState {
-    ShapeKind kind;   // box or segment
+    ShapeKind kind;   // box, segment, arc or plane
     Box box;          // valid when kind == box
     Segment segment;  // valid when kind == segment
     StaticDef common;
+    Arc arc{};          // valid when kind == arc
+    Plane plane{};      // valid when kind == plane
+    double bias = 0.0;  // segments and arcs: 0, or one-sided (defs.hpp)
 };
 
 // One value of the state hash: `bits` is what the hash takes in (a
@@ -81,6 +84,8 @@ class World {
     BodyId create_disk(const DiskDef& def);
     StaticId create_box(const BoxDef& def);
     StaticId create_segment(const SegmentDef& def);
+    StaticId create_arc(const ArcDef& def);
+    StaticId create_plane(const PlaneDef& def);
     // Destroying a stale handle throws std::invalid_argument.
     void destroy(BodyId id);
     void destroy(StaticId id);

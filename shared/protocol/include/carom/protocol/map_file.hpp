@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "carom/game/map.hpp"
+#include "carom/result.hpp"
 
 namespace carom::protocol {
 
@@ -18,8 +19,14 @@ namespace carom::protocol {
 // proportion to this size.
 inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;
 
+// A file named *.hbs is a HaxBall stadium, imported (carom/stadium/hbs.hpp).
 std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path);
 std::variant<game::Map, std::string> parse_map_json(const std::string& json,
                                                     const std::string& where);
+
+// The map as a JSON map file (FlatBuffers' text generator: numbers with 12
+// significant digits, so a reloaded map may differ from this one in the last
+// bits of a coordinate).
+Result<std::string> map_to_json(const game::Map& map);
 
 }  // namespace carom::protocol

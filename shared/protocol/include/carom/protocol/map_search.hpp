@@ -18,9 +18,10 @@ namespace carom::protocol {
 // 4. the data directory of the configured install prefix.
 std::vector<std::filesystem::path> map_search_dirs();
 
-// A --map argument as a file: one with a '/' or ending in ".json" is a path,
-// used as given; any other is a name, <dir>/<name>.json in the first of `dirs`
-// that has it. An error names what was tried.
+// A --map argument as a file: one with a '/' or ending in ".json" or ".hbs" (a
+// HaxBall stadium) is a path, used as given; any other is a name,
+// <dir>/<name>.json in the first of `dirs` that has it. An error names what
+// was tried.
 std::variant<std::filesystem::path, std::string> resolve_map(
     std::string_view argument, const std::vector<std::filesystem::path>& dirs);
 
