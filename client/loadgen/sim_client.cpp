@@ -117,12 +117,12 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
                   s.map_name);
     if (spectator_) return;
     auto found = maps_.get(s.map_name, s.map_hash);
-    if (const auto* error = std::get_if<std::string>(&found)) {
-        map_problem_ = *error;
-        spdlog::warn("client {}: {}; playing idle inputs", s.client_id, *error);
+    if (!found) {
+        map_problem_ = found.error().message;
+        spdlog::warn("client {}: {}; playing idle inputs", s.client_id, map_problem_);
         return;
     }
-    map_ = std::get<const LoadedMap*>(found);
+    map_ = *found;
     goal_ = client::opposing_goal(map_->map, s.team == 0 ? game::Team::left : game::Team::right);
     reach_ = client::kick_distance(map_->map.tuning);
 }

@@ -15,7 +15,7 @@ namespace carom::play {
 
 TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
     const std::filesystem::path dirs[] = {CAROM_MAPS_DIR};
-    const game::Map arena = std::get<game::Map>(client::find_map("arena", dirs));
+    const game::Map arena = *client::find_map("arena", dirs);
     SessionConfig config;
     config.map_dirs = {CAROM_MAPS_DIR};
     Session session(config, [](std::span<const std::uint8_t>) {});
