@@ -262,8 +262,8 @@ void client_corpus(const fs::path& dir) {
 
 void replay_corpus(const fs::path& dir, const fs::path& maps) {
     const auto loaded = protocol::load_map_file(maps / "rink.json");
-    if (!std::holds_alternative<game::Map>(loaded)) throw std::runtime_error("rink.json");
-    const game::Map& map = std::get<game::Map>(loaded);
+    if (!loaded) throw std::runtime_error(loaded.error().message);
+    const game::Map& map = *loaded;
     const fs::path tmp =
         fs::temp_directory_path() / ("carom-fuzz-corpus-" + std::to_string(::getpid()));
     struct Kind {
@@ -313,8 +313,8 @@ void map_corpora(const fs::path& json_dir, const fs::path& binary_dir, const fs:
         const Bytes text(std::istreambuf_iterator<char>(f), {});
         write(json_dir, name, text);
         const auto map = protocol::parse_map_json(std::string(text.begin(), text.end()), name);
-        if (!std::holds_alternative<game::Map>(map)) throw std::runtime_error(name);
-        write(binary_dir, name, protocol::map_to_binary(std::get<game::Map>(map)));
+        if (!map) throw std::runtime_error(map.error().message);
+        write(binary_dir, name, protocol::map_to_binary(*map));
     }
 }
 

@@ -488,7 +488,8 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
     if (connection.state() != client::State::connected)
         throw std::runtime_error("latency bench: the client was not accepted");
     auto loaded = protocol::load_map_file(arena_map());
-    connection.set_map(std::get<game::Map>(loaded));
+    if (!loaded) throw std::runtime_error(loaded.error().message);
+    connection.set_map(*loaded);
 
     std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
     std::vector<double> samples;

@@ -173,8 +173,8 @@ class Downlinks final : public server::Transport {
 
 LinkFigures run_link(const LinkRunOptions& o) {
     auto loaded = protocol::load_map_file(o.map);
-    if (const auto* error = std::get_if<std::string>(&loaded)) throw std::runtime_error(*error);
-    const game::Map map = std::get<game::Map>(loaded);
+    if (!loaded) throw std::runtime_error(loaded.error().message);
+    const game::Map map = *loaded;
     const game::Match rules(map, 1);
     const std::uint32_t clients = o.clients != 0 ? o.clients : rules.slot_count();
 

@@ -308,9 +308,8 @@ int main(int argc, char** argv) {
     std::optional<carom::linksim::LinkSpec> link_spec;
     if (app.count("--sim") > 0) {
         auto spec = carom::linksim::parse_link_spec(o.sim);
-        if (const auto* error = std::get_if<std::string>(&spec))
-            return carom::cli::usage_error(app, "--sim: " + *error);
-        link_spec = std::get<carom::linksim::LinkSpec>(spec);
+        if (!spec) return carom::cli::usage_error(app, "--sim: " + spec.error().message);
+        link_spec = *spec;
         if (!link_spec->seed) link_spec->seed = std::random_device{}() * 0x1'0000'0001ULL;
     }
 
@@ -321,9 +320,7 @@ int main(int argc, char** argv) {
     if (text.find(':') == std::string::npos || (text.starts_with('[') && text.ends_with(']')))
         text += ":" + std::to_string(kDefaultPort);
     const auto parsed = carom::client::parse_host_port(text);
-    if (const auto* error = std::get_if<std::string>(&parsed)) {
-        return carom::cli::usage_error(app, *error);
-    }
+    if (!parsed) return carom::cli::usage_error(app, parsed.error().message);
 
     if (!o.bot && (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)) {
         std::cerr << "carom-client: not a terminal (use --bot to play without one)\n";
@@ -332,7 +329,7 @@ int main(int argc, char** argv) {
     install_signal_handlers();
     try {
         asio::io_context io;
-        carom::app::UdpLink link(io, std::get<carom::client::HostPort>(parsed));
+        carom::app::UdpLink link(io, *parsed);
         carom::play::SessionConfig config;
         config.connection.name = o.name;
         config.connection.room = o.room;

@@ -15,8 +15,8 @@ namespace carom::fuzz {
 namespace {
 
 const game::Map& rink() {
-    static const game::Map map = std::get<game::Map>(
-        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "rink.json"));
+    static const game::Map map =
+        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "rink.json").value();
     return map;
 }
 

@@ -282,9 +282,8 @@ int main(int argc, char** argv) {
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     if (!o.sim.empty() || app.count("--sim") > 0) {
         auto spec = linksim::parse_link_spec(o.sim);
-        if (const auto* error = std::get_if<std::string>(&spec))
-            return carom::cli::usage_error(app, "--sim: " + *error);
-        o.link = std::get<linksim::LinkSpec>(spec);
+        if (!spec) return carom::cli::usage_error(app, "--sim: " + spec.error().message);
+        o.link = *spec;
     }
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-loadgen"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
@@ -293,12 +292,10 @@ int main(int argc, char** argv) {
             app, "nothing to simulate: --clients and --spectators are both 0");
     }
     auto parsed = client::parse_host_port(o.server);
-    if (const auto* error = std::get_if<std::string>(&parsed)) {
-        return carom::cli::usage_error(app, "--server " + *error);
-    }
+    if (!parsed) return carom::cli::usage_error(app, "--server " + parsed.error().message);
     raise_descriptor_limit();
     asio::io_context io;
-    const auto server = resolve(io, std::get<client::HostPort>(parsed));
+    const auto server = resolve(io, *parsed);
     if (!server) return kExitBadArguments;
     return run(o, *server, io);
 }

@@ -7,29 +7,29 @@
 
 namespace carom::loadgen {
 
-std::variant<const LoadedMap*, std::string> MapCache::get(const std::string& name,
-                                                          std::uint64_t expected_hash) {
+namespace {
+
+Result<LoadedMap> load(const std::string& name, const std::vector<std::filesystem::path>& dirs) {
+    auto found = client::find_map(name, dirs);
+    if (!found) return found.error();
+    LoadedMap loaded;
+    loaded.hash = protocol::map_hash(*found);
+    loaded.puck_count = static_cast<std::uint32_t>(found->puck_spawns.size());
+    loaded.slot_count = 2 * found->team_size;
+    loaded.map = std::move(*found);
+    return loaded;
+}
+
+}  // namespace
+
+Result<const LoadedMap*> MapCache::get(const std::string& name, std::uint64_t expected_hash) {
     auto it = maps_.find(name);
-    if (it == maps_.end()) {
-        auto found = client::find_map(name, dirs_);
-        std::variant<LoadedMap, std::string> entry;
-        if (auto* map = std::get_if<game::Map>(&found)) {
-            LoadedMap loaded;
-            loaded.hash = protocol::map_hash(*map);
-            loaded.puck_count = static_cast<std::uint32_t>(map->puck_spawns.size());
-            loaded.slot_count = 2 * map->team_size;
-            loaded.map = std::move(*map);
-            entry = std::move(loaded);
-        } else {
-            entry = std::move(std::get<std::string>(found));
-        }
-        it = maps_.emplace(name, std::move(entry)).first;
-    }
-    if (const auto* error = std::get_if<std::string>(&it->second)) return *error;
-    const LoadedMap& loaded = std::get<LoadedMap>(it->second);
+    if (it == maps_.end()) it = maps_.emplace(name, load(name, dirs_)).first;
+    if (!it->second) return it->second.error();
+    const LoadedMap& loaded = *it->second;
     if (loaded.hash != expected_hash)
-        return fmt::format("map '{}' here hashes to {:016x}, the server's to {:016x}", name,
-                           loaded.hash, expected_hash);
+        return fail(fmt::format("map '{}' here hashes to {:016x}, the server's to {:016x}", name,
+                                loaded.hash, expected_hash));
     return &loaded;
 }
 

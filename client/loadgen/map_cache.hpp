@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <map>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "carom/game/map.hpp"
+#include "carom/result.hpp"
 
 namespace carom::loadgen {
 
@@ -25,12 +25,11 @@ class MapCache {
 
     // The map named `name` whose hash is `expected_hash`; or why not (not
     // found, unreadable, or a different map than the server's).
-    std::variant<const LoadedMap*, std::string> get(const std::string& name,
-                                                    std::uint64_t expected_hash);
+    Result<const LoadedMap*> get(const std::string& name, std::uint64_t expected_hash);
 
   private:
     std::vector<std::filesystem::path> dirs_;
-    std::map<std::string, std::variant<LoadedMap, std::string>> maps_;
+    std::map<std::string, Result<LoadedMap>> maps_;  // a failure is remembered too
 };
 
 }  // namespace carom::loadgen

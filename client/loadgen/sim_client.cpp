@@ -118,13 +118,13 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
                   s.map_name);
     // Spectators too: every client steps its copy of the match with the map.
     auto found = maps_.get(s.map_name, s.map_hash);
-    if (const auto* error = std::get_if<std::string>(&found)) {
-        map_problem_ = *error;
+    if (!found) {
+        map_problem_ = found.error().message;
         spdlog::warn("client {}: {}; playing idle inputs, reading no snapshot", s.client_id,
-                     *error);
+                     map_problem_);
         return;
     }
-    map_ = std::get<const LoadedMap*>(found);
+    map_ = *found;
     connection_.set_map(map_->map);
     if (spectator_) return;
     goal_ = client::opposing_goal(map_->map, s.team == 0 ? game::Team::left : game::Team::right);

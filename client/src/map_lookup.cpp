@@ -18,11 +18,10 @@ bool safe_name(std::string_view name) {
 
 }  // namespace
 
-std::variant<game::Map, std::string> find_map(std::string_view name,
-                                              std::span<const std::filesystem::path> dirs) {
+Result<game::Map> find_map(std::string_view name, std::span<const std::filesystem::path> dirs) {
     std::string quoted(1, '\'');  // appended: g++ 12 -O3 warns falsely on "'" + string
     quoted.append(name).push_back('\'');
-    if (!safe_name(name)) return "map name " + quoted + " is not a plain name";
+    if (!safe_name(name)) return fail("map name " + quoted + " is not a plain name");
     std::string tried;
     // A carom map file, or a HaxBall stadium (imported to the same bits as
     // the server's import of it).
@@ -34,8 +33,8 @@ std::variant<game::Map, std::string> find_map(std::string_view name,
             tried += (tried.empty() ? "" : ", ") + file.string();
         }
     }
-    return "map " + quoted +
-           " not found (tried: " + (tried.empty() ? std::string("no directories") : tried) + ")";
+    return fail("map " + quoted + " not found (tried: " +
+                (tried.empty() ? std::string("no directories") : tried) + ")");
 }
 
 }  // namespace carom::client

@@ -71,7 +71,7 @@ inline Bytes server_disconnect(net::DisconnectReason reason, const std::string& 
 
 inline game::Map shipped_map(const char* name) {
     const std::filesystem::path dirs[] = {CAROM_MAPS_DIR};
-    return std::get<game::Map>(find_map(name, dirs));
+    return find_map(name, dirs).value();
 }
 
 // A room of a shipped map as a server keeps it for one client: its match,

@@ -33,8 +33,8 @@ struct PauseRun {
 PauseRun run(std::uint64_t seed, std::uint64_t state_phase) {
     const std::vector<std::filesystem::path> dirs{CAROM_MAPS_DIR};
     auto found = client::find_map("rink", dirs);
-    REQUIRE(std::holds_alternative<game::Map>(found));
-    const game::Map map = std::get<game::Map>(found);
+    REQUIRE(found.ok());
+    const game::Map map = *found;
     game::Match server(map, seed);
     server.join(0, "solo");  // alone with the puck: the bot scores
     Predictor predictor(map, 0);

@@ -33,7 +33,7 @@ struct RecordOptions {
 
 // A JSON map file, or a replay, whose embedded map is taken: builds without
 // the JSON reader (the cross builds of the determinism matrix) record too.
-std::variant<game::Map, std::string> load_map(const std::string& path) {
+Result<game::Map> load_map(const std::string& path) {
     char magic[8] = {};
     if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
         const std::size_t got = std::fread(magic, 1, sizeof magic, f);
@@ -41,18 +41,18 @@ std::variant<game::Map, std::string> load_map(const std::string& path) {
         if (got == sizeof magic && std::memcmp(magic, "CAROMRPL", sizeof magic) == 0) {
             auto read = replay::read_replay(path);
             if (auto* problem = std::get_if<replay::ReadProblem>(&read))
-                return path + ": unreadable replay " + describe(*problem);
+                return fail(path + ": unreadable replay " + describe(*problem));
             return std::get<replay::Replay>(std::move(read)).header.map;
         }
     }
 #ifdef CAROM_HAVE_MAP_FILES
     auto file = protocol::resolve_map(path, protocol::map_search_dirs());
-    if (auto* reason = std::get_if<std::string>(&file)) return *reason;
-    return protocol::load_map_file(std::get<std::filesystem::path>(file));
+    if (!file) return file.error();
+    return protocol::load_map_file(*file);
 #else
-    return path +
-           ": this build cannot read JSON maps (built without CAROM_MAP_FILES); "
-           "give a replay to record on its map";
+    return fail(path +
+                ": this build cannot read JSON maps (built without CAROM_MAP_FILES); "
+                "give a replay to record on its map");
 #endif
 }
 
@@ -64,11 +64,11 @@ std::string bot_name(std::uint32_t n) {
 
 int record(const RecordOptions& o) {
     auto loaded = load_map(o.map);
-    if (auto* reason = std::get_if<std::string>(&loaded)) {
-        std::fprintf(stderr, "carom-replay record: %s\n", reason->c_str());
+    if (!loaded) {
+        std::fprintf(stderr, "carom-replay record: %s\n", loaded.error().message.c_str());
         return kExitUnreadable;
     }
-    game::Map map = std::get<game::Map>(std::move(loaded));
+    game::Map map = std::move(*loaded);
     if (o.kick_speed > 0.0) map.tuning.kick_speed = o.kick_speed;
     const std::uint32_t slots = 2 * map.team_size;
     if (o.players > slots) {

@@ -208,11 +208,11 @@ int main(int argc, char** argv) {
     const auto map_dirs = carom::protocol::map_search_dirs();
     for (const auto& m : maps) {
         auto found = carom::protocol::resolve_map(m, map_dirs);
-        if (auto* reason = std::get_if<std::string>(&found)) {
-            spdlog::critical("cannot start: {}", *reason);
+        if (!found) {
+            spdlog::critical("cannot start: {}", found.error().message);
             return kExitCannotStart;
         }
-        config.maps.push_back(std::get<std::filesystem::path>(found));
+        config.maps.push_back(*found);
     }
 
     try {

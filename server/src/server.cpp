@@ -43,8 +43,8 @@ Endpoint ip_of(const Endpoint& e) {
 
 game::Map load_map(const std::filesystem::path& path) {
     auto loaded = protocol::load_map_file(path);
-    if (auto* reason = std::get_if<std::string>(&loaded)) throw std::invalid_argument(*reason);
-    return std::get<game::Map>(std::move(loaded));
+    if (!loaded) throw std::invalid_argument(loaded.error().message);
+    return std::move(*loaded);
 }
 
 std::string str(const flatbuffers::String* s) {

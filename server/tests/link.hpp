@@ -21,8 +21,7 @@ namespace carom::server::test {
 inline const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 
 inline game::Map map_named(const char* name) {
-    auto loaded = protocol::load_map_file(kMaps / name);
-    return std::get<game::Map>(std::move(loaded));
+    return protocol::load_map_file(kMaps / name).value();
 }
 
 struct Datagram {

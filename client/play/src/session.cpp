@@ -82,11 +82,11 @@ void Session::on_accepted() {
     accepted_ = true;
     const client::Session& s = connection_.session();
     auto found = client::find_map(s.map_name, config_.map_dirs);
-    if (auto* error = std::get_if<std::string>(&found)) {
-        map_problem_ = game::printable_name(*error, 200);
+    if (!found) {
+        map_problem_ = game::printable_name(found.error().message, 200);
         return;
     }
-    game::Map map = std::get<game::Map>(std::move(found));
+    game::Map map = std::move(*found);
     if (protocol::map_hash(map) != s.map_hash) {
         map_problem_ = "map '" + game::printable_name(s.map_name) +
                        "' differs from the server's (another version?)";

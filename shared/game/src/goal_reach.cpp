@@ -206,7 +206,7 @@ std::vector<std::uint16_t> labels_behind(const Grid& grid, const std::vector<std
 
 }  // namespace
 
-std::string check_goals_reachable(const Map& map) {
+Status check_goals_reachable(const Map& map) {
     const Grid grid = build_grid(map);
     const Vec2 field_centre = map.size * 0.5;
     // Each puck's own free cells around its spawn, each flooded once.
@@ -233,11 +233,11 @@ std::string check_goals_reachable(const Map& map) {
                     return std::find(behind.begin(), behind.end(), l) != behind.end();
                 });
             if (reached) continue;
-            return "goals[" + std::to_string(g) + "]: unreachable: a puck of radius " +
-                   num(map.tuning.puck_radius) + " cannot move from puck_spawns[" +
-                   std::to_string(p) +
-                   "] to behind its goal line between the posts (checked on a " + num(grid.h) +
-                   "-unit grid)";
+            return fail("goals[" + std::to_string(g) + "]: unreachable: a puck of radius " +
+                        num(map.tuning.puck_radius) + " cannot move from puck_spawns[" +
+                        std::to_string(p) +
+                        "] to behind its goal line between the posts (checked on a " + num(grid.h) +
+                        "-unit grid)");
         }
     }
     return {};

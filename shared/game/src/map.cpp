@@ -26,20 +26,20 @@ std::string num(double v) {
 }
 
 // "field: value V is outside [lo, hi]"; empty when inside (NaN is outside).
-std::string range(const std::string& field, double v, double lo, double hi, const char* unit = "") {
+Status range(const std::string& field, double v, double lo, double hi, const char* unit = "") {
     if (v >= lo && v <= hi) return {};
-    return field + ": " + num(v) + " is outside [" + num(lo) + ", " + num(hi) + "]" + unit;
+    return fail(field + ": " + num(v) + " is outside [" + num(lo) + ", " + num(hi) + "]" + unit);
 }
 
-std::string point(const std::string& field, Vec2 p) {
-    if (!finite(p)) return field + ": must be finite";
+Status point(const std::string& field, Vec2 p) {
+    if (!finite(p)) return fail(field + ": must be finite");
     if (std::abs(p.x) > limits::kCoordinateMax || std::abs(p.y) > limits::kCoordinateMax)
-        return field + ": (" + num(p.x) + ", " + num(p.y) + ") is outside [-" +
-               num(limits::kCoordinateMax) + ", " + num(limits::kCoordinateMax) + "]²";
+        return fail(field + ": (" + num(p.x) + ", " + num(p.y) + ") is outside [-" +
+                    num(limits::kCoordinateMax) + ", " + num(limits::kCoordinateMax) + "]²");
     return {};
 }
 
-std::string validate_tuning(const Tuning& t) {
+Status validate_tuning(const Tuning& t) {
     struct Range {
         const char* name;
         double value, lo, hi;
@@ -63,78 +63,74 @@ std::string validate_tuning(const Tuning& t) {
         {"tuning.puck_restitution", t.puck_restitution, 0.0, 1.0, ""},
     };
     for (const Range& r : ranges)
-        if (auto e = range(r.name, r.value, r.lo, r.hi, r.unit); !e.empty()) return e;
+        if (auto e = range(r.name, r.value, r.lo, r.hi, r.unit); !e) return e;
     // Negative: as without the kick button held.
     if (t.kicking_acceleration >= 0.0 || std::isnan(t.kicking_acceleration))
         if (auto e = range("tuning.kicking_acceleration", t.kicking_acceleration, 0.0,
                            kAccelerationMax, " units/s²");
-            !e.empty())
+            !e)
             return e;
     if (t.kicking_drag >= 0.0 || std::isnan(t.kicking_drag))
-        if (auto e = range("tuning.kicking_drag", t.kicking_drag, 0.0, kDragMax, " per second");
-            !e.empty())
+        if (auto e = range("tuning.kicking_drag", t.kicking_drag, 0.0, kDragMax, " per second"); !e)
             return e;
     if (t.kick_cooldown_ticks > kKickCooldownTicksMax)
-        return "tuning.kick_cooldown_ticks: " + std::to_string(t.kick_cooldown_ticks) +
-               " is outside [0, " + std::to_string(kKickCooldownTicksMax) + "]";
+        return fail("tuning.kick_cooldown_ticks: " + std::to_string(t.kick_cooldown_ticks) +
+                    " is outside [0, " + std::to_string(kKickCooldownTicksMax) + "]");
     return {};
 }
 
-std::string validate_walls(const Map& map) {
+Status validate_walls(const Map& map) {
     using namespace limits;
     if (map.walls.size() > kWallsMax)
-        return "walls: " + std::to_string(map.walls.size()) + ", at most " +
-               std::to_string(kWallsMax);
+        return fail("walls: " + std::to_string(map.walls.size()) + ", at most " +
+                    std::to_string(kWallsMax));
     if (map.posts.size() > kPostsMax)
-        return "posts: " + std::to_string(map.posts.size()) + ", at most " +
-               std::to_string(kPostsMax);
+        return fail("posts: " + std::to_string(map.posts.size()) + ", at most " +
+                    std::to_string(kPostsMax));
     for (std::size_t i = 0; i < map.walls.size(); ++i) {
         const Wall& w = map.walls[i];
-        if (auto e = range(at("walls", i, "restitution"), w.restitution, 0.0, 1.0); !e.empty())
-            return e;
-        if (auto e = range(at("walls", i, "bias"), w.bias, -kCoordinateMax, kCoordinateMax);
-            !e.empty())
+        if (auto e = range(at("walls", i, "restitution"), w.restitution, 0.0, 1.0); !e) return e;
+        if (auto e = range(at("walls", i, "bias"), w.bias, -kCoordinateMax, kCoordinateMax); !e)
             return e;
         switch (w.shape) {
             case Wall::Shape::segment:
             case Wall::Shape::arc:
-                if (auto e = point(at("walls", i, "a"), w.a); !e.empty()) return e;
-                if (auto e = point(at("walls", i, "b"), w.b); !e.empty()) return e;
-                if (w.a == w.b) return at("walls", i, "b: must differ from a (zero length)");
+                if (auto e = point(at("walls", i, "a"), w.a); !e) return e;
+                if (auto e = point(at("walls", i, "b"), w.b); !e) return e;
+                if (w.a == w.b) return fail(at("walls", i, "b: must differ from a (zero length)"));
                 if (w.shape == Wall::Shape::segment) break;
-                if (auto e = point(at("walls", i, "center"), w.center); !e.empty()) return e;
+                if (auto e = point(at("walls", i, "center"), w.center); !e) return e;
                 {
                     const double ra = physics::length(w.a - w.center);
                     const double rb = physics::length(w.b - w.center);
                     if (!(std::abs(ra - rb) <= kArcEndSlack * ra))
-                        return at("walls", i, "center: a is ") + num(ra) + " from it, b " +
-                               num(rb) + " (an arc's ends lie on one circle)";
+                        return fail(at("walls", i, "center: a is ") + num(ra) + " from it, b " +
+                                    num(rb) + " (an arc's ends lie on one circle)");
                     if (auto e = range(at("walls", i, "radius"), ra, kRadiusMin, kCoordinateMax);
-                        !e.empty())
+                        !e)
                         return e;
                 }
                 break;
             case Wall::Shape::plane:
-                if (auto e = point(at("walls", i, "normal"), w.normal); !e.empty()) return e;
+                if (auto e = point(at("walls", i, "normal"), w.normal); !e) return e;
                 if (physics::length_squared(w.normal) < kAxisLengthMin * kAxisLengthMin)
-                    return at("walls", i, "normal: shorter than ") + num(kAxisLengthMin);
+                    return fail(at("walls", i, "normal: shorter than ") + num(kAxisLengthMin));
                 if (auto e =
                         range(at("walls", i, "offset"), w.offset, -kCoordinateMax, kCoordinateMax);
-                    !e.empty())
+                    !e)
                     return e;
                 break;
             default:
-                return at("walls", i, "shape: unknown");
+                return fail(at("walls", i, "shape: unknown"));
         }
     }
     for (std::size_t i = 0; i < map.posts.size(); ++i) {
         const Post& p = map.posts[i];
-        if (auto e = point(at("posts", i, "position"), p.position); !e.empty()) return e;
+        if (auto e = point(at("posts", i, "position"), p.position); !e) return e;
         if (auto e = range(at("posts", i, "radius"), p.radius, kRadiusMin, kRadiusMax, " units");
-            !e.empty())
+            !e)
             return e;
-        if (auto e = range(at("posts", i, "restitution"), p.restitution, 0.0, 1.0); !e.empty())
-            return e;
+        if (auto e = range(at("posts", i, "restitution"), p.restitution, 0.0, 1.0); !e) return e;
     }
     return {};
 }
@@ -174,139 +170,141 @@ double distance_to_wall(const Wall& w, Vec2 p) {
 namespace {
 
 // A disk of `radius` at `p`: inside the field and clear of every wall.
-std::string placement(const Map& map, const std::string& field, Vec2 p, double radius,
-                      const char* what, std::uint32_t group, std::uint32_t mask) {
+Status placement(const Map& map, const std::string& field, Vec2 p, double radius, const char* what,
+                 std::uint32_t group, std::uint32_t mask) {
     if (p.x < radius || p.x > map.size.x - radius || p.y < radius || p.y > map.size.y - radius)
-        return field + ": (" + num(p.x) + ", " + num(p.y) + ") puts a " + what + " of radius " +
-               num(radius) + " outside the field [0, " + num(map.size.x) + "] × [0, " +
-               num(map.size.y) + "]";
+        return fail(field + ": (" + num(p.x) + ", " + num(p.y) + ") puts a " + what +
+                    " of radius " + num(radius) + " outside the field [0, " + num(map.size.x) +
+                    "] × [0, " + num(map.size.y) + "]");
     const auto clear = [&](Vec2 q) {
         const Vec2 d = p - q;
         return d.x * d.x + d.y * d.y >= radius * radius;
     };
     for (std::size_t i = 0; i < map.boxes.size(); ++i)
         if (!clear(physics::closest_point(map.boxes[i], p)))
-            return field + ": a " + what + " there overlaps boxes[" + std::to_string(i) + "]";
+            return fail(field + ": a " + what + " there overlaps boxes[" + std::to_string(i) + "]");
     for (std::size_t i = 0; i < map.segments.size(); ++i)
         if (!clear(physics::closest_point(map.segments[i], p)))
-            return field + ": a " + what + " there overlaps segments[" + std::to_string(i) + "]";
+            return fail(field + ": a " + what + " there overlaps segments[" + std::to_string(i) +
+                        "]");
     // Walls and posts only where they stop this kind of disk (a line only
     // the puck meets may cross a player's spawn). A one-sided wall is only
     // checked from its front: a disk just behind one would be pushed through.
     for (std::size_t i = 0; i < map.walls.size(); ++i) {
         if (!collides_with(map.walls[i].collision, group, mask)) continue;
         if (distance_to_wall(map.walls[i], p) < radius)
-            return field + ": a " + what + " there overlaps walls[" + std::to_string(i) + "]";
+            return fail(field + ": a " + what + " there overlaps walls[" + std::to_string(i) + "]");
     }
     for (std::size_t i = 0; i < map.posts.size(); ++i) {
         if (!collides_with(map.posts[i].collision, group, mask)) continue;
         const double reach = radius + map.posts[i].radius;
         if (physics::length_squared(p - map.posts[i].position) < reach * reach)
-            return field + ": a " + what + " there overlaps posts[" + std::to_string(i) + "]";
+            return fail(field + ": a " + what + " there overlaps posts[" + std::to_string(i) + "]");
     }
     return {};
 }
 
 }  // namespace
 
-std::string validate(const Map& map) {
+Status validate(const Map& map) {
     using namespace limits;
     if (map.name.empty() || map.name.size() > kNameBytes)
-        return "name: " + std::to_string(map.name.size()) + " characters, must be 1 to " +
-               std::to_string(kNameBytes);
+        return fail("name: " + std::to_string(map.name.size()) + " characters, must be 1 to " +
+                    std::to_string(kNameBytes));
     for (std::size_t i = 0; i < map.name.size(); ++i) {
         const auto c = static_cast<unsigned char>(map.name[i]);
         if (c < 0x20 || c > 0x7E)
-            return "name: character " + std::to_string(i) + " (byte " + std::to_string(c) +
-                   ") is not printable ASCII (0x20..0x7E)";
+            return fail("name: character " + std::to_string(i) + " (byte " + std::to_string(c) +
+                        ") is not printable ASCII (0x20..0x7E)");
     }
-    if (!finite(map.size)) return "size: width and height must be finite";
-    if (auto e = range("size: width", map.size.x, kSizeMin, kSizeMax, " units"); !e.empty())
-        return e;
-    if (auto e = range("size: height", map.size.y, kSizeMin, kSizeMax, " units"); !e.empty())
-        return e;
+    if (!finite(map.size)) return fail("size: width and height must be finite");
+    if (auto e = range("size: width", map.size.x, kSizeMin, kSizeMax, " units"); !e) return e;
+    if (auto e = range("size: height", map.size.y, kSizeMin, kSizeMax, " units"); !e) return e;
     if (map.team_size < 1 || map.team_size > kTeamSizeMax)
-        return "team_size: must be in [1, 16], not " + std::to_string(map.team_size);
+        return fail("team_size: must be in [1, 16], not " + std::to_string(map.team_size));
     if (map.match_seconds < 1 || map.match_seconds > kMatchSecondsMax)
-        return "match_seconds: must be in [1, 86400], not " + std::to_string(map.match_seconds);
+        return fail("match_seconds: must be in [1, 86400], not " +
+                    std::to_string(map.match_seconds));
     if (map.score_limit > kScoreLimitMax)
-        return "score_limit: " + std::to_string(map.score_limit) + " must be in [0, " +
-               std::to_string(kScoreLimitMax) + "] (0: no limit)";
+        return fail("score_limit: " + std::to_string(map.score_limit) + " must be in [0, " +
+                    std::to_string(kScoreLimitMax) + "] (0: no limit)");
     if (map.boxes.size() > kBoxesMax)
-        return "boxes: " + std::to_string(map.boxes.size()) + ", at most " +
-               std::to_string(kBoxesMax);
+        return fail("boxes: " + std::to_string(map.boxes.size()) + ", at most " +
+                    std::to_string(kBoxesMax));
     if (map.segments.size() > kSegmentsMax)
-        return "segments: " + std::to_string(map.segments.size()) + ", at most " +
-               std::to_string(kSegmentsMax);
+        return fail("segments: " + std::to_string(map.segments.size()) + ", at most " +
+                    std::to_string(kSegmentsMax));
     if (map.spawns.size() > kSpawnsMax)
-        return "spawns: " + std::to_string(map.spawns.size()) + ", at most " +
-               std::to_string(kSpawnsMax);
+        return fail("spawns: " + std::to_string(map.spawns.size()) + ", at most " +
+                    std::to_string(kSpawnsMax));
     for (std::size_t i = 0; i < map.boxes.size(); ++i) {
         const Box& b = map.boxes[i];
-        if (!finite(b.center)) return at("boxes", i, "center: must be finite");
-        if (auto e = point(at("boxes", i, "center"), b.center); !e.empty()) return e;
+        if (!finite(b.center)) return fail(at("boxes", i, "center: must be finite"));
+        if (auto e = point(at("boxes", i, "center"), b.center); !e) return e;
         if (!finite(b.half_extents) || b.half_extents.x < 0.0 || b.half_extents.y < 0.0)
-            return at("boxes", i, "half_extents: must be finite and >= 0");
-        if (auto e = point(at("boxes", i, "half_extents"), b.half_extents); !e.empty()) return e;
+            return fail(at("boxes", i, "half_extents: must be finite and >= 0"));
+        if (auto e = point(at("boxes", i, "half_extents"), b.half_extents); !e) return e;
         if (!finite(b.axis) || (b.axis.x == 0.0 && b.axis.y == 0.0))
-            return at("boxes", i, "axis: must be a finite non-zero vector");
-        if (auto e = point(at("boxes", i, "axis"), b.axis); !e.empty()) return e;
+            return fail(at("boxes", i, "axis: must be a finite non-zero vector"));
+        if (auto e = point(at("boxes", i, "axis"), b.axis); !e) return e;
         if (b.axis.x * b.axis.x + b.axis.y * b.axis.y < kAxisLengthMin * kAxisLengthMin)
-            return at("boxes", i, "axis: shorter than ") + num(kAxisLengthMin);
+            return fail(at("boxes", i, "axis: shorter than ") + num(kAxisLengthMin));
     }
     for (std::size_t i = 0; i < map.segments.size(); ++i) {
         const Segment& s = map.segments[i];
-        if (!finite(s.a) || !finite(s.b)) return at("segments", i, "a/b: must be finite");
-        if (auto e = point(at("segments", i, "a"), s.a); !e.empty()) return e;
-        if (auto e = point(at("segments", i, "b"), s.b); !e.empty()) return e;
-        if (s.a == s.b) return at("segments", i, "b: must differ from a (zero length)");
+        if (!finite(s.a) || !finite(s.b)) return fail(at("segments", i, "a/b: must be finite"));
+        if (auto e = point(at("segments", i, "a"), s.a); !e) return e;
+        if (auto e = point(at("segments", i, "b"), s.b); !e) return e;
+        if (s.a == s.b) return fail(at("segments", i, "b: must differ from a (zero length)"));
     }
-    if (map.goals.size() != 2) return "goals: need exactly two, one per team";
+    if (map.goals.size() != 2) return fail("goals: need exactly two, one per team");
     if (map.goals[0].defender == map.goals[1].defender)
-        return "goals: both goals are defended by the same team";
+        return fail("goals: both goals are defended by the same team");
     const Vec2 centre = map.size * 0.5;
     for (std::size_t i = 0; i < map.goals.size(); ++i) {
         const Goal& g = map.goals[i];
-        if (!finite(g.post_a) || !finite(g.post_b)) return at("goals", i, "posts: must be finite");
-        if (auto e = point(at("goals", i, "post_a"), g.post_a); !e.empty()) return e;
-        if (auto e = point(at("goals", i, "post_b"), g.post_b); !e.empty()) return e;
-        if (g.post_a == g.post_b) return at("goals", i, "post_b: posts coincide");
+        if (!finite(g.post_a) || !finite(g.post_b))
+            return fail(at("goals", i, "posts: must be finite"));
+        if (auto e = point(at("goals", i, "post_a"), g.post_a); !e) return e;
+        if (auto e = point(at("goals", i, "post_b"), g.post_b); !e) return e;
+        if (g.post_a == g.post_b) return fail(at("goals", i, "post_b: posts coincide"));
         if (physics::cross(g.post_b - g.post_a, centre - g.post_a) == 0.0)
-            return at("goals", i, "posts: the goal line passes through the field centre");
+            return fail(at("goals", i, "posts: the goal line passes through the field centre"));
     }
     for (std::size_t i = 0; i < map.spawns.size(); ++i) {
-        if (!finite(map.spawns[i].position)) return at("spawns", i, "position: must be finite");
+        if (!finite(map.spawns[i].position))
+            return fail(at("spawns", i, "position: must be finite"));
     }
     for (const Team team : {Team::left, Team::right}) {
         std::uint32_t count = 0;
         for (const Spawn& s : map.spawns)
             count += s.team == team ? 1u : 0u;
         if (count < map.team_size) {
-            return "spawns: team " + std::string(team == Team::left ? "left" : "right") + " has " +
-                   std::to_string(count) + " spawn(s) for a team size of " +
-                   std::to_string(map.team_size);
+            return fail("spawns: team " + std::string(team == Team::left ? "left" : "right") +
+                        " has " + std::to_string(count) + " spawn(s) for a team size of " +
+                        std::to_string(map.team_size));
         }
     }
     if (map.puck_spawns.empty() || map.puck_spawns.size() > kPucksMax)
-        return "puck_spawns: need between 1 and 16 pucks";
+        return fail("puck_spawns: need between 1 and 16 pucks");
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i) {
-        if (!finite(map.puck_spawns[i])) return at("puck_spawns", i, "must be finite");
+        if (!finite(map.puck_spawns[i])) return fail(at("puck_spawns", i, "must be finite"));
     }
-    if (std::string e = validate_tuning(map.tuning); !e.empty()) return e;
-    if (std::string e = validate_walls(map); !e.empty()) return e;
+    if (auto e = validate_tuning(map.tuning); !e) return e;
+    if (auto e = validate_walls(map); !e) return e;
     // As a game: every player and puck starts on the field, clear of the walls.
     for (std::size_t i = 0; i < map.spawns.size(); ++i) {
         const Collision player = player_collision(map.spawns[i].team, false);
         if (auto e = placement(map, at("spawns", i, "position"), map.spawns[i].position,
                                map.tuning.player_radius, "player", player.group, player.mask);
-            !e.empty())
+            !e)
             return e;
     }
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i)
         if (auto e = placement(map, "puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i],
                                map.tuning.puck_radius, "puck", map.puck_collision.group,
                                map.puck_collision.mask);
-            !e.empty())
+            !e)
             return e;
     // No two of them start overlapping (touching is allowed).
     struct Start {
@@ -325,11 +323,11 @@ std::string validate(const Map& map) {
         for (std::size_t j = 0; j < i; ++j) {
             const double reach = starts[i].radius + starts[j].radius;
             if (physics::length_squared(starts[i].position - starts[j].position) < reach * reach)
-                return starts[i].field + ": overlaps " + starts[j].field + " (centres " +
-                       num(std::sqrt(
-                           physics::length_squared(starts[i].position - starts[j].position))) +
-                       " apart, radii " + num(starts[j].radius) + " + " + num(starts[i].radius) +
-                       ")";
+                return fail(starts[i].field + ": overlaps " + starts[j].field + " (centres " +
+                            num(std::sqrt(
+                                physics::length_squared(starts[i].position - starts[j].position))) +
+                            " apart, radii " + num(starts[j].radius) + " + " +
+                            num(starts[i].radius) + ")");
         }
     }
     return detail::check_goals_reachable(map);

@@ -36,8 +36,8 @@ static_assert(kKickoffNudge * 1.5 <= pd::max_speed(limits::kRadiusMin, kTickSeco
 static_assert(kTickSeconds <= pd::kMaxTickSeconds);
 
 Map checked(Map map) {
-    if (const std::string reason = validate(map); !reason.empty())
-        throw std::invalid_argument("map " + map.name + ": " + reason);
+    if (const Status valid = validate(map); !valid)
+        throw std::invalid_argument(valid.error_in("map " + map.name).message);
     return map;
 }
 

@@ -11,18 +11,28 @@
 
 using namespace carom::game;
 
+namespace {
+
+// What validate() says: empty when the map is playable, else its reason.
+std::string refusal(const Map& map) {
+    const carom::Status valid = validate(map);
+    return valid ? std::string() : valid.error().message;
+}
+
+}  // namespace
+
 TEST_CASE("The test map is playable") {
-    CHECK(validate(test::small_map()) == "");
-    CHECK(validate(test::small_map(4)) == "");
+    CHECK(refusal(test::small_map()) == "");
+    CHECK(refusal(test::small_map(4)) == "");
 }
 
 TEST_CASE("The largest team and puck counts a map may ask for are accepted") {
-    CHECK(validate(test::small_map(16)) == "");
+    CHECK(refusal(test::small_map(16)) == "");
     Map m = test::small_map();
     m.puck_spawns.clear();
     for (int i = 0; i < 16; ++i)  // 3 apart, pucks have radius 1.25
         m.puck_spawns.push_back({25.5 + 3.0 * (i % 4), 10.5 + 3.0 * (i / 4)});
-    CHECK(validate(m) == "");
+    CHECK(refusal(m) == "");
 }
 
 TEST_CASE("Bad maps are refused with the field and the reason") {
@@ -83,13 +93,13 @@ TEST_CASE("Bad maps are refused with the field and the reason") {
     for (const Case& c : cases) {
         Map m = test::small_map();
         c.spoil(m);
-        const std::string reason = validate(m);
+        const std::string reason = refusal(m);
         CAPTURE(reason);
         CHECK(reason.rfind(c.expected_prefix, 0) == 0);
     }
     Map m = test::small_map();
     m.boxes[0].center.x = nan;
-    CHECK(validate(m) == "boxes[0].center: must be finite");
+    CHECK(refusal(m) == "boxes[0].center: must be finite");
 }
 
 namespace {
@@ -130,7 +140,7 @@ TEST_CASE(
             m.tuning.*b.member = v;
             // A radius at its limit may not fit this small field: then the
             // refusal is the placement's, not the range's.
-            const std::string e = validate(m);
+            const std::string e = refusal(m);
             CAPTURE(e);
             CHECK_FALSE(starts_with(e, b.field));
             if (b.member != &Tuning::player_radius && b.member != &Tuning::puck_radius)
@@ -140,7 +150,7 @@ TEST_CASE(
                                std::numeric_limits<double>::quiet_NaN()}) {
             Map m = test::small_map();
             m.tuning.*b.member = v;
-            const std::string e = validate(m);
+            const std::string e = refusal(m);
             CAPTURE(e);
             CHECK(starts_with(e, std::string(b.field) + ": "));
             CHECK(e.find("is outside [") != std::string::npos);
@@ -148,130 +158,130 @@ TEST_CASE(
     }
     Map m = test::small_map();
     m.tuning.kick_cooldown_ticks = kKickCooldownTicksMax;
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.tuning.kick_cooldown_ticks = kKickCooldownTicksMax + 1;
-    CHECK(validate(m) == "tuning.kick_cooldown_ticks: 3601 is outside [0, 3600]");
+    CHECK(refusal(m) == "tuning.kick_cooldown_ticks: 3601 is outside [0, 3600]");
     m = test::small_map();
     m.tuning.kick_speed = 1e50;
-    CHECK(validate(m) == "tuning.kick_speed: 1.0000000000000001e+50 is outside [0, 2000] units/s");
+    CHECK(refusal(m) == "tuning.kick_speed: 1.0000000000000001e+50 is outside [0, 2000] units/s");
 }
 
 TEST_CASE("Names, sizes, counts and coordinates are accepted at their limits and refused beyond") {
     using namespace limits;
     Map m = test::small_map();
     m.name = std::string(kNameBytes, '~');
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.name += 'x';
-    CHECK(validate(m) == "name: 65 characters, must be 1 to 64");
+    CHECK(refusal(m) == "name: 65 characters, must be 1 to 64");
     m.name = "ok\x1b[2Jgone";
-    CHECK(validate(m) == "name: character 2 (byte 27) is not printable ASCII (0x20..0x7E)");
+    CHECK(refusal(m) == "name: character 2 (byte 27) is not printable ASCII (0x20..0x7E)");
     m.name = std::string("caf\xc3\xa9");
-    CHECK(starts_with(validate(m), "name: character 3"));
+    CHECK(starts_with(refusal(m), "name: character 3"));
     m.name = " !~";
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
 
     m = test::small_map();
     m.size = {kSizeMax, kSizeMax};
     // On a field this large the goal check's grid has 4-unit cells, too coarse
     // for this map's 10-wide goal mouths: the size itself is accepted.
-    CHECK_FALSE(starts_with(validate(m), "size"));
-    CHECK(starts_with(validate(m), "goals[0]: unreachable"));
+    CHECK_FALSE(starts_with(refusal(m), "size"));
+    CHECK(starts_with(refusal(m), "goals[0]: unreachable"));
     m.size.x = std::nextafter(kSizeMax, 1e300);
-    CHECK(starts_with(validate(m), "size: width: "));
+    CHECK(starts_with(refusal(m), "size: width: "));
     m.size = {60.0, 30.0};
     m.size.y = std::nextafter(kSizeMin, 0.0);
-    CHECK(starts_with(validate(m), "size: height: "));
+    CHECK(starts_with(refusal(m), "size: height: "));
 
     m = test::small_map();
     m.score_limit = kScoreLimitMax;
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.score_limit = kScoreLimitMax + 1;
-    CHECK(starts_with(validate(m), "score_limit: 1001"));
+    CHECK(starts_with(refusal(m), "score_limit: 1001"));
 
     const Box far{{-kCoordinateMax + 1.0, -kCoordinateMax + 1.0}, {1.0, 1.0}};
     m = test::small_map();
     m.boxes.resize(kBoxesMax, far);
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.boxes.push_back(far);
-    CHECK(validate(m) == "boxes: 1025, at most 1024");
+    CHECK(refusal(m) == "boxes: 1025, at most 1024");
     m = test::small_map();
     const Segment far_segment{{-kCoordinateMax, -kCoordinateMax}, {-kCoordinateMax, 0.0}};
     m.segments.resize(kSegmentsMax, far_segment);
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.segments.push_back(far_segment);
-    CHECK(validate(m) == "segments: 1025, at most 1024");
+    CHECK(refusal(m) == "segments: 1025, at most 1024");
     m = test::small_map();
     m.spawns.clear();
     for (const double y : {3.0, 7.0, 11.0, 19.0, 23.0, 27.0})  // 4 apart, clear of the puck
         for (double x = 4.0; x <= 56.0; x += 4.0)
             m.spawns.push_back({m.spawns.size() % 2 ? Team::left : Team::right, {x, y}});
     m.spawns.resize(kSpawnsMax);
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.spawns.push_back({Team::left, {30.0, 5.0}});
-    CHECK(validate(m) == "spawns: 65, at most 64");
+    CHECK(refusal(m) == "spawns: 65, at most 64");
 
     m = test::small_map();
     m.segments.push_back({{kCoordinateMax, 0.0}, {kCoordinateMax, -kCoordinateMax}});
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.segments.back().b.y = std::nextafter(-kCoordinateMax, -1e300);
-    CHECK(starts_with(validate(m), "segments[0].b: "));
+    CHECK(starts_with(refusal(m), "segments[0].b: "));
     m = test::small_map();
     m.boxes[0].half_extents.x = std::nextafter(kCoordinateMax, 1e300);
-    CHECK(starts_with(validate(m), "boxes[0].half_extents: "));
+    CHECK(starts_with(refusal(m), "boxes[0].half_extents: "));
     m = test::small_map();
     m.boxes[0].axis = {kAxisLengthMin, 0.0};
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.boxes[0].axis = {std::nextafter(kAxisLengthMin, 0.0), 0.0};
-    CHECK(starts_with(validate(m), "boxes[0].axis: shorter than"));
+    CHECK(starts_with(refusal(m), "boxes[0].axis: shorter than"));
 }
 
 TEST_CASE("Spawns and pucks must start on the field and clear of every wall") {
     Map m = test::small_map();
     // Spawn 0 at (15, 5), player radius 2: touching the field's edge or a wall is allowed.
     m.spawns[0].position = {15.0, 2.0};
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.spawns[0].position = {15.0, std::nextafter(2.0, 0.0)};
-    CHECK(starts_with(validate(m), "spawns[0].position: (15, 1.9999999999999998) puts a player"));
+    CHECK(starts_with(refusal(m), "spawns[0].position: (15, 1.9999999999999998) puts a player"));
     m = test::small_map();
     m.segments.push_back({{10.0, 7.0}, {20.0, 7.0}});  // 2 above spawn 0: touching
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.segments.back() = {{10.0, 6.5}, {20.0, 6.5}};
-    CHECK(validate(m) == "spawns[0].position: a player there overlaps segments[0]");
+    CHECK(refusal(m) == "spawns[0].position: a player there overlaps segments[0]");
     m = test::small_map();
     m.boxes.push_back({{15.0, 5.0}, {0.5, 0.5}});  // a spawn inside a wall
-    CHECK(validate(m) == "spawns[0].position: a player there overlaps boxes[12]");
+    CHECK(refusal(m) == "spawns[0].position: a player there overlaps boxes[12]");
     m = test::small_map();
     m.boxes.push_back({{30.0, 17.0}, {1.0, 0.5}, {0.0, 1.0}});  // rotated, over the puck
-    CHECK(validate(m) == "puck_spawns[0]: a puck there overlaps boxes[12]");
+    CHECK(refusal(m) == "puck_spawns[0]: a puck there overlaps boxes[12]");
     m = test::small_map();
     m.puck_spawns[0] = {30.0, 29.0};
-    CHECK(starts_with(validate(m), "puck_spawns[0]: (30, 29) puts a puck of radius 1.25 outside"));
+    CHECK(starts_with(refusal(m), "puck_spawns[0]: (30, 29) puts a puck of radius 1.25 outside"));
 }
 
 TEST_CASE("Spawns and pucks must not start overlapping each other") {
     Map m = test::small_map(2);  // left spawns (15, 5) and (15, 9), touching: radius 2
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.spawns[2].position = {15.0, 9.0};  // the second left spawn, 4 from the first: touching
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     m.spawns[2].position = {15.0, 8.5};
-    CHECK(validate(m) ==
+    CHECK(refusal(m) ==
           "spawns[2].position: overlaps spawns[0].position (centres 3.5 apart, radii 2 + 2)");
     m = test::small_map();
     m.puck_spawns.push_back({31.0, 15.0});
-    CHECK(validate(m) ==
+    CHECK(refusal(m) ==
           "puck_spawns[1]: overlaps puck_spawns[0] (centres 1 apart, radii 1.25 + 1.25)");
     m = test::small_map();
     m.puck_spawns[0] = {16.0, 7.0};  // on spawn 0 at (15, 5)
-    CHECK(starts_with(validate(m), "puck_spawns[0]: overlaps spawns[0].position"));
+    CHECK(starts_with(refusal(m), "puck_spawns[0]: overlaps spawns[0].position"));
 }
 
 TEST_CASE("Both goals must be reachable by a puck from every puck spawn") {
     // The small map's goals: a mouth 10 wide at x = 0 and x = 60, pockets 12 deep.
     Map m = test::small_map();
-    CHECK(validate(m).empty());
+    CHECK(refusal(m).empty());
     SUBCASE("a wall across a goal mouth") {
         m.boxes.push_back({{0.5, 15.0}, {0.5, 5.0}});
-        CHECK(validate(m) ==
+        CHECK(refusal(m) ==
               "goals[0]: unreachable: a puck of radius 1.25 cannot move from puck_spawns[0] to "
               "behind its goal line between the posts (checked on a 0.625-unit grid)");
     }
@@ -280,22 +290,22 @@ TEST_CASE("Both goals must be reachable by a puck from every puck spawn") {
                       {{35.0, 10.0}, {35.0, 20.0}},
                       {{35.0, 20.0}, {25.0, 20.0}},
                       {{25.0, 20.0}, {25.0, 10.0}}};
-        CHECK(starts_with(validate(m), "goals[0]: unreachable"));
+        CHECK(starts_with(refusal(m), "goals[0]: unreachable"));
         // With a gap wider than the puck (2.5) and a cell, it gets out again.
         m.segments[1] = {{35.0, 10.0}, {35.0, 13.0}};
         m.segments.push_back({{35.0, 17.0}, {35.0, 20.0}});
-        CHECK(validate(m).empty());
+        CHECK(refusal(m).empty());
     }
     SUBCASE("a gap narrower than the puck") {
         m.boxes.push_back({{40.0, 7.5}, {0.5, 7.5}});   // from the bottom wall up to y = 15
         m.boxes.push_back({{40.0, 24.5}, {0.5, 5.5}});  // from y = 19 to the top wall: gap 4
-        CHECK(validate(m).empty());
+        CHECK(refusal(m).empty());
         m.boxes.back() = {{40.0, 23.0}, {0.5, 7.0}};  // gap 1, the puck is 2.5 wide
-        CHECK(starts_with(validate(m), "goals[1]: unreachable"));
+        CHECK(starts_with(refusal(m), "goals[1]: unreachable"));
     }
     SUBCASE("a wall just behind the goal line leaves no room for a puck") {
         m.boxes.push_back({{-1.5, 15.0}, {0.25, 6.0}});  // inside the pocket, 1.25..1.75 behind
-        CHECK(starts_with(validate(m), "goals[0]: unreachable"));
+        CHECK(starts_with(refusal(m), "goals[0]: unreachable"));
     }
 }
 
@@ -311,6 +321,6 @@ TEST_CASE("The goal check's time is bounded on the largest maps") {
         const double y = 100.0 + 3.0 * static_cast<double>(i);
         m.segments.push_back({{-4000.0, y - 4000.0}, {4000.0, y + 4000.0}});
     }
-    const std::string e = validate(m);
+    const std::string e = refusal(m);
     CHECK(e.find("goals[") == 0);  // the diagonal walls cut the field: refused, quickly
 }

@@ -43,29 +43,28 @@ bool LinkSpec::active() const {
            reorder_percent > 0.0 || rate_kbit > 0.0;
 }
 
-std::variant<LinkSpec, std::string> parse_link_spec(std::string_view text) {
+Result<LinkSpec> parse_link_spec(std::string_view text) {
     if (text.empty())
-        return join({"empty link spec (expected key=value,... with keys ", kKeys, ")"});
+        return fail(join({"empty link spec (expected key=value,... with keys ", kKeys, ")"}));
     LinkSpec spec;
     std::set<std::string, std::less<>> seen;
     while (!text.empty()) {
         const std::size_t comma = text.find(',');
         const std::string_view part = text.substr(0, comma);
         text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-        if (comma != std::string_view::npos && text.empty())
-            return std::string("link spec ends with ','");
+        if (comma != std::string_view::npos && text.empty()) return fail("link spec ends with ','");
         const std::size_t eq = part.find('=');
         if (part.empty() || eq == std::string_view::npos || eq == 0 || eq + 1 == part.size())
-            return join({"'", part, "' is not key=value"});
+            return fail(join({"'", part, "' is not key=value"}));
         const std::string_view key = part.substr(0, eq);
         const std::string_view value = part.substr(eq + 1);
-        if (!seen.emplace(key).second) return join({"'", key, "' given twice"});
+        if (!seen.emplace(key).second) return fail(join({"'", key, "' given twice"}));
 
         if (key == "seed") {
             std::uint64_t seed = 0;
             const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), seed);
             if (ec != std::errc{} || ptr != value.data() + value.size())
-                return join({"seed=", value, ": not an unsigned 64-bit integer"});
+                return fail(join({"seed=", value, ": not an unsigned 64-bit integer"}));
             spec.seed = seed;
             continue;
         }
@@ -87,15 +86,15 @@ std::variant<LinkSpec, std::string> parse_link_spec(std::string_view text) {
         } else if (key == "rate") {
             field = &spec.rate_kbit, range = {0, 1e7}, unit = " kbit/s";
         } else {
-            return join({"unknown key '", key, "' (known: ", kKeys, ")"});
+            return fail(join({"unknown key '", key, "' (known: ", kKeys, ")"}));
         }
         const std::optional<double> v = number(value);
-        if (!v) return join({key, "=", value, ": not a number"});
+        if (!v) return fail(join({key, "=", value, ": not a number"}));
         if (*v < range.low || *v > range.high)
-            return join({key, "=", value, ": outside [", format(range.low), ", ",
-                         format(range.high), "]", unit});
+            return fail(join({key, "=", value, ": outside [", format(range.low), ", ",
+                              format(range.high), "]", unit}));
         if (key == "rate" && *v > 0.0 && *v < 1.0)
-            return join({"rate=", value, ": below 1 kbit/s (0 turns the cap off)"});
+            return fail(join({"rate=", value, ": below 1 kbit/s (0 turns the cap off)"}));
         *field = *v;
     }
     return spec;

@@ -6,7 +6,6 @@
 namespace carom::physics::detail {
 
 void HashGrid::reset(double cell_size, std::size_t item_limit) {
-    cell_size_ = cell_size;
     inv_cell_size_ = 1.0 / cell_size;
     const std::size_t bucket_count = std::bit_ceil(std::max<std::size_t>(64, 2 * item_limit));
     if (heads_.size() != bucket_count) {

@@ -31,7 +31,6 @@ class HashGrid {
     template <class Visit>
     void query(const Aabb& box, Visit&& visit);
 
-    double cell_size() const { return cell_size_; }
 
   private:
     static constexpr std::uint32_t kNone = UINT32_MAX;
@@ -52,7 +51,6 @@ class HashGrid {
     bool mark_visited(std::uint32_t item);
     std::uint32_t new_node();
 
-    double cell_size_ = 1.0;
     double inv_cell_size_ = 1.0;
     std::uint32_t bucket_mask_ = 0;
     std::vector<std::uint32_t> heads_;  // per bucket: its first node, or kNone

@@ -13,8 +13,8 @@
 namespace carom::physics {
 namespace {
 
-void require_valid(const std::string& reason) {
-    if (!reason.empty()) throw std::invalid_argument(reason);
+void require_valid(const Status& valid) {
+    if (!valid) throw std::invalid_argument(valid.error().message);
 }
 
 // Takes a slot from the free list (most recently freed first) or appends one.

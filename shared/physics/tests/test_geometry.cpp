@@ -113,8 +113,8 @@ TEST_CASE("two filters collide only when each layer is in the other's mask") {
 }
 
 TEST_CASE("default disk and world definitions and simple shapes are valid") {
-    CHECK(validate(DiskDef{}).empty());
-    CHECK(validate(test::box_def({0.0, 0.0}, {1.0, 1.0})).empty());
-    CHECK(validate(SegmentDef{{{0.0, 0.0}, {1.0, 0.0}}, {}}).empty());
-    CHECK(validate(WorldDef{}).empty());
+    CHECK(validate(DiskDef{}).ok());
+    CHECK(validate(test::box_def({0.0, 0.0}, {1.0, 1.0})).ok());
+    CHECK(validate(SegmentDef{{{0.0, 0.0}, {1.0, 0.0}}, {}}).ok());
+    CHECK(validate(WorldDef{}).ok());
 }

@@ -215,7 +215,7 @@ TEST_CASE("disk creation rejects a radius that is not positive and finite") {
         DiskDef d = good_disk();
         d.radius = bad;
         CHECK_INVALID(w.create_disk(d), "radius");
-        CHECK_FALSE(validate(d).empty());
+        CHECK_FALSE(validate(d).ok());
     }
     CHECK(w.disks().empty());
 }
@@ -230,7 +230,7 @@ TEST_CASE("disk creation rejects zero, negative and NaN mass but accepts kInfini
     }
     DiskDef d = good_disk();
     d.mass = kInfiniteMass;
-    CHECK(validate(d).empty());
+    CHECK(validate(d).ok());
     CHECK_NOTHROW((void)w.create_disk(d));
 }
 
@@ -251,9 +251,9 @@ TEST_CASE("disk creation rejects restitution outside 0..1 and negative or NaN fr
     // the bounds themselves are valid
     DiskDef d = good_disk();
     d.material = {0.0, 0.0};
-    CHECK(validate(d).empty());
+    CHECK(validate(d).ok());
     d.material = {1.0, 2.0};
-    CHECK(validate(d).empty());
+    CHECK(validate(d).ok());
     CHECK(w.disks().empty());
 }
 
@@ -289,7 +289,7 @@ TEST_CASE("box creation rejects negative half extents, a zero axis and non-finit
 TEST_CASE("segment creation rejects a zero-length or non-finite segment") {
     World w;
     CHECK_INVALID(w.create_segment(segment_def({1.0, 1.0}, {1.0, 1.0})), "segment");
-    CHECK_FALSE(validate(segment_def({1.0, 1.0}, {1.0, 1.0})).empty());
+    CHECK_FALSE(validate(segment_def({1.0, 1.0}, {1.0, 1.0})).ok());
     CHECK_INVALID(w.create_segment(segment_def({kNaN, 1.0}, {1.0, 1.0})), "segment");
     CHECK_INVALID(w.create_segment(segment_def({0.0, 1.0}, {1.0, kInf})), "segment");
     SegmentDef s = good_segment();
@@ -303,7 +303,7 @@ TEST_CASE("world construction rejects a tick that is not positive and finite") {
         CAPTURE(bad);
         WorldDef def;
         def.tick_seconds = bad;
-        CHECK_FALSE(validate(def).empty());
+        CHECK_FALSE(validate(def).ok());
         CHECK_INVALID(World{def}, "tick_seconds");
     }
 }

@@ -101,45 +101,50 @@ flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
                                    stadium.puck_collision, map.kickoff_nudge);
 }
 
-std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
+Result<game::Map> decode_map(const schema::Map& m) {
     // Enum values outside the schema are refused rather than guessed.
     if (m.goals()) {
         for (flatbuffers::uoffset_t i = 0; i < m.goals()->size(); ++i) {
             if (m.goals()->Get(i)->defender() > schema::Team::MAX)
-                return "goals[" + std::to_string(i) + "].defender: unknown team";
+                return fail("goals[" + std::to_string(i) + "].defender: unknown team");
         }
     }
     if (m.spawns()) {
         for (flatbuffers::uoffset_t i = 0; i < m.spawns()->size(); ++i) {
             if (m.spawns()->Get(i)->team() > schema::Team::MAX)
-                return "spawns[" + std::to_string(i) + "].team: unknown team";
+                return fail("spawns[" + std::to_string(i) + "].team: unknown team");
         }
     }
     // Lists beyond the limits (map.hpp) are refused before anything is allocated for them.
     namespace limits = game::limits;
     const auto too_many = [](const char* field, flatbuffers::uoffset_t n,
-                             std::size_t max) -> std::optional<std::string> {
-        if (n <= max) return std::nullopt;
-        return std::string(field) + ": " + std::to_string(n) + ", at most " + std::to_string(max);
+                             std::size_t max) -> Status {
+        if (n <= max) return {};
+        return fail(std::string(field) + ": " + std::to_string(n) + ", at most " +
+                    std::to_string(max));
     };
     if (m.name() && m.name()->size() > limits::kNameBytes)
-        return "name: " + std::to_string(m.name()->size()) + " characters, must be 1 to " +
-               std::to_string(limits::kNameBytes);
-    if (auto e = too_many("boxes", m.boxes() ? m.boxes()->size() : 0, limits::kBoxesMax)) return *e;
+        return fail("name: " + std::to_string(m.name()->size()) + " characters, must be 1 to " +
+                    std::to_string(limits::kNameBytes));
+    if (auto e = too_many("boxes", m.boxes() ? m.boxes()->size() : 0, limits::kBoxesMax); !e)
+        return e.error();
     if (auto e =
-            too_many("segments", m.segments() ? m.segments()->size() : 0, limits::kSegmentsMax))
-        return *e;
-    if (auto e = too_many("goals", m.goals() ? m.goals()->size() : 0, 2)) return *e;
-    if (auto e = too_many("spawns", m.spawns() ? m.spawns()->size() : 0, limits::kSpawnsMax))
-        return *e;
+            too_many("segments", m.segments() ? m.segments()->size() : 0, limits::kSegmentsMax);
+        !e)
+        return e.error();
+    if (auto e = too_many("goals", m.goals() ? m.goals()->size() : 0, 2); !e) return e.error();
+    if (auto e = too_many("spawns", m.spawns() ? m.spawns()->size() : 0, limits::kSpawnsMax); !e)
+        return e.error();
     if (m.puck_spawns() && m.puck_spawns()->size() > limits::kPucksMax)
-        return "puck_spawns: need between 1 and 16 pucks";
-    if (auto e = too_many("walls", m.walls() ? m.walls()->size() : 0, limits::kWallsMax)) return *e;
-    if (auto e = too_many("posts", m.posts() ? m.posts()->size() : 0, limits::kPostsMax)) return *e;
+        return fail("puck_spawns: need between 1 and 16 pucks");
+    if (auto e = too_many("walls", m.walls() ? m.walls()->size() : 0, limits::kWallsMax); !e)
+        return e.error();
+    if (auto e = too_many("posts", m.posts() ? m.posts()->size() : 0, limits::kPostsMax); !e)
+        return e.error();
     if (m.walls()) {
         for (flatbuffers::uoffset_t i = 0; i < m.walls()->size(); ++i) {
             if (m.walls()->Get(i)->shape() > schema::WallShape::MAX)
-                return "walls[" + std::to_string(i) + "].shape: unknown shape";
+                return fail("walls[" + std::to_string(i) + "].shape: unknown shape");
         }
     }
     game::Map map;
@@ -177,7 +182,7 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
         // alignment of its elements: a crafted buffer can place these 8-byte
         // structs at 4 mod 8, and reading them would be undefined behaviour.
         const auto data = reinterpret_cast<std::uintptr_t>(m.puck_spawns()->Data());
-        if (data % alignof(schema::Vec2) != 0) return std::string("puck_spawns: misaligned");
+        if (data % alignof(schema::Vec2) != 0) return fail("puck_spawns: misaligned");
         for (const schema::Vec2* p : *m.puck_spawns())
             map.puck_spawns.push_back(to_game(p));
     }
@@ -217,7 +222,7 @@ std::variant<game::Map, std::string> decode_map(const schema::Map& m) {
     }
     map.puck_collision = decode_collision(m.puck_collision(), map.puck_collision);
     map.kickoff_nudge = m.kickoff_nudge();
-    if (std::string reason = game::validate(map); !reason.empty()) return reason;
+    if (const Status valid = game::validate(map); !valid) return valid.error();
     return map;
 }
 
@@ -227,9 +232,9 @@ std::vector<std::uint8_t> map_to_binary(const game::Map& map) {
     return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
 }
 
-std::variant<game::Map, std::string> map_from_binary(std::span<const std::uint8_t> bytes) {
+Result<game::Map> map_from_binary(std::span<const std::uint8_t> bytes) {
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
-    if (!schema::VerifyMapBuffer(verifier)) return std::string("not a valid binary map");
+    if (!schema::VerifyMapBuffer(verifier)) return fail("not a valid binary map");
     return decode_map(*schema::GetMap(bytes.data()));
 }
 

@@ -22,36 +22,35 @@ std::string too_large(const std::string& where, std::uintmax_t size) {
 }
 }  // namespace
 
-std::variant<game::Map, std::string> parse_map_json(const std::string& json,
-                                                    const std::string& where) {
-    if (json.size() > kMaxMapFileBytes) return too_large(where, json.size());
+Result<game::Map> parse_map_json(const std::string& json, const std::string& where) {
+    if (json.size() > kMaxMapFileBytes) return fail(too_large(where, json.size()));
     flatbuffers::Parser parser;
     if (!parser.Parse(schema::kMapSchemaText))
-        return where + ": built-in map schema does not parse: " + parser.error_;
+        return fail(where + ": built-in map schema does not parse: " + parser.error_);
     // parser.error_ carries the line, column and field of the problem.
-    if (!parser.ParseJson(json.c_str())) return where + ": " + parser.error_;
+    if (!parser.ParseJson(json.c_str())) return fail(where + ": " + parser.error_);
     const std::span<const std::uint8_t> bytes{parser.builder_.GetBufferPointer(),
                                               parser.builder_.GetSize()};
     auto map = map_from_binary(bytes);
-    if (auto* reason = std::get_if<std::string>(&map)) return where + ": " + *reason;
+    if (!map) return map.error_in(where);
     return map;
 }
 
-std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path) {
+Result<game::Map> load_map_file(const std::filesystem::path& path) {
     if (path.extension() == ".hbs") {
         auto imported = stadium::load_stadium_file(path);
-        if (!imported) return imported.error().message;
+        if (!imported) return fail(imported.error().message);
         return std::move(imported->map);
     }
     std::ifstream in(path, std::ios::binary);
-    if (!in) return path.string() + ": cannot open the map file";
+    if (!in) return fail(path.string() + ": cannot open the map file");
     std::error_code error;
     const std::uintmax_t size = std::filesystem::file_size(path, error);
-    if (!error && size > kMaxMapFileBytes) return too_large(path.string(), size);
+    if (!error && size > kMaxMapFileBytes) return fail(too_large(path.string(), size));
     // At most one byte past the limit, so a pipe or a growing file is bounded too.
     std::string text(kMaxMapFileBytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) return path.string() + ": read error";
+    if (in.bad()) return fail(path.string() + ": read error");
     text.resize(static_cast<std::size_t>(in.gcount()));
     return parse_map_json(text, path.string());
 }

@@ -27,10 +27,10 @@ std::vector<std::filesystem::path> map_search_dirs() {
     return dirs;
 }
 
-std::variant<std::filesystem::path, std::string> resolve_map(
-    std::string_view argument, const std::vector<std::filesystem::path>& dirs) {
+Result<std::filesystem::path> resolve_map(std::string_view argument,
+                                          const std::vector<std::filesystem::path>& dirs) {
     const std::string arg(argument);
-    if (arg.empty()) return std::string("empty map name");
+    if (arg.empty()) return fail("empty map name");
     const auto ends_with = [&arg](std::string_view suffix) {
         return arg.size() > suffix.size() &&
                arg.compare(arg.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -44,9 +44,9 @@ std::variant<std::filesystem::path, std::string> resolve_map(
         if (std::filesystem::is_regular_file(file, ec)) return file;
         tried += (tried.empty() ? "" : ", ") + dir.string();
     }
-    return "map '" + arg + "' not found in " +
-           (tried.empty() ? std::string("no directory") : tried) +
-           " (give a path, or a directory in CAROM_MAPS)";
+    return fail("map '" + arg + "' not found in " +
+                (tried.empty() ? std::string("no directory") : tried) +
+                " (give a path, or a directory in CAROM_MAPS)");
 }
 
 }  // namespace carom::protocol

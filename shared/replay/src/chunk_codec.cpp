@@ -65,8 +65,8 @@ Status decode(const schema::Header& t, Header& out) {
                     std::to_string(kCoreVersion));
     out.producer = t.producer() ? t.producer()->str() : std::string{};
     auto map = protocol::decode_map(*t.map());
-    if (auto* reason = std::get_if<std::string>(&map)) return fail("header map: " + *reason);
-    out.map = std::move(std::get<game::Map>(map));
+    if (!map) return map.error_in("header map");
+    out.map = std::move(*map);
     out.tick_rate = t.tick_rate();
     if (out.tick_rate != game::kTickRate)
         return fail("header: tick rate " + std::to_string(out.tick_rate) + " Hz, this build runs " +

@@ -696,8 +696,8 @@ Result<Imported> import_stadium(std::string_view text, const std::string& where,
     if (const auto refused = importer.run())
         return fail(where + ": " + refused->field + ": " + refused->reason);
     Imported imported = std::move(importer).result();
-    if (std::string reason = game::validate(imported.map); !reason.empty())
-        return fail(where + ": as a carom map: " + reason);
+    if (const Status valid = game::validate(imported.map); !valid)
+        return valid.error_in(where + ": as a carom map");
     return imported;
 }
 

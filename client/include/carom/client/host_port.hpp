@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <variant>
+
+#include "carom/result.hpp"
 
 namespace carom::client {
 
@@ -14,6 +15,6 @@ struct HostPort {
 };
 
 // The host and port (1 to 65535); or why the text is not HOST:PORT.
-std::variant<HostPort, std::string> parse_host_port(std::string_view text);
+Result<HostPort> parse_host_port(std::string_view text);
 
 }  // namespace carom::client

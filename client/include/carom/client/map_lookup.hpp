@@ -6,16 +6,15 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "carom/game/map.hpp"
+#include "carom/result.hpp"
 
 namespace carom::client {
 
 // The map in <dir>/<name>.json for the first of `dirs` that holds it; or an
 // error naming what was tried. The name comes from the network, so only
 // [A-Za-z0-9_-] (1 to 64 characters) is accepted: never a path.
-std::variant<game::Map, std::string> find_map(std::string_view name,
-                                              std::span<const std::filesystem::path> dirs);
+Result<game::Map> find_map(std::string_view name, std::span<const std::filesystem::path> dirs);
 
 }  // namespace carom::client

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "carom/physics/geometry.hpp"
+#include "carom/result.hpp"
 
 namespace carom::game {
 
@@ -171,13 +172,13 @@ inline constexpr double kDragMax =
     60.0;  // per second, from 0 (beyond the tick rate it reverses motion)
 }  // namespace limits
 
-// Empty when the map is playable; otherwise "field: reason" for the first
-// problem found (e.g. "spawns: team right has 1 spawn for a team size of 4",
+// Succeeds when the map is playable; otherwise the error is "field: reason"
+// for the first problem found (e.g. "spawns: team right has 1 spawn for a team size of 4",
 // "tuning.kick_speed: 1e+50 is outside [0, 2000] units/s"). Besides the
 // limits, a map is checked as a game: every spawn and puck on the field,
 // clear of every wall and of each other, and from every puck spawn a puck
 // can reach both goals (src/goal_reach.cpp says how that is decided).
-std::string validate(const Map& map);
+Status validate(const Map& map);
 
 // Whether a shape of `shape`'s collision meets a disk of (group, mask).
 bool collides_with(const Collision& shape, std::uint32_t group, std::uint32_t mask);

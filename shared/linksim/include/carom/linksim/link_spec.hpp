@@ -7,7 +7,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+
+#include "carom/result.hpp"
 
 namespace carom::linksim {
 
@@ -30,7 +31,7 @@ struct LinkSpec {
 // jitter, queue (ms, 0..60000), rate (kbit/s, 0 or 1..10000000), seed (an
 // unsigned integer). Order is free; a key at most once; an empty text is an
 // error. Returns the spec, or a message naming the offending part.
-std::variant<LinkSpec, std::string> parse_link_spec(std::string_view text);
+Result<LinkSpec> parse_link_spec(std::string_view text);
 
 // The text form back, every key with its value (the seed when set): what a
 // program prints so that a run can be repeated.

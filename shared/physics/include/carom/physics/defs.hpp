@@ -5,6 +5,7 @@
 #include <string>
 
 #include "carom/physics/geometry.hpp"
+#include "carom/result.hpp"
 
 namespace carom::physics {
 
@@ -88,12 +89,13 @@ struct WorldDef {
     double overlap_tolerance = 1e-9;
 };
 
-// Each returns an empty string when the definition is valid, otherwise the reason.
-std::string validate(const DiskDef& def);
-std::string validate(const BoxDef& def);
-std::string validate(const SegmentDef& def);
-std::string validate(const ArcDef& def);
-std::string validate(const PlaneDef& def);
-std::string validate(const WorldDef& def);
+// Each succeeds when the definition is valid; otherwise its error names the
+// field, the value and the range (World's create_* throw it as invalid_argument).
+Status validate(const DiskDef& def);
+Status validate(const BoxDef& def);
+Status validate(const SegmentDef& def);
+Status validate(const ArcDef& def);
+Status validate(const PlaneDef& def);
+Status validate(const WorldDef& def);
 
 }  // namespace carom::physics

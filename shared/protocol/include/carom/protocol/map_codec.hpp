@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <span>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "carom/game/map.hpp"
+#include "carom/result.hpp"
 #include "map_generated.h"
 
 namespace carom::protocol {
@@ -15,13 +15,13 @@ namespace carom::protocol {
 flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& builder,
                                             const game::Map& map);
 
-// A verified table to a game map; the reason names the field when it is not
-// playable (game::validate). `where` prefixes the reason ("file.json: ").
-std::variant<game::Map, std::string> decode_map(const schema::Map& table);
+// A verified table to a game map; the error names the field when it is not
+// playable (game::validate).
+Result<game::Map> decode_map(const schema::Map& table);
 
 // A standalone binary map (file identifier "CMAP"), verified before it is read.
 std::vector<std::uint8_t> map_to_binary(const game::Map& map);
-std::variant<game::Map, std::string> map_from_binary(std::span<const std::uint8_t> bytes);
+Result<game::Map> map_from_binary(std::span<const std::uint8_t> bytes);
 
 // XXH3-64 of the map's binary: Accepted names the room's map by it, so that
 // a client plays on exactly the server's map.

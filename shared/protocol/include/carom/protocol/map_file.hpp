@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
-#include <variant>
 
 #include "carom/game/map.hpp"
 #include "carom/result.hpp"
@@ -20,9 +19,8 @@ namespace carom::protocol {
 inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;
 
 // A file named *.hbs is a HaxBall stadium, imported (carom/stadium/hbs.hpp).
-std::variant<game::Map, std::string> load_map_file(const std::filesystem::path& path);
-std::variant<game::Map, std::string> parse_map_json(const std::string& json,
-                                                    const std::string& where);
+Result<game::Map> load_map_file(const std::filesystem::path& path);
+Result<game::Map> parse_map_json(const std::string& json, const std::string& where);
 
 // The map as a JSON map file (FlatBuffers' text generator: numbers with 12
 // significant digits, so a reloaded map may differ from this one in the last

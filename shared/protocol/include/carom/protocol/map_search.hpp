@@ -5,8 +5,9 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
+
+#include "carom/result.hpp"
 
 namespace carom::protocol {
 
@@ -22,7 +23,7 @@ std::vector<std::filesystem::path> map_search_dirs();
 // HaxBall stadium) is a path, used as given; any other is a name,
 // <dir>/<name>.json in the first of `dirs` that has it. An error names what
 // was tried.
-std::variant<std::filesystem::path, std::string> resolve_map(
-    std::string_view argument, const std::vector<std::filesystem::path>& dirs);
+Result<std::filesystem::path> resolve_map(std::string_view argument,
+                                          const std::vector<std::filesystem::path>& dirs);
 
 }  // namespace carom::protocol
