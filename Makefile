@@ -29,7 +29,7 @@ install: build
 # A match against bots on a local server, in this terminal (scripts/play.sh;
 # REPLAYS=dir picks where its replay goes).
 play:
-	@PRESET=$(PRESET) $(if $(REPLAYS),REPLAYS=$(REPLAYS)) scripts/play.sh
+	@PRESET=$(PRESET) $(if $(REPLAYS),REPLAYS=$(REPLAYS)) $(if $(MAP),MAP=$(MAP)) scripts/play.sh
 
 bench: deps-bench
 	cmake --preset bench

@@ -6,7 +6,9 @@
 #   PRESET=release   the CMake preset to build
 #   REPLAYS=dir      where replays go (default build/play-replays)
 #   CLIENT_ARGS=...  more carom-client options (--name, --ascii, --fps ...)
-#   SERVER_ARGS=...  more carom-server options (--map ..., --seed ...)
+#   MAP=file         a map or stadium (.json, .hbs) the server plays; the
+#                    client looks for it in the same directory
+#   SERVER_ARGS=...  more carom-server options (--seed ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,8 +35,14 @@ trap 'stop_server; rm -rf "$run"' EXIT
 trap 'exit 130' INT TERM HUP
 
 # shellcheck disable=SC2086
+map_args=() client_map_args=()
+if [[ -n ${MAP:-} ]]; then
+  [[ -f $MAP ]] || { echo "play: MAP=$MAP: no such file" >&2; exit 2; }
+  map_args=(--map "$MAP")
+  client_map_args=(--map-dir "$(dirname "$MAP")")
+fi
 "$bin/server/carom-server" --bind 127.0.0.1 --port 0 --bots --replay-dir "$replays" \
-  --ready-file "$run/ready.json" ${SERVER_ARGS:-} 2>"$run/server.log" &
+  --ready-file "$run/ready.json" "${map_args[@]}" ${SERVER_ARGS:-} 2>"$run/server.log" &
 server_pid=$!
 for _ in $(seq 100); do
   [[ -s $run/ready.json ]] && break
@@ -53,7 +61,8 @@ fi
 
 status=0
 # shellcheck disable=SC2086
-"$bin/client/app/carom-client" "127.0.0.1:$port" ${CLIENT_ARGS:-} || status=$?
+"$bin/client/app/carom-client" "127.0.0.1:$port" "${client_map_args[@]}" ${CLIENT_ARGS:-} ||
+  status=$?
 stop_server
 
 mapfile -t written < <(find "$replays" -name '*.crpl' -newer "$run/started" | sort)
