@@ -232,13 +232,16 @@ protocol::RoomState Room::state() const {
 }
 
 MatchSummary Room::close_match() {
-    MatchSummary summary{options_.index, match_number_, replay_path_, {}};
+    MatchSummary summary{options_.index, match_number_, replay_path_, {}, {}};
     const game::Match& m = match_;
     bool finished = false;
     if (recorder_ && !failed_) {
         try {
             summary.footer = recorder_->finish(match_);
             finished = true;
+            summary.index_row = replay_index::row_of(replay_path_, recorder_->header(),
+                                                     recorder_->joins(), summary.footer,
+                                                     summary.footer.final_tick);
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
             spdlog::error("room {}: match {}: the replay's end could not be written: {}",

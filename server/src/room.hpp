@@ -15,6 +15,7 @@
 #include "carom/game/match.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/replay/recorder.hpp"
+#include "carom/replay_index/index.hpp"
 #include "stats.hpp"
 #include "tick_history.hpp"
 
@@ -47,6 +48,8 @@ struct MatchSummary {
     std::uint32_t match_number = 0;
     std::filesystem::path replay;  // empty when not recorded
     replay::Footer footer;
+    // The replay index's row, from what the recorder wrote (with `replay`).
+    std::optional<replay_index::MatchRow> index_row;
 };
 
 // One room's problem is never the process's. A replay that cannot be

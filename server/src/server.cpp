@@ -126,8 +126,8 @@ void Server::replay_finished(const MatchSummary& summary) {
     if (summary.replay.empty()) return;  // not recorded, or not to its end
     // The file has its footer; its row follows (a crash between: the next
     // start's sync adds it).
-    if (replay_index_)
-        if (auto added = replay_index_->add(summary.replay); !added)
+    if (replay_index_ && summary.index_row)
+        if (auto added = replay_index_->add(*summary.index_row); !added)
             spdlog::error("replay index: {}", added.error().message);
     if (replay_budget_) replay_budget_->add_finished(summary.replay);
 }

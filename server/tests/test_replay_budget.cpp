@@ -14,6 +14,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "carom/replay/reader.hpp"
 #include "carom/replay_index/index.hpp"
 #include "link.hpp"
 #include "replay_budget.hpp"
@@ -102,6 +103,33 @@ TEST_CASE("a server with a small replay budget keeps the newest matches within i
     for (const replay_index::MatchRow& row : *rows)
         indexed.insert(row.file);
     CHECK(indexed == finished_left);
+    // The server's rows, made from what it wrote, are those of the files read back.
+    for (const replay_index::MatchRow& row : *rows) {
+        CAPTURE(row.file);
+        const auto read = replay::read_replay(config.replay_dir / row.file);
+        REQUIRE(std::holds_alternative<replay::Replay>(read));
+        const replay_index::MatchRow back =
+            replay_index::row_of(config.replay_dir / row.file, std::get<replay::Replay>(read));
+        CHECK(row.file_bytes == back.file_bytes);
+        CHECK(row.room == back.room);
+        CHECK(row.map == back.map);
+        CHECK(row.seed == back.seed);
+        CHECK(row.ticks == back.ticks);
+        CHECK(row.start_time == back.start_time);
+        CHECK(row.end_time == back.end_time);
+        CHECK(row.score_left == back.score_left);
+        CHECK(row.score_right == back.score_right);
+        CHECK(row.result == back.result);
+        CHECK(row.final_hash == back.final_hash);
+        CHECK(row.producer == back.producer);
+        REQUIRE(row.players.size() == back.players.size());
+        for (std::size_t i = 0; i < row.players.size(); ++i) {
+            CHECK(row.players[i].slot == back.players[i].slot);
+            CHECK(row.players[i].name == back.players[i].name);
+            CHECK(row.players[i].team == back.players[i].team);
+            CHECK(row.players[i].bot == back.players[i].bot);
+        }
+    }
     fs::remove_all(dir);
 }
 

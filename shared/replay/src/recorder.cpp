@@ -27,8 +27,8 @@ Keyframe keyframe_of(const game::Match& match) {
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
                              std::string producer, const std::vector<PlayerInfo>& players,
                              std::uint32_t final_pause_ticks, std::uint32_t format_version)
-    : writer_(path,
-              header_for(match, std::move(producer), players, final_pause_ticks, format_version)) {
+    : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version)),
+      writer_(path, header_) {
     if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
     applied_.assign(match.slot_count(), game::Input{});
     keyframe(match);
@@ -41,7 +41,9 @@ void MatchRecorder::check_open() const {
 void MatchRecorder::joining(const game::Match& match, game::Slot slot, std::string name, bool bot) {
     check_open();
     settle(match);
-    writer_.add_roster({match.tick() + 1, slot, true, std::move(name), bot});
+    RosterChange join{match.tick() + 1, slot, true, std::move(name), bot};
+    writer_.add_roster(join);
+    joins_.push_back(std::move(join));
 }
 
 void MatchRecorder::leaving(const game::Match& match, game::Slot slot) {

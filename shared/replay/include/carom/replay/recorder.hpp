@@ -43,6 +43,10 @@ class MatchRecorder {
     Footer finish(const game::Match& match);
     bool finished() const { return finished_; }
     std::uint64_t bytes_written() const { return writer_.bytes_written(); }
+    // What the file says of its match without reading it back: the header
+    // and every join so far (a replay index's row).
+    const Header& header() const { return header_; }
+    const std::vector<RosterChange>& joins() const { return joins_; }
 
   private:
     void keyframe(const game::Match& match);
@@ -50,7 +54,9 @@ class MatchRecorder {
     void settle(const game::Match& match);
     void check_open() const;
 
+    Header header_;
     ReplayWriter writer_;
+    std::vector<RosterChange> joins_;
     std::vector<game::Input> applied_;  // scratch: per slot, what the last step applied
     // The state after the last step, once a join or leave has changed the
     // match since (the final keyframe and the footer describe this state).
