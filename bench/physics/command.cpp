@@ -45,7 +45,7 @@ int run_physics(const PhysicsOptions& options) {
             for (const Measurement& row : rows) {
                 all_fingerprints_match = all_fingerprints_match && row.engine_fp_matches;
                 if (options.json) {
-                    print_json_line(row, scene, options.run);
+                    print_json_measurement(row, scene, options.run);
                 } else {
                     print_table_row(row);
                 }

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "json.hpp"
+#include "json_line.hpp"
 
 namespace carom::bench {
 namespace {
@@ -106,17 +106,24 @@ void print_table_ratios(std::span<const Measurement> scene_rows) {
     flush();
 }
 
-void print_json_line(const Measurement& m, const Scene& scene, const RunSettings& settings) {
-    fmt::print(
-        "{{\"engine\":{},\"scene\":\"arena\",\"layout\":\"{}\",\"n\":{},\"pitch\":{},"
-        "\"warmup\":{},\"steps\":{},\"block\":{},\"us_per_step\":{},\"ke_ratio\":{},\"escaped\":{},"
-        "\"max_speed\":{},\"scene_fp\":\"{:016x}\",\"engine_fp_matches\":{},\"notes\":{}}}\n",
-        json_string(m.engine), to_string(m.layout), m.disk_count,
-        json_number(scene.pitch, "{:.17g}"), settings.warmup_steps, settings.timed_steps,
-        settings.block_steps, json_number(m.us_per_step, "{:.3f}"),
-        json_number(m.ke_ratio, "{:.17g}"), m.escaped, json_number(m.max_speed, "{:.17g}"),
-        m.scene_fp, m.engine_fp_matches, json_string(m.notes));
-    flush();
+void print_json_measurement(const Measurement& m, const Scene& scene, const RunSettings& settings) {
+    print_json_line({
+        {"engine", m.engine},
+        {"scene", "arena"},
+        {"layout", to_string(m.layout)},
+        {"n", m.disk_count},
+        {"pitch", scene.pitch},
+        {"warmup", settings.warmup_steps},
+        {"steps", settings.timed_steps},
+        {"block", settings.block_steps},
+        {"us_per_step", rounded(m.us_per_step, 3)},
+        {"ke_ratio", m.ke_ratio},
+        {"escaped", m.escaped},
+        {"max_speed", m.max_speed},
+        {"scene_fp", fmt::format("{:016x}", m.scene_fp)},
+        {"engine_fp_matches", m.engine_fp_matches},
+        {"notes", m.notes},
+    });
 }
 
 }  // namespace carom::bench

@@ -16,6 +16,6 @@ void print_table_row(const Measurement& m);
 void print_table_ratios(std::span<const Measurement> scene_rows);
 
 // One JSON object on one line.
-void print_json_line(const Measurement& m, const Scene& scene, const RunSettings& settings);
+void print_json_measurement(const Measurement& m, const Scene& scene, const RunSettings& settings);
 
 }  // namespace carom::bench

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "json.hpp"
+#include "json_line.hpp"
 
 namespace carom::bench {
 namespace {
@@ -23,12 +23,14 @@ double per_player_minute(std::uint64_t bytes, const SizeFigures& size) {
 }
 
 // The keys both lines start with.
-std::string json_file_keys(std::string_view bench, const LoadedReplay& file) {
+JsonLine json_file_keys(std::string_view bench, const LoadedReplay& file) {
     const replay::Header& h = file.replay.header;
-    return fmt::format(
-        "\"bench\":\"{}\",\"file\":{},\"map\":{},\"team_size\":{},\"ticks\":{},\"seconds\":{}",
-        bench, json_string(file.path), json_string(h.map.name), h.map.team_size,
-        file.replay.last_tick(), json_number(seconds_of_play(file), "{:.3f}"));
+    return {{"bench", bench},
+            {"file", file.path},
+            {"map", h.map.name},
+            {"team_size", h.map.team_size},
+            {"ticks", file.replay.last_tick()},
+            {"seconds", rounded(seconds_of_play(file), 3)}};
 }
 
 }  // namespace
@@ -96,44 +98,48 @@ void print_json_verify(const LoadedReplay& file, const VerifySpeed& speed,
                        const VerifySettings& settings) {
     const double median = speed.median_seconds;
     const double best = speed.best_seconds;
-    fmt::print(
-        "{{{},\"verified\":{},\"problem\":{},\"warmup_runs\":{},\"runs\":{},\"read_ms\":{},"
-        "\"median_ms\":{},\"best_ms\":{},\"us_per_tick\":{},\"best_us_per_tick\":{},"
-        "\"ticks_per_s\":{},\"x_realtime\":{},\"best_x_realtime\":{},\"target_x_realtime\":{},"
-        "\"x_target\":{},\"ten_minute_match_ms\":{}}}\n",
-        json_file_keys("replay_verify", file), speed.verified,
-        speed.verified ? "null" : json_string(speed.problem), settings.warmup_runs,
-        settings.timed_runs, json_number(file.read_ms, "{:.3f}"),
-        json_number(median * 1e3, "{:.3f}"), json_number(best * 1e3, "{:.3f}"),
-        json_number(speed.us_per_tick(median), "{:.4f}"),
-        json_number(speed.us_per_tick(best), "{:.4f}"),
-        json_number(1e6 / speed.us_per_tick(median), "{:.0f}"),
-        json_number(speed.x_realtime(median), "{:.1f}"),
-        json_number(speed.x_realtime(best), "{:.1f}"), kTargetXRealtime,
-        json_number(speed.x_realtime(median) / kTargetXRealtime, "{:.3f}"),
-        json_number(speed.ten_minute_ms(median), "{:.2f}"));
-    flush();
+    JsonLine line = json_file_keys("replay_verify", file);
+    line["verified"] = speed.verified;
+    line["problem"] = speed.verified ? JsonLine() : JsonLine(speed.problem);
+    line["warmup_runs"] = settings.warmup_runs;
+    line["runs"] = settings.timed_runs;
+    line["read_ms"] = rounded(file.read_ms, 3);
+    line["median_ms"] = rounded(median * 1e3, 3);
+    line["best_ms"] = rounded(best * 1e3, 3);
+    line["us_per_tick"] = rounded(speed.us_per_tick(median), 4);
+    line["best_us_per_tick"] = rounded(speed.us_per_tick(best), 4);
+    line["ticks_per_s"] = rounded(1e6 / speed.us_per_tick(median), 0);
+    line["x_realtime"] = rounded(speed.x_realtime(median), 1);
+    line["best_x_realtime"] = rounded(speed.x_realtime(best), 1);
+    line["target_x_realtime"] = kTargetXRealtime;
+    line["x_target"] = rounded(speed.x_realtime(median) / kTargetXRealtime, 3);
+    line["ten_minute_match_ms"] = rounded(speed.ten_minute_ms(median), 2);
+    print_json_line(line);
 }
 
 void print_json_size(const LoadedReplay& file, const SizeFigures& size) {
     const ByteBreakdown& b = size.bytes;
     const double stream = per_player_minute(b.input_stream(), size);
-    fmt::print(
-        "{{{},\"total_bytes\":{},\"player_minutes\":{},\"input_stream_bytes\":{},"
-        "\"inputs_bytes\":{},\"roster_bytes\":{},\"events_bytes\":{},"
-        "\"input_stream_bytes_per_player_minute\":{},\"target_bytes_per_player_minute\":{},"
-        "\"x_target\":{},\"doom_bytes_per_player_minute\":{},\"rest_bytes\":{},"
-        "\"hashes_bytes\":{},\"keyframes_bytes\":{},\"header_bytes\":{},\"footer_bytes\":{},"
-        "\"framing_bytes\":{},\"rest_bytes_per_player_minute\":{},"
-        "\"total_bytes_per_player_minute\":{}}}\n",
-        json_file_keys("replay_size", file), b.total(),
-        json_number(player_minutes(size.player_ticks), "{:.6g}"), b.input_stream(), b.inputs,
-        b.roster, b.events, json_number(stream, "{:.1f}"), kTargetBytesPerPlayerMinute,
-        json_number(stream / kTargetBytesPerPlayerMinute, "{:.3f}"), kDoomBytesPerPlayerMinute,
-        b.rest(), b.hashes, b.keyframes, b.header, b.footer, b.framing,
-        json_number(per_player_minute(b.rest(), size), "{:.1f}"),
-        json_number(per_player_minute(b.total(), size), "{:.1f}"));
-    flush();
+    JsonLine line = json_file_keys("replay_size", file);
+    line["total_bytes"] = b.total();
+    line["player_minutes"] = player_minutes(size.player_ticks);
+    line["input_stream_bytes"] = b.input_stream();
+    line["inputs_bytes"] = b.inputs;
+    line["roster_bytes"] = b.roster;
+    line["events_bytes"] = b.events;
+    line["input_stream_bytes_per_player_minute"] = rounded(stream, 1);
+    line["target_bytes_per_player_minute"] = kTargetBytesPerPlayerMinute;
+    line["x_target"] = rounded(stream / kTargetBytesPerPlayerMinute, 3);
+    line["doom_bytes_per_player_minute"] = kDoomBytesPerPlayerMinute;
+    line["rest_bytes"] = b.rest();
+    line["hashes_bytes"] = b.hashes;
+    line["keyframes_bytes"] = b.keyframes;
+    line["header_bytes"] = b.header;
+    line["footer_bytes"] = b.footer;
+    line["framing_bytes"] = b.framing;
+    line["rest_bytes_per_player_minute"] = rounded(per_player_minute(b.rest(), size), 1);
+    line["total_bytes_per_player_minute"] = rounded(per_player_minute(b.total(), size), 1);
+    print_json_line(line);
 }
 
 }  // namespace carom::bench

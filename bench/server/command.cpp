@@ -20,7 +20,7 @@
 
 #include "carom/client/connection.hpp"
 #include "carom/protocol/map_file.hpp"
-#include "json.hpp"
+#include "json_line.hpp"
 #include "server/harness.hpp"
 #include "server/link.hpp"
 #include "udp_host.hpp"
@@ -60,29 +60,44 @@ std::filesystem::path map_named(const std::string& name) {
 
 void print_link_json(const LinkRunOptions& r, const std::string& map, const LinkFigures& f) {
     const DownstreamBytes& d = f.down;
-    fmt::print(
-        "{{\"bench\":\"server_link\",\"map\":{},\"clients\":{},\"rtt_ms\":{},"
-        "\"jitter_ms\":{},\"loss_percent\":{},\"seed\":{},\"seconds\":{},"
-        "\"down_bytes_per_s\":{},\"down_datagrams_per_s\":{},\"up_bytes_per_s\":{},"
-        "\"up_datagrams_per_s\":{},\"mean_update_bytes\":{},\"full_state_bytes\":{},"
-        "\"full_states\":{},\"floor_bytes_per_s\":{},\"input_changes\":{},"
-        "\"repeated_share\":{},\"undecodable\":{},\"hash_mismatches\":{},\"resyncs\":{},"
-        "\"down\":{{\"framing\":{},\"proof\":{},\"tick\":{},\"age\":{},\"sequence\":{},"
-        "\"count\":{},\"first_changes\":{},\"resent_changes\":{},\"unused\":{},"
-        "\"more_framing\":{},\"rare\":{},\"full_states\":{}}}}}\n",
-        json_string(map), f.clients, r.link.rtt_ms, r.link.jitter_ms, r.link.loss_percent, r.seed,
-        r.seconds, json_number(f.down_bytes_per_s, "{:.1f}"),
-        json_number(f.down_datagrams_per_s, "{:.2f}"), json_number(f.up_bytes_per_s, "{:.1f}"),
-        json_number(f.up_datagrams_per_s, "{:.2f}"), json_number(f.mean_update_bytes, "{:.2f}"),
-        json_number(f.full_state_bytes, "{:.0f}"), f.full_states,
-        json_number(f.floor_bytes_per_s, "{:.1f}"), f.input_changes,
-        json_number(f.repeated_share, "{:.5f}"), f.undecodable, f.hash_mismatches, f.resyncs,
-        json_number(d.framing, "{:.1f}"), json_number(d.proof, "{:.1f}"),
-        json_number(d.tick, "{:.1f}"), json_number(d.age, "{:.1f}"),
-        json_number(d.sequence, "{:.1f}"), json_number(d.count, "{:.1f}"),
-        json_number(d.first_changes, "{:.1f}"), json_number(d.resent_changes, "{:.1f}"),
-        json_number(d.unused, "{:.1f}"), json_number(d.more_framing, "{:.1f}"),
-        json_number(d.rare, "{:.1f}"), json_number(d.full_states, "{:.1f}"));
+    print_json_line({
+        {"bench", "server_link"},
+        {"map", map},
+        {"clients", f.clients},
+        {"rtt_ms", r.link.rtt_ms},
+        {"jitter_ms", r.link.jitter_ms},
+        {"loss_percent", r.link.loss_percent},
+        {"seed", r.seed},
+        {"seconds", r.seconds},
+        {"down_bytes_per_s", rounded(f.down_bytes_per_s, 1)},
+        {"down_datagrams_per_s", rounded(f.down_datagrams_per_s, 2)},
+        {"up_bytes_per_s", rounded(f.up_bytes_per_s, 1)},
+        {"up_datagrams_per_s", rounded(f.up_datagrams_per_s, 2)},
+        {"mean_update_bytes", rounded(f.mean_update_bytes, 2)},
+        {"full_state_bytes", rounded(f.full_state_bytes, 0)},
+        {"full_states", f.full_states},
+        {"floor_bytes_per_s", rounded(f.floor_bytes_per_s, 1)},
+        {"input_changes", f.input_changes},
+        {"repeated_share", rounded(f.repeated_share, 5)},
+        {"undecodable", f.undecodable},
+        {"hash_mismatches", f.hash_mismatches},
+        {"resyncs", f.resyncs},
+        {"down",
+         {
+             {"framing", rounded(d.framing, 1)},
+             {"proof", rounded(d.proof, 1)},
+             {"tick", rounded(d.tick, 1)},
+             {"age", rounded(d.age, 1)},
+             {"sequence", rounded(d.sequence, 1)},
+             {"count", rounded(d.count, 1)},
+             {"first_changes", rounded(d.first_changes, 1)},
+             {"resent_changes", rounded(d.resent_changes, 1)},
+             {"unused", rounded(d.unused, 1)},
+             {"more_framing", rounded(d.more_framing, 1)},
+             {"rare", rounded(d.rare, 1)},
+             {"full_states", rounded(d.full_states, 1)},
+         }},
+    });
 }
 
 // Where the downstream bytes of one condition went, per client per second,
@@ -590,13 +605,16 @@ int run_server_bench(const ServerOptions& o) {
         want("bandwidth") ? measure_bandwidth(false, 3600, nullptr) : Bandwidth{};
     const double ratio = delta.bytes_per_s / full.bytes_per_s;
     if (want("bandwidth") && o.json) {
-        fmt::print(
-            "{{\"bench\":\"server_bandwidth\",\"map\":\"arena\",\"clients\":8,"
-            "\"delta_bytes_per_s\":{},\"full_bytes_per_s\":{},\"delta_over_full\":{},"
-            "\"delta_mean_snapshot_bytes\":{},\"full_mean_snapshot_bytes\":{}}}\n",
-            json_number(delta.bytes_per_s, "{:.1f}"), json_number(full.bytes_per_s, "{:.1f}"),
-            json_number(ratio, "{:.3f}"), json_number(delta.mean_snapshot_bytes, "{:.1f}"),
-            json_number(full.mean_snapshot_bytes, "{:.1f}"));
+        print_json_line({
+            {"bench", "server_bandwidth"},
+            {"map", "arena"},
+            {"clients", 8},
+            {"delta_bytes_per_s", rounded(delta.bytes_per_s, 1)},
+            {"full_bytes_per_s", rounded(full.bytes_per_s, 1)},
+            {"delta_over_full", rounded(ratio, 3)},
+            {"delta_mean_snapshot_bytes", rounded(delta.mean_snapshot_bytes, 1)},
+            {"full_mean_snapshot_bytes", rounded(full.mean_snapshot_bytes, 1)},
+        });
     } else if (want("bandwidth")) {
         fmt::print(
             "Bandwidth per client, 4 v 4 arena, 8 in-process clients acknowledging every "
@@ -625,20 +643,23 @@ int run_server_bench(const ServerOptions& o) {
     for (std::uint32_t n : want("capacity") ? o.clients : std::vector<std::uint32_t>{}) {
         const Capacity c = measure_capacity(n, o.ticks);
         if (o.json) {
-            fmt::print(
-                "{{\"bench\":\"server_capacity\",\"clients\":{},\"rooms\":{},"
-                "\"tick_ms_p50\":{},\"tick_ms_p99\":{},\"tick_ms_max\":{},"
-                "\"cpu_ms_p50\":{},\"cpu_ms_p99\":{},\"tick_ms_p99_without_receive\":{},"
-                "\"cpu\":{},"
-                "\"client_ticks_behind\":{},\"inputs_received\":{},\"receive_ms_mean\":{},"
-                "\"server_tick_ms_mean\":{},\"flush_ms_mean\":{}}}\n",
-                c.clients, (n + 7) / 8, json_number(c.p50_ms, "{:.4f}"),
-                json_number(c.p99_ms, "{:.4f}"), json_number(c.max_ms, "{:.4f}"),
-                json_number(c.cpu_p50_ms, "{:.4f}"), json_number(c.cpu_p99_ms, "{:.4f}"),
-                json_number(c.without_receive_p99_ms, "{:.4f}"), json_number(c.load, "{:.4f}"),
-                c.snapshots_missing, json_number(c.received, "{:.4f}"),
-                json_number(c.receive_ms, "{:.4f}"), json_number(c.logic_ms, "{:.4f}"),
-                json_number(c.send_ms, "{:.4f}"));
+            print_json_line({
+                {"bench", "server_capacity"},
+                {"clients", c.clients},
+                {"rooms", (n + 7) / 8},
+                {"tick_ms_p50", rounded(c.p50_ms, 4)},
+                {"tick_ms_p99", rounded(c.p99_ms, 4)},
+                {"tick_ms_max", rounded(c.max_ms, 4)},
+                {"cpu_ms_p50", rounded(c.cpu_p50_ms, 4)},
+                {"cpu_ms_p99", rounded(c.cpu_p99_ms, 4)},
+                {"tick_ms_p99_without_receive", rounded(c.without_receive_p99_ms, 4)},
+                {"cpu", rounded(c.load, 4)},
+                {"client_ticks_behind", c.snapshots_missing},
+                {"inputs_received", rounded(c.received, 4)},
+                {"receive_ms_mean", rounded(c.receive_ms, 4)},
+                {"server_tick_ms_mean", rounded(c.logic_ms, 4)},
+                {"flush_ms_mean", rounded(c.send_ms, 4)},
+            });
         } else {
             fmt::print(
                 "  {:>7} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>5.1f}% {:>6} "
@@ -655,14 +676,15 @@ int run_server_bench(const ServerOptions& o) {
         const Latency l = measure_latency(rate, o.latency_seconds);
         const bool meets = l.p99_ms <= latency_target_ms;
         if (o.json) {
-            fmt::print(
-                "{{\"bench\":\"server_latency\",\"snapshot_rate_hz\":{},\"input_to_snapshot_ms_"
-                "p50\":{},"
-                "\"input_to_snapshot_ms_p99\":{},\"samples\":{},\"target_ms_p99\":{},"
-                "\"meets_target\":{}}}\n",
-                l.snapshot_rate_hz, json_number(l.p50_ms, "{:.3f}"),
-                json_number(l.p99_ms, "{:.3f}"), l.samples,
-                json_number(latency_target_ms, "{:.3f}"), meets);
+            print_json_line({
+                {"bench", "server_latency"},
+                {"snapshot_rate_hz", l.snapshot_rate_hz},
+                {"input_to_snapshot_ms_p50", rounded(l.p50_ms, 3)},
+                {"input_to_snapshot_ms_p99", rounded(l.p99_ms, 3)},
+                {"samples", l.samples},
+                {"target_ms_p99", rounded(latency_target_ms, 3)},
+                {"meets_target", meets},
+            });
         } else {
             if (rate == 30)
                 fmt::print(
@@ -683,11 +705,12 @@ int run_server_bench(const ServerOptions& o) {
     if (!want("datagram")) return EXIT_SUCCESS;
     const DatagramCost cost = measure_datagram_cost(sizes);
     if (o.json) {
-        fmt::print(
-            "{{\"bench\":\"server_datagram_cost\",\"transport_ns\":{},\"sendto_ns\":{},"
-            "\"ratio\":{}}}\n",
-            json_number(cost.transport_ns, "{:.1f}"), json_number(cost.sendto_ns, "{:.1f}"),
-            json_number(cost.transport_ns / cost.sendto_ns, "{:.3f}"));
+        print_json_line({
+            {"bench", "server_datagram_cost"},
+            {"transport_ns", rounded(cost.transport_ns, 1)},
+            {"sendto_ns", rounded(cost.sendto_ns, 1)},
+            {"ratio", rounded(cost.transport_ns / cost.sendto_ns, 3)},
+        });
     } else {
         fmt::print(
             "\nSending a snapshot-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
