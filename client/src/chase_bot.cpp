@@ -18,7 +18,7 @@ game::Vec2 opposing_goal(const game::Map& map, game::Team team) {
 
 game::Input chase_input(const Frame& frame, game::Slot slot, std::uint32_t puck_count,
                         game::Vec2 goal, double reach) {
-    const std::size_t me_index = std::size_t{puck_count} + slot;
+    const std::size_t me_index = DiskLayout{puck_count, 0}.of_slot(slot);
     if (puck_count == 0 || me_index >= frame.disks.size()) return game::Input::idle();
     const game::Vec2 me = frame.disks[me_index].position;
 

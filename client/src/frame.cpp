@@ -2,13 +2,17 @@
 
 namespace carom::client {
 
+DiskLayout disk_layout_of(const game::Match& match) {
+    return {match.puck_count(), match.slot_count()};
+}
+
 Frame frame_of(const game::Match& match, std::uint64_t server_tick) {
     Frame f;
     f.tick = server_tick;
     f.phase = match.phase();
     f.score = {match.score(game::Team::left), match.score(game::Team::right)};
     f.ticks_left = match.ticks_left();
-    f.disks.reserve(match.puck_count() + match.slot_count());
+    f.disks.reserve(disk_layout_of(match).size());
     for (std::uint32_t p = 0; p < match.puck_count(); ++p) {
         const physics::DiskState& d = match.puck_disk(p);
         f.disks.push_back({d.position, d.velocity});

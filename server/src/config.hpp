@@ -11,7 +11,8 @@ namespace carom::server {
 struct ServerConfig {
     std::vector<std::filesystem::path> maps;  // one per room, cycled; at least one
     std::uint32_t rooms = 1;
-    std::uint32_t tick_rate_hz = 60;
+    // The tick rate is the game's (game::kTickRate): a match steps 1/60 s a tick,
+    // and its replays re-simulate at that rate.
     std::uint32_t snapshot_rate_hz = 60;  // updates per client per second
     std::uint32_t max_clients = 256;      // players and spectators, all rooms
     std::uint32_t max_spectators_per_room = 8;

@@ -58,10 +58,10 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     : config_(config), transport_(transport), cookies_(cookies) {
     if (config_.maps.empty()) throw std::invalid_argument("no map given");
     if (config_.rooms == 0) throw std::invalid_argument("--rooms must be at least 1");
-    if (config_.snapshot_rate_hz == 0 || config_.snapshot_rate_hz > config_.tick_rate_hz ||
-        config_.tick_rate_hz % config_.snapshot_rate_hz != 0)
+    if (config_.snapshot_rate_hz == 0 || config_.snapshot_rate_hz > game::kTickRate ||
+        game::kTickRate % config_.snapshot_rate_hz != 0)
         throw std::invalid_argument(
-            fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", config_.tick_rate_hz));
+            fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", game::kTickRate));
     if (!(config_.final_pause_s >= 0.0 && config_.final_pause_s <= 600.0))
         throw std::invalid_argument("--final-pause must be 0..600 seconds");
     if (config_.input_redundancy == 0 || config_.input_redundancy > protocol::kMaxInputRedundancy)
@@ -106,7 +106,7 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.seed = config_.seed;
         o.history_ticks = config_.snapshot_history;
         o.final_pause_ticks =
-            static_cast<std::uint32_t>(config_.final_pause_s * config_.tick_rate_hz);
+            static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
@@ -171,7 +171,7 @@ std::uint32_t Server::new_client_id() const {
 }
 
 bool Server::handshake_budget(const Endpoint& from) {
-    if (tick_ >= handshake_window_tick_ + config_.tick_rate_hz) {
+    if (tick_ >= handshake_window_tick_ + game::kTickRate) {
         handshake_replies_.clear();
         handshake_window_tick_ = tick_;
     }
@@ -187,7 +187,7 @@ bool Server::handshake_budget(const Endpoint& from) {
 }
 
 std::uint64_t Server::cookie_bucket() const {
-    return tick_ / (kCookieBucketSeconds * config_.tick_rate_hz);
+    return tick_ / (kCookieBucketSeconds * game::kTickRate);
 }
 
 void Server::send(const Endpoint& to, std::span<const std::uint8_t> bytes) {
@@ -417,6 +417,7 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
     }
     if (!session.slot) return;
     const std::size_t n = report.inputs.size();
+    const std::uint64_t overflowed_before = session.inputs.overflowed();
     for (std::size_t i = 0; i < n; ++i) {
         const auto sequence = report.sequence - static_cast<std::uint32_t>(n - 1 - i);
         switch (session.inputs.offer(sequence, report.inputs[i].bits())) {
@@ -432,6 +433,7 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
                 break;
         }
     }
+    stats_.inputs_overflowed += session.inputs.overflowed() - overflowed_before;
 }
 
 void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
@@ -460,7 +462,7 @@ void Server::send_accepted(const Session& s) {
     a.add_room(s.room);
     a.add_slot(s.slot ? static_cast<std::int32_t>(*s.slot) : -1);
     a.add_team(s.slot ? game::index_of(room.match().team_of(*s.slot)) : 0);
-    a.add_tick_rate_hz(config_.tick_rate_hz);
+    a.add_tick_rate_hz(game::kTickRate);
     a.add_snapshot_rate_hz(config_.snapshot_rate_hz);
     a.add_map_name(map_name);
     a.add_map_hash(room.map_hash());
@@ -489,8 +491,8 @@ void Server::remove_session(std::uint32_t client_id) {
 }
 
 void Server::expire_sessions() {
-    const auto timeout = static_cast<std::uint64_t>(config_.timeout_s * config_.tick_rate_hz);
-    const auto grace = static_cast<std::uint64_t>(config_.grace_s * config_.tick_rate_hz);
+    const auto timeout = static_cast<std::uint64_t>(config_.timeout_s * game::kTickRate);
+    const auto grace = static_cast<std::uint64_t>(config_.grace_s * game::kTickRate);
     std::vector<std::uint32_t> gone;
     for (auto& [id, s] : sessions_) {
         if (s.connected && tick_ - s.last_heard_tick > timeout) {
@@ -538,7 +540,7 @@ void Server::tick() {
 
     // The budget is kept when a match finishes, and once a second for the
     // age limit and the replays growing meanwhile.
-    bool budget_due = tick_ % config_.tick_rate_hz == 0;
+    bool budget_due = tick_ % game::kTickRate == 0;
     for (auto& room : rooms_) {
         room->step(scratch_inputs_[room->index()], tick_);
         if (auto summary = room->restart_if_finished()) {
@@ -566,7 +568,7 @@ void Server::send_full_state(Session& s, const Room& room) {
 }
 
 void Server::send_updates() {
-    const std::uint32_t interval = config_.tick_rate_hz / config_.snapshot_rate_hz;
+    const std::uint32_t interval = game::kTickRate / config_.snapshot_rate_hz;
     for (auto& [id, s] : sessions_) {
         // Clients are spread over the ticks of an update interval, so the
         // sending cost is even from tick to tick instead of a spike every other.

@@ -27,6 +27,9 @@ struct Stats {
     std::array<std::uint64_t, static_cast<std::size_t>(protocol::PacketError::count_)> invalid{};
     std::array<std::uint64_t, static_cast<std::size_t>(Drop::count_)> dropped{};
     std::uint64_t inputs_stale = 0, inputs_duplicate = 0, inputs_repeated = 0;
+    // Inputs dropped unapplied from a full queue (a client sending faster
+    // than the ticks run: its oldest queued input goes).
+    std::uint64_t inputs_overflowed = 0;
     // Inputs first received as a redundant copy (their own packet was lost
     // or late): what input redundancy saved.
     std::uint64_t inputs_recovered = 0;

@@ -89,6 +89,7 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"inputs_stale", s.inputs_stale},
         {"inputs_duplicate", s.inputs_duplicate},
         {"inputs_repeated", s.inputs_repeated},
+        {"inputs_overflowed", s.inputs_overflowed},
         {"inputs_recovered", s.inputs_recovered},
         {"snapshots_full", s.snapshots_full},
         {"snapshots_delta", s.snapshots_delta},
@@ -275,7 +276,7 @@ void UdpTransport::close() {
 
 int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& transport,
              Server& server, const HostOptions& options) {
-    const auto period = std::chrono::nanoseconds(1'000'000'000 / server.config().tick_rate_hz);
+    const auto period = std::chrono::nanoseconds(1'000'000'000 / game::kTickRate);
     const auto started = Clock::now();
     auto next = started + period;
     asio::steady_timer timer(io);
@@ -372,7 +373,7 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
         "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
         "in, {} KiB out)",
         local.address().to_string(), local.port(), server.room_count(),
-        server.config().tick_rate_hz, server.config().snapshot_rate_hz,
+        game::kTickRate, server.config().snapshot_rate_hz,
         transport.receive_buffer_bytes() / 1024, transport.send_buffer_bytes() / 1024);
     if (options.on_listening) options.on_listening();
     if (!options.ready_file.empty()) {

@@ -267,7 +267,7 @@ TEST_CASE("handshake replies are rate-limited per source address") {
     other.request("y");
     CHECK(other.pending() == 1);
     // A second later the first IP gets answers again.
-    for (std::uint32_t t = 0; t < config.tick_rate_hz; ++t)
+    for (std::uint32_t t = 0; t < game::kTickRate; ++t)
         server.tick();
     ScriptedClient later(server, link, endpoint(1, 2000));
     later.request("x");

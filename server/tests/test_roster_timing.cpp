@@ -166,7 +166,7 @@ TEST_CASE("a join or leave in the tick of a goal") {
 TEST_CASE("a join or leave in the tick the match ends, and during its final whistle") {
     // Without bots nobody scores: the match ends by time, at a tick known in advance.
     RecordedServer rs("end", /*bots=*/false, /*final_pause_s=*/2.0);
-    const std::uint32_t pause = rs.server->config().tick_rate_hz * 2;
+    const std::uint32_t pause = game::kTickRate * 2;
     const std::uint64_t end_tick = rs.server->room(0).match().ticks_left();
     ScriptedClient a = rs.client(6000);
     ScriptedClient b = rs.client(6001);

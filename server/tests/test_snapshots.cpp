@@ -46,6 +46,12 @@ TEST_CASE("inputs are applied one per tick and updates report the last one appli
     c.report(1, std::span(bits).first(1), c.copy().tick());
     CHECK(server.stats().inputs_stale == 1);
     CHECK(c.failures.empty());
+    // More new inputs than the queue holds between two ticks: the oldest go, counted.
+    CHECK(server.stats().inputs_overflowed == 0);
+    std::uint32_t sequence = 3;
+    for (std::size_t i = 0; i < InputQueue::kMaxBuffered + 5; ++i)
+        c.report(++sequence, std::span(bits).first(1), c.copy().tick());
+    CHECK(server.stats().inputs_overflowed == 5);
 }
 
 TEST_CASE(

@@ -158,7 +158,7 @@ std::string Session::banner(const client::Frame& f) const {
 
 void Session::on_new_frame(const client::Frame& frame, std::uint64_t now_ms) {
     if (!map_) return;
-    if (frame.disks.size() != std::size_t{rules_->puck_count()} + rules_->slot_count()) {
+    if (!client::disk_layout_of(*rules_).fits(frame)) {
         ++frames_rejected_;
         return;
     }
@@ -171,8 +171,7 @@ game::Input Session::next_input(std::uint64_t now_ms) const {
     if (!config_.bot) return keys_.input(now_ms);
     const client::Frame* frame = connection_.latest_frame();
     const std::int32_t slot = connection_.session().slot;
-    if (!map_ || frame == nullptr || slot < 0 ||
-        frame->disks.size() != std::size_t{rules_->puck_count()} + rules_->slot_count())
+    if (!map_ || frame == nullptr || slot < 0 || !client::disk_layout_of(*rules_).fits(*frame))
         return game::Input::idle();
     const auto s = static_cast<game::Slot>(slot);
     return client::chase_input(*frame, s, rules_->puck_count(),
@@ -298,18 +297,18 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
     scene.map = &*map_;
 
     const std::vector<game::Vec2>& at = interpolator_->sample(static_cast<double>(now_ms));
-    const std::uint32_t pucks = rules_->puck_count();
+    const client::DiskLayout layout = client::disk_layout_of(*rules_);
     const std::int32_t own = connection_.session().slot;
-    if (at.size() == std::size_t{pucks} + rules_->slot_count()) {
-        for (std::uint32_t i = 0; i < pucks; ++i)
+    if (at.size() == layout.size()) {
+        for (std::uint32_t i = 0; i < layout.pucks; ++i)
             disks_.push_back({at[i], map_->tuning.puck_radius, render::Ink::puck});
-        for (game::Slot s = 0; s < rules_->slot_count(); ++s) {
+        for (game::Slot s = 0; s < layout.slots; ++s) {
             // Inactive slots are parked off the field: not drawn.
             if (((f->active_mask >> s) & 1U) == 0) continue;
             const bool mine = own >= 0 && s == static_cast<game::Slot>(own);
             const game::Vec2 p = mine && predictor_ && predictor_->ready()
                                      ? predictor_->drawn_position()
-                                     : at[pucks + s];
+                                     : at[layout.of_slot(s)];
             const render::Ink ink = mine                             ? render::Ink::own
                                     : team_of(s) == game::Team::left ? render::Ink::team_left
                                                                      : render::Ink::team_right;

@@ -17,8 +17,22 @@ struct Frame {
     std::array<std::uint32_t, 2> score{};
     std::uint64_t ticks_left = 0;
     std::uint64_t active_mask = 0;          // bit s: player slot s is in the match
-    std::vector<game::DiskSnapshot> disks;  // pucks first, then one per player slot
+    std::vector<game::DiskSnapshot> disks;  // in DiskLayout's order
 };
+
+// Where a frame (and an interpolated sample) keeps each disk: the pucks
+// first, then one per player slot.
+struct DiskLayout {
+    std::uint32_t pucks = 0;
+    std::uint32_t slots = 0;
+
+    std::size_t size() const { return std::size_t{pucks} + slots; }
+    std::size_t of_slot(game::Slot slot) const { return std::size_t{pucks} + slot; }
+    // A frame of another map (or a damaged one) steers and draws nothing.
+    bool fits(const Frame& frame) const { return frame.disks.size() == size(); }
+};
+
+DiskLayout disk_layout_of(const game::Match& match);
 
 // `match` as it stands, stamped with `server_tick`.
 Frame frame_of(const game::Match& match, std::uint64_t server_tick);
