@@ -21,11 +21,8 @@ LoadedReplay load_replay(const std::string& path) {
     auto read = replay::read_replay(std::span<const std::uint8_t>(bytes));
     const auto elapsed = std::chrono::steady_clock::now() - start;
 
-    if (const auto* problem = std::get_if<replay::ReadProblem>(&read)) {
-        throw std::runtime_error(path + ": unreadable at byte " + std::to_string(problem->offset) +
-                                 ": " + problem->reason);
-    }
-    replay::Replay r = std::move(std::get<replay::Replay>(read));
+    if (!read) throw std::runtime_error(path + ": unreadable " + read.error().message);
+    replay::Replay r = std::move(*read);
     if (r.problem) {
         throw std::runtime_error(path + ": read stopped at byte " +
                                  std::to_string(r.problem->offset) + ": " + r.problem->reason);

@@ -69,9 +69,10 @@ std::pair<std::uint64_t, std::uint64_t> input_change_bytes(const std::filesystem
     std::uint64_t bytes = 0, changes = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
         auto read = replay::read_replay(entry.path());
-        const auto* r = std::get_if<replay::Replay>(&read);
-        if (r == nullptr)
-            throw std::runtime_error("link bench: unreadable replay " + entry.path().string());
+        if (!read)
+            throw std::runtime_error("link bench: unreadable replay " + entry.path().string() +
+                                     " " + read.error().message);
+        const replay::Replay* r = &*read;
         std::uint64_t previous = 0;
         for (const replay::InputChange& c : r->inputs) {
             bytes += varint_bytes((c.tick - previous) * 32 + c.slot) + 1;

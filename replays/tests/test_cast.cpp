@@ -17,8 +17,8 @@ namespace {
 
 replay::Replay read(const std::string& path) {
     auto r = replay::read_replay(path);
-    REQUIRE_MESSAGE(std::holds_alternative<replay::Replay>(r), path, " is unreadable");
-    return std::get<replay::Replay>(std::move(r));
+    REQUIRE_MESSAGE(r.ok(), path, " is unreadable");
+    return *std::move(r);
 }
 
 // Enough of a terminal for the cast's output: cursor moves (CSI r;c H),

@@ -13,8 +13,8 @@ namespace {
 
 replay::Replay read(const std::string& path) {
     auto r = replay::read_replay(path);
-    REQUIRE_MESSAGE(std::holds_alternative<replay::Replay>(r), path, " is unreadable");
-    return std::get<replay::Replay>(std::move(r));
+    REQUIRE_MESSAGE(r.ok(), path, " is unreadable");
+    return *std::move(r);
 }
 
 // state_hash() at every tick 0..last, playing from the start.

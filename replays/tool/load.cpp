@@ -23,12 +23,12 @@ std::optional<replay::Replay> load(const std::string& path, const char* command)
         return std::nullopt;
     }
     auto read = replay::read_replay(path);
-    if (auto* problem = std::get_if<replay::ReadProblem>(&read)) {
+    if (!read) {
         std::fprintf(stderr, "carom-replay %s: %s: unreadable %s\n", command, path.c_str(),
-                     describe(*problem).c_str());
+                     read.error().message.c_str());
         return std::nullopt;
     }
-    return std::get<replay::Replay>(std::move(read));
+    return *std::move(read);
 }
 
 }  // namespace carom::tool

@@ -40,9 +40,8 @@ Result<game::Map> load_map(const std::string& path) {
         std::fclose(f);
         if (got == sizeof magic && std::memcmp(magic, "CAROMRPL", sizeof magic) == 0) {
             auto read = replay::read_replay(path);
-            if (auto* problem = std::get_if<replay::ReadProblem>(&read))
-                return fail(path + ": unreadable replay " + describe(*problem));
-            return std::get<replay::Replay>(std::move(read)).header.map;
+            if (!read) return fail(path + ": unreadable replay " + read.error().message);
+            return std::move(read->header.map);
         }
     }
 #ifdef CAROM_HAVE_MAP_FILES

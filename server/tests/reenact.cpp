@@ -34,11 +34,11 @@ int main(int argc, char** argv) {
     }
     spdlog::set_level(spdlog::level::warn);
     auto read = replay::read_replay(argv[1]);
-    if (!std::holds_alternative<replay::Replay>(read)) {
+    if (!read.ok()) {
         std::fprintf(stderr, "%s: unreadable\n", argv[1]);
         return 2;
     }
-    const replay::Replay recorded = std::get<replay::Replay>(std::move(read));
+    const replay::Replay recorded = *std::move(read);
     if (!recorded.footer) {
         std::fprintf(stderr, "%s: no footer\n", argv[1]);
         return 2;

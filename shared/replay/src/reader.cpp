@@ -121,9 +121,8 @@ ReadProblem too_large(std::uint64_t size) {
                               " bytes is larger than a replay may be (" +
                               std::to_string(kMaxReplayBytes) + " bytes)"};
 }
-}  // namespace
 
-std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> bytes) {
+std::variant<Replay, ReadProblem> read_bytes(std::span<const std::uint8_t> bytes) {
     if (bytes.empty()) return ReadProblem{0, "empty file"};
     if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     if (bytes.size() < detail::kPreambleSize ||
@@ -206,7 +205,7 @@ std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> byte
     return r;
 }
 
-std::variant<Replay, ReadProblem> read_replay(const std::filesystem::path& path) {
+std::variant<Replay, ReadProblem> read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return ReadProblem{0, "cannot open " + path.string()};
     // The size before reading where there is one; a pipe is read up to the limit.
@@ -221,7 +220,23 @@ std::variant<Replay, ReadProblem> read_replay(const std::filesystem::path& path)
         if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     }
     if (in.bad()) return ReadProblem{0, "read error on " + path.string()};
-    return read_replay(std::span<const std::uint8_t>(bytes));
+    return read_bytes(bytes);
+}
+
+carom::Result<Replay> refused_or_read(std::variant<Replay, ReadProblem> read) {
+    if (auto* problem = std::get_if<ReadProblem>(&read))
+        return fail("at byte " + std::to_string(problem->offset) + ": " + problem->reason);
+    return std::get<Replay>(std::move(read));
+}
+
+}  // namespace
+
+carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
+    return refused_or_read(read_bytes(bytes));
+}
+
+carom::Result<Replay> read_replay(const std::filesystem::path& path) {
+    return refused_or_read(read_file(path));
 }
 
 }  // namespace carom::replay

@@ -67,9 +67,8 @@ game::MatchEvent as_core_1(game::MatchEvent e) {
 }
 
 // The events the file claims for `tick` against those the re-simulation made.
-std::optional<std::string> compare_events(std::span<const game::MatchEvent> recorded,
-                                          std::span<const game::MatchEvent> simulated,
-                                          std::uint32_t core_version) {
+Status compare_events(std::span<const game::MatchEvent> recorded,
+                      std::span<const game::MatchEvent> simulated, std::uint32_t core_version) {
     const std::size_t n = std::max(recorded.size(), simulated.size());
     for (std::size_t i = 0; i < n; ++i) {
         std::optional<game::MatchEvent> sim_event;
@@ -78,16 +77,16 @@ std::optional<std::string> compare_events(std::span<const game::MatchEvent> reco
         if (i < recorded.size() && sim_event && same_event(recorded[i], *sim_event)) continue;
         const std::string file = i < recorded.size() ? describe(recorded[i]) : "nothing";
         const std::string sim = sim_event ? describe(*sim_event) : "nothing";
-        return "event differs: the file says " + file + ", the re-simulation " + sim;
+        return fail("event differs: the file says " + file + ", the re-simulation " + sim);
     }
-    return std::nullopt;
+    return {};
 }
 
 // The keyframes the writer promises (MatchRecorder): tick 0, every
 // kKeyframeTicks, and the final tick of a finished file. A file that stops
 // without a footer may lack the keyframe of its very last tick (killed
 // between the tick's chunk and the keyframe's).
-std::optional<std::string> check_keyframe_schedule(const Replay& replay) {
+Status check_keyframe_schedule(const Replay& replay) {
     const std::uint64_t last = replay.last_tick();
     std::vector<std::uint64_t> expected;
     for (std::uint64_t t = 0; t <= last; t += kKeyframeTicks)
@@ -103,14 +102,14 @@ std::optional<std::string> check_keyframe_schedule(const Replay& replay) {
         const std::string have =
             i < keys.size() ? "tick " + std::to_string(keys[i].state.tick) : std::string("none");
         if (want == have) continue;
-        return "keyframe " + std::to_string(i) +
-               " differs from the writer's schedule (tick 0, "
-               "every " +
-               std::to_string(kKeyframeTicks) + ", the final tick): the file has " + have +
-               ", expected " + want + " (" + std::to_string(keys.size()) + " keyframes, expected " +
-               std::to_string(required) + ")";
+        return fail("keyframe " + std::to_string(i) +
+                    " differs from the writer's schedule (tick 0, "
+                    "every " +
+                    std::to_string(kKeyframeTicks) + ", the final tick): the file has " + have +
+                    ", expected " + want + " (" + std::to_string(keys.size()) +
+                    " keyframes, expected " + std::to_string(required) + ")");
     }
-    return std::nullopt;
+    return {};
 }
 
 Result result_of(const game::Match& match) {
@@ -123,24 +122,24 @@ Result result_of(const game::Match& match) {
 
 // Roster changes recorded after the last step (before a tick that never ran)
 // are not applied by the re-simulation: each must still be possible.
-std::optional<std::string> check_trailing_roster(const Replay& replay, const game::Match& match) {
+Status check_trailing_roster(const Replay& replay, const game::Match& match) {
     std::vector<bool> active(match.slot_count());
     for (game::Slot s = 0; s < active.size(); ++s)
         active[s] = match.active(s);
     for (const RosterChange& c : replay.roster) {
         if (c.tick <= match.tick()) continue;
         if (c.tick != match.tick() + 1)
-            return "roster change at tick " + std::to_string(c.tick) + " past the end (tick " +
-                   std::to_string(match.tick()) + ")";
+            return fail("roster change at tick " + std::to_string(c.tick) + " past the end (tick " +
+                        std::to_string(match.tick()) + ")");
         if (c.slot >= active.size())
-            return "roster change for slot " + std::to_string(c.slot) + " out of range";
+            return fail("roster change for slot " + std::to_string(c.slot) + " out of range");
         if (c.join == active[c.slot])
-            return "roster: tick " + std::to_string(c.tick) + ": " +
-                   (c.join ? "join into the taken slot " : "leave of the empty slot ") +
-                   std::to_string(c.slot);
+            return fail("roster: tick " + std::to_string(c.tick) + ": " +
+                        (c.join ? "join into the taken slot " : "leave of the empty slot ") +
+                        std::to_string(c.slot));
         active[c.slot] = c.join;
     }
-    return std::nullopt;
+    return {};
 }
 
 }  // namespace
@@ -189,11 +188,12 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
             const std::size_t first_event = next_event;
             while (next_event < events.size() && events[next_event].tick == tick)
                 ++next_event;
-            if (auto what =
+            if (auto same =
                     compare_events(std::span(events).subspan(first_event, next_event - first_event),
-                                   sim.events(), replay.header.core_version)) {
+                                   sim.events(), replay.header.core_version);
+                !same) {
                 report.divergence =
-                    Divergence{tick, hash, hash, std::nullopt, {}, std::move(*what)};
+                    Divergence{tick, hash, hash, std::nullopt, {}, same.error().message};
                 return report;
             }
             if (!check_keyframes(hash)) return report;
@@ -211,9 +211,10 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                                std::to_string(events[next_event].tick) + " that no step made"};
             return report;
         }
-        if (auto what = check_trailing_roster(replay, sim.match())) throw InconsistentReplay(*what);
-        if (auto what = check_keyframe_schedule(replay)) {
-            report.divergence = Divergence{last, 0, 0, std::nullopt, {}, std::move(*what)};
+        if (auto possible = check_trailing_roster(replay, sim.match()); !possible)
+            throw InconsistentReplay(possible.error().message);
+        if (auto kept = check_keyframe_schedule(replay); !kept) {
+            report.divergence = Divergence{last, 0, 0, std::nullopt, {}, kept.error().message};
             return report;
         }
         if (replay.footer) {

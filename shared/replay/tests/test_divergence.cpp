@@ -15,7 +15,7 @@ namespace {
 Replay recorded() {
     test::TempFile file("divergence");
     test::record_match(file.path(), 650);
-    return std::get<Replay>(read_replay(file.path()));
+    return *read_replay(file.path());
 }
 
 }  // namespace

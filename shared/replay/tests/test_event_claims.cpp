@@ -20,8 +20,8 @@ const std::filesystem::path kCorpus = CAROM_CORPUS_DIR;
 
 Replay corpus(const char* name) {
     auto r = read_replay(kCorpus / name);
-    REQUIRE(std::holds_alternative<Replay>(r));
-    return std::get<Replay>(std::move(r));
+    REQUIRE(r.ok());
+    return *std::move(r);
 }
 
 std::string divergence_of(const Replay& r) {

@@ -171,9 +171,8 @@ Result<Index> Index::open(const fs::path& dir) {
 
 Status Index::add(const fs::path& file) {
     auto read = replay::read_replay(file);
-    if (auto* problem = std::get_if<replay::ReadProblem>(&read))
-        return fail(file.string() + ": " + problem->reason);
-    return add(row_of(file, std::get<replay::Replay>(read)));
+    if (!read) return read.error_in(file.string());
+    return add(row_of(file, *read));
 }
 
 Status Index::add(const MatchRow& row) {

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
-#include <variant>
 
 #include "carom/replay/replay.hpp"
+#include "carom/result.hpp"
 
 namespace carom::replay {
 
@@ -19,7 +19,9 @@ namespace carom::replay {
 // and the time to verify it is bounded by its ticks.
 inline constexpr std::uint64_t kMaxReplayBytes = 256u << 20;
 
-std::variant<Replay, ReadProblem> read_replay(const std::filesystem::path& path);
-std::variant<Replay, ReadProblem> read_replay(std::span<const std::uint8_t> bytes);
+// A file whose start is unusable is an error, "at byte N: why"; a file
+// read up to a problem is a Replay whose `problem` says where and why.
+carom::Result<Replay> read_replay(const std::filesystem::path& path);
+carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes);
 
 }  // namespace carom::replay
