@@ -55,11 +55,12 @@ void print_table_preamble(const VerifySettings& settings) {
 
 void print_table_file(const LoadedReplay& file) {
     const replay::Replay& r = file.replay;
-    fmt::print("\n-- {}: map {} ({} v {}), {} ticks ({:.1f} s), {} players at tick 0, {} "
-               "joins/leaves, {} bytes, read in {:.2f} ms\n",
-               file.path, r.header.map.name, r.header.map.team_size, r.header.map.team_size,
-               r.last_tick(), seconds_of_play(file), r.header.players.size(), r.roster.size(),
-               file.bytes.size(), file.read_ms);
+    fmt::print(
+        "\n-- {}: map {} ({} v {}), {} ticks ({:.1f} s), {} players at tick 0, {} "
+        "joins/leaves, {} bytes, read in {:.2f} ms\n",
+        file.path, r.header.map.name, r.header.map.team_size, r.header.map.team_size, r.last_tick(),
+        seconds_of_play(file), r.header.players.size(), r.roster.size(), file.bytes.size(),
+        file.read_ms);
     flush();
 }
 

@@ -22,9 +22,7 @@ game::Input chase_input(const Frame& frame, game::Slot slot, std::uint32_t puck_
     if (puck_count == 0 || me_index >= frame.disks.size()) return game::Input::idle();
     const game::Vec2 me = frame.disks[me_index].position;
 
-    const auto puck_at = [&frame](std::uint32_t p) {
-        return frame.disks[p].position;
-    };
+    const auto puck_at = [&frame](std::uint32_t p) { return frame.disks[p].position; };
     const std::uint32_t nearest = *game::nearest_index(puck_count, me, puck_at);  // puck_count > 0
     const game::Vec2 puck = puck_at(nearest);
     if (physics::length_squared(puck - me) <= reach * reach)

@@ -239,9 +239,9 @@ MatchSummary Room::close_match() {
         try {
             summary.footer = recorder_->finish(match_);
             finished = true;
-            summary.index_row = replay_index::row_of(replay_path_, recorder_->header(),
-                                                     recorder_->joins(), summary.footer,
-                                                     summary.footer.final_tick);
+            summary.index_row =
+                replay_index::row_of(replay_path_, recorder_->header(), recorder_->joins(),
+                                     summary.footer, summary.footer.final_tick);
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
             spdlog::error("room {}: match {}: the replay's end could not be written: {}",

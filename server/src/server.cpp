@@ -105,8 +105,7 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
         o.run_id = run_id;
         o.seed = config_.seed;
         o.history_ticks = config_.snapshot_history;
-        o.final_pause_ticks =
-            static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
+        o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));

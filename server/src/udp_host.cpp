@@ -372,9 +372,9 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
     spdlog::info(
         "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
         "in, {} KiB out)",
-        local.address().to_string(), local.port(), server.room_count(),
-        game::kTickRate, server.config().snapshot_rate_hz,
-        transport.receive_buffer_bytes() / 1024, transport.send_buffer_bytes() / 1024);
+        local.address().to_string(), local.port(), server.room_count(), game::kTickRate,
+        server.config().snapshot_rate_hz, transport.receive_buffer_bytes() / 1024,
+        transport.send_buffer_bytes() / 1024);
     if (options.on_listening) options.on_listening();
     if (!options.ready_file.empty()) {
         nlohmann::json ready{{"port", local.port()}, {"pid", ::getpid()}};

@@ -31,7 +31,6 @@ class HashGrid {
     template <class Visit>
     void query(const Aabb& box, Visit&& visit);
 
-
   private:
     static constexpr std::uint32_t kNone = UINT32_MAX;
 

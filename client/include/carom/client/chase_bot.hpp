@@ -5,10 +5,10 @@
 // simulated players with it.
 #include <cstdint>
 
+#include "carom/client/frame.hpp"
 #include "carom/game/input.hpp"
 #include "carom/game/map.hpp"
 #include "carom/game/match.hpp"
-#include "carom/client/frame.hpp"
 
 namespace carom::client {
 
