@@ -76,7 +76,7 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     s.rooms_failed = st.rooms_failed;
     s.replay_bytes_kept = st.replay_bytes_kept;
     s.replay_files_removed = st.replay_files_removed;
-    s.matches_finished = server.finished_matches().size();
+    s.matches_finished = server.matches_finished();
     const std::lock_guard lock(mutex_);
     published_ = std::move(s);
 }

@@ -121,6 +121,12 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     }
 }
 
+void Server::keep_finished(const MatchSummary& summary) {
+    ++matches_finished_;
+    finished_.push_back(summary);
+    if (finished_.size() > kFinishedKept) finished_.pop_front();
+}
+
 void Server::replay_finished(const MatchSummary& summary) {
     if (summary.replay.empty()) return;  // not recorded, or not to its end
     // The file has its footer; its row follows (a crash between: the next
@@ -543,7 +549,7 @@ void Server::tick() {
     for (auto& room : rooms_) {
         room->step(scratch_inputs_[room->index()], tick_);
         if (auto summary = room->restart_if_finished()) {
-            finished_.push_back(*summary);
+            keep_finished(*summary);
             replay_finished(*summary);
             budget_due = budget_due || replay_budget_.has_value();
             for (auto& [id, s] : sessions_)
@@ -618,9 +624,10 @@ std::vector<MatchSummary> Server::shutdown() {
         if (s.connected) send_disconnect(s, net::DisconnectReason::server_shutdown, "");
     for (auto& room : rooms_)
         if (auto summary = room->finish()) out.push_back(*summary);
-    finished_.insert(finished_.end(), out.begin(), out.end());
-    for (const MatchSummary& s : out)
+    for (const MatchSummary& s : out) {
+        keep_finished(s);
         replay_finished(s);
+    }
     keep_replay_budget();
     shut_down_ = true;
     return out;

@@ -5,6 +5,7 @@
 // by tick(). carom-server drives it from an Asio socket and a fixed-rate
 // timer; tests drive it directly.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -46,7 +47,10 @@ class Server {
 
     std::uint64_t current_tick() const { return tick_; }
     const Stats& stats() const { return stats_; }
-    const std::vector<MatchSummary>& finished_matches() const { return finished_; }
+    // The newest finished matches (at most kFinishedKept), and how many finished in all.
+    static constexpr std::size_t kFinishedKept = 1024;
+    const std::deque<MatchSummary>& finished_matches() const { return finished_; }
+    std::uint64_t matches_finished() const { return matches_finished_; }
     std::size_t session_count() const { return sessions_.size(); }
     const Session* session(std::uint32_t client_id) const;
     const Room& room(std::uint32_t index) const { return *rooms_.at(index); }
@@ -82,6 +86,7 @@ class Server {
     std::uint64_t cookie_bucket() const;
     // Keeps the replay directory within its budget (when it has one).
     void keep_replay_budget();
+    void keep_finished(const MatchSummary& summary);
     // A finished match's replay: its row in the index, and the budget's count.
     void replay_finished(const MatchSummary& summary);
 
@@ -101,7 +106,8 @@ class Server {
     bool shut_down_ = false;
     float last_tick_ms_ = 0.0F;
     Stats stats_;
-    std::vector<MatchSummary> finished_;
+    std::deque<MatchSummary> finished_;  // bounded: a server runs for months
+    std::uint64_t matches_finished_ = 0;
     std::optional<ReplayBudget> replay_budget_;
     std::optional<replay_index::Index> replay_index_;       // DIR/index.sqlite, when recording
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot

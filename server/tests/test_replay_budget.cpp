@@ -133,6 +133,28 @@ TEST_CASE("a server with a small replay budget keeps the newest matches within i
     fs::remove_all(dir);
 }
 
+TEST_CASE("a server keeps the newest finished matches, not every one, and counts them all") {
+    const fs::path dir = fresh_dir("finished");
+    std::ifstream in(kMaps / "rink.json");
+    const std::string rink((std::istreambuf_iterator<char>(in)), {});
+    const fs::path map = dir / "one-second.json";
+    std::ofstream(map) << std::regex_replace(rink, std::regex(R"("match_seconds": \d+)"),
+                                             R"("match_seconds": 1)");
+    ServerConfig config = config_for("rink.json", 2);
+    config.maps = {map};
+    config.bots = true;
+    config.final_pause_s = 0;
+    Link link;
+    Server server(config, link, fixed_cookies(), "t");
+    while (server.matches_finished() < Server::kFinishedKept + 10)
+        server.tick();
+    CHECK(server.finished_matches().size() == Server::kFinishedKept);
+    // The newest: the last two are the rooms' latest matches.
+    const std::uint32_t last = server.finished_matches().back().match_number;
+    CHECK(last >= (Server::kFinishedKept + 10) / 2);
+    fs::remove_all(dir);
+}
+
 TEST_CASE(
     "the budget removes the oldest finished replays, no more than it must, never one being "
     "written") {
