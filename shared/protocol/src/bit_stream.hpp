@@ -153,7 +153,7 @@ class BitReader {
     // Whether every bit after the position is zero (the padding).
     bool rest_is_zero() const {
         for (std::size_t p = position_; p < size_bits(); ++p)
-            if (((bytes_[p / 8] >> (p % 8)) & 1U) != 0) return false;
+            if (((static_cast<unsigned>(bytes_[p / 8]) >> (p % 8)) & 1U) != 0) return false;
         return true;
     }
     std::size_t position() const { return position_; }  // bits read

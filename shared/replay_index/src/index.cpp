@@ -2,13 +2,14 @@
 
 #include <sqlite3.h>
 
+#include <charconv>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <ctime>
 #include <map>
-#include <regex>
 #include <set>
+#include <string_view>
 #include <system_error>
 
 #include "carom/game/map.hpp"
@@ -89,6 +90,19 @@ Status exec(sqlite3* db, const char* sql) {
     return fail("sqlite: " + text);
 }
 
+// The room of a server's file name, "room<digits>-...crpl", or none.
+std::optional<std::uint32_t> room_of(std::string_view name) {
+    constexpr std::string_view prefix = "room", suffix = ".crpl";
+    if (!name.starts_with(prefix) || !name.ends_with(suffix)) return std::nullopt;
+    const std::string_view rest = name.substr(prefix.size());
+    std::uint32_t room = 0;
+    const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), room);
+    if (error != std::errc() || end == rest.data() || end == rest.data() + rest.size() ||
+        *end != '-')
+        return std::nullopt;
+    return room;
+}
+
 }  // namespace
 
 struct Index::Db {
@@ -108,10 +122,7 @@ MatchRow row_of(const fs::path& file, const replay::Header& header,
     std::error_code error;
     row.file_bytes = fs::file_size(file, error);
     const std::time_t end = error ? 0 : to_time_t(fs::last_write_time(file, error));
-    static const std::regex room_name(R"(^room(\d+)-.*\.crpl$)");
-    std::smatch m;
-    if (std::regex_match(row.file, m, room_name))
-        row.room = static_cast<std::uint32_t>(std::stoul(m[1].str()));
+    row.room = room_of(row.file);
     row.map = header.map.name;
     row.seed = header.seed;
     row.ticks = last_tick;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <set>
 
+#include "carom/replay/reader.hpp"
 #include "carom/replay_index/index.hpp"
 #include "replay_test_support.hpp"
 
@@ -104,7 +105,21 @@ TEST_CASE("find answers from the index what a directory of 300 replays says") {
     CHECK(row.players.size() == 2);
     CHECK(row.final_hash.size() == 16);
     CHECK(row.format_version == replay::kFormatVersion);
-    CHECK(row.room.has_value());
+    REQUIRE(row.room.has_value());
+    CHECK(*row.room == static_cast<std::uint32_t>(row.file[4] - '0'));  // room<R>-...
+    // Only a server's name says a room.
+    const auto read = replay::read_replay(dir / row.file);
+    REQUIRE(read.ok());
+    for (const auto& [name, room] :
+         std::vector<std::pair<std::string, std::optional<std::uint32_t>>>{
+             {"room12-x.crpl", 12},
+             {"ana-vs-bo.crpl", std::nullopt},
+             {"room-1.crpl", std::nullopt},
+             {"room7.crpl", std::nullopt},
+             {"room99999999999-x.crpl", std::nullopt}}) {
+        CAPTURE(name);
+        CHECK(row_of(dir / name, *read).room == room);
+    }
 
     SUBCASE("a crash between a file and its row loses nothing: sync repairs both ways") {
         REQUIRE(index->remove(dir / recorded[5].file).ok());  // a file written, its row not
