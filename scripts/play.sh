@@ -34,13 +34,13 @@ stop_server() {
 trap 'stop_server; rm -rf "$run"' EXIT
 trap 'exit 130' INT TERM HUP
 
-# shellcheck disable=SC2086
 map_args=() client_map_args=()
 if [[ -n ${MAP:-} ]]; then
   [[ -f $MAP ]] || { echo "play: MAP=$MAP: no such file" >&2; exit 2; }
   map_args=(--map "$MAP")
   client_map_args=(--map-dir "$(dirname "$MAP")")
 fi
+# shellcheck disable=SC2086
 "$bin/server/carom-server" --bind 127.0.0.1 --port 0 --bots --replay-dir "$replays" \
   --ready-file "$run/ready.json" "${map_args[@]}" ${SERVER_ARGS:-} 2>"$run/server.log" &
 server_pid=$!
