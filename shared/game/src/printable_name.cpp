@@ -3,52 +3,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "carom/utf8.hpp"
+
 namespace carom::game {
 namespace {
-
-constexpr char32_t kInvalid = 0xFFFFFFFFu;
-
-// Decodes the code point at text[i], advancing i; kInvalid (advancing one
-// byte) when the bytes there are not valid UTF-8.
-char32_t decode(std::string_view text, std::size_t& i) {
-    const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = byte(i);
-    if (lead < 0x80) {
-        ++i;
-        return lead;
-    }
-    std::size_t length = 0;
-    char32_t cp = 0;
-    char32_t min = 0;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-        length = 2, cp = lead & 0x1Fu, min = 0x80;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-        length = 3, cp = lead & 0x0Fu, min = 0x800;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-        length = 4, cp = lead & 0x07u, min = 0x10000;
-    } else {
-        ++i;
-        return kInvalid;
-    }
-    if (i + length > text.size()) {
-        ++i;
-        return kInvalid;
-    }
-    for (std::size_t k = 1; k < length; ++k) {
-        const unsigned char c = byte(i + k);
-        if ((c & 0xC0u) != 0x80u) {
-            ++i;
-            return kInvalid;
-        }
-        cp = (cp << 6) | (c & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        ++i;
-        return kInvalid;
-    }
-    i += length;
-    return cp;
-}
 
 bool is_control(char32_t cp) {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 ||
@@ -96,29 +54,11 @@ void skip_escape(std::string_view text, std::size_t& i, char32_t introducer) {
             return;
         }
         std::size_t next = i;
-        if (decode(text, next) == 0x9C) {
+        if (decode_utf8(text, next) == 0x9C) {
             i = next;
             return;
         }
         i = next;
-    }
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
     }
 }
 
@@ -130,12 +70,12 @@ std::string printable_name(std::string_view raw, std::size_t max_chars) {
     std::vector<char32_t> chars;
     std::size_t i = 0;
     while (i < raw.size() && chars.size() <= max_chars) {
-        const char32_t cp = decode(raw, i);
+        const char32_t cp = decode_utf8(raw, i);
         if (cp == 0x1B || cp == 0x9B || cp == 0x9D || cp == 0x90 || cp == 0x98 || cp == 0x9E ||
             cp == 0x9F) {
             skip_escape(raw, i, cp);
             chars.push_back('?');
-        } else if (cp == kInvalid || is_control(cp)) {
+        } else if (cp == kInvalidUtf8 || is_control(cp)) {
             chars.push_back('?');
         } else {
             chars.push_back(cp);

@@ -6,6 +6,8 @@
 #include <limits>
 #include <string>
 
+#include "carom/utf8.hpp"
+
 namespace carom::stadium {
 
 namespace {
@@ -29,53 +31,11 @@ int hex_value(char c) {
     return c - 'A' + 10;
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 // The byte offset of the first byte that is not well-formed UTF-8, or npos.
 std::size_t first_invalid_utf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        std::size_t length = 0;
-        std::uint32_t min = 0;
-        if (b < 0x80) {
-            ++i;
-            continue;
-        } else if ((b & 0xE0) == 0xC0) {
-            length = 2, min = 0x80;
-        } else if ((b & 0xF0) == 0xE0) {
-            length = 3, min = 0x800;
-        } else if ((b & 0xF8) == 0xF0) {
-            length = 4, min = 0x10000;
-        } else {
-            return i;
-        }
-        if (i + length > s.size()) return i;
-        std::uint32_t cp = b & (0x7Fu >> length);
-        for (std::size_t k = 1; k < length; ++k) {
-            const auto c = static_cast<unsigned char>(s[i + k]);
-            if ((c & 0xC0) != 0x80) return i;
-            cp = (cp << 6) | (c & 0x3Fu);
-        }
-        // Overlong forms, UTF-16 surrogates and code points past Unicode.
-        if (cp < min || (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF) return i;
-        i += length;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t at = i;
+        if (decode_utf8(s, i) == kInvalidUtf8) return at;
     }
     return std::string_view::npos;
 }
