@@ -180,7 +180,7 @@ TEST_CASE("garbage client streams never crash") {
     std::mt19937_64 rng(seed);
     int decoded = 0;
     for (int round = 0; round < 20000; ++round) {
-        Bytes stream(rng() % 24);
+        Bytes stream(static_cast<std::size_t>(rng() % 24));
         for (auto& byte : stream)
             byte = static_cast<std::uint8_t>(rng() % 4 == 0 ? 0 : rng());
         const auto r = protocol::decode_client_report(

@@ -297,7 +297,7 @@ TEST_CASE("garbage and damaged update streams never crash") {
     int decoded = 0;
     for (int round = 0; round < 20000; ++round) {
         const UpdateContext c{static_cast<std::uint32_t>(1 + rng() % 32), rng() % 2 == 0};
-        Bytes stream(rng() % 40);
+        Bytes stream(static_cast<std::size_t>(rng() % 40));
         for (auto& byte : stream)
             byte = static_cast<std::uint8_t>(rng() % 4 == 0 ? 0 : rng());
         const std::uint64_t tick = rng() % 3 == 0 ? rng() % 100 : rng();
