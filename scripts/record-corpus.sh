@@ -26,3 +26,5 @@ record churn-rink         --map "$maps/rink.json"    --players 1 --churn 3 --see
 record ten-minutes-stadium --map "$maps/stadium.json" --seed 5
 # A HaxBall stadium, imported: arcs, posts, planes, ball-only lines, kick-off barriers.
 record curves-stadium     --map shared/stadium/stadiums/curves.hbs --seed 7
+# Movable discs: bumpers pushed about, put back at each kick-off.
+record bumpers-stadium    --map shared/stadium/stadiums/bumpers.hbs --seed 8

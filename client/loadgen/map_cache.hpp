@@ -17,6 +17,7 @@ struct LoadedMap {
     std::uint64_t hash = 0;
     std::uint32_t puck_count = 0;
     std::uint32_t slot_count = 0;
+    std::uint32_t disc_count = 0;
 };
 
 class MapCache {

@@ -136,7 +136,7 @@ game::Input SimClient::next_input() const {
     const std::int32_t slot = connection_.session().slot;
     if (map_ == nullptr || frame == nullptr || slot < 0 || spectator_) return game::Input::idle();
     // A frame that does not fit the map would steer by the wrong disks.
-    if (!client::DiskLayout{map_->puck_count, map_->slot_count}.fits(*frame))
+    if (!client::DiskLayout{map_->puck_count, map_->slot_count, map_->disc_count}.fits(*frame))
         return game::Input::idle();
     return client::chase_input(*frame, static_cast<game::Slot>(slot), map_->puck_count, goal_,
                                reach_);

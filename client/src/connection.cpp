@@ -223,7 +223,7 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
         return;
     }
     const game::Match& m = replica_->match();
-    const auto got = assembly_.add(part, m.slot_count(), m.puck_count());
+    const auto got = assembly_.add(part, m.slot_count(), m.puck_count(), m.disc_count());
     if (!got) {
         ++stats_.snapshots_undecodable;
         return;

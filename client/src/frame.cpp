@@ -3,7 +3,7 @@
 namespace carom::client {
 
 DiskLayout disk_layout_of(const game::Match& match) {
-    return {match.puck_count(), match.slot_count()};
+    return {match.puck_count(), match.slot_count(), match.disc_count()};
 }
 
 Frame frame_of(const game::Match& match, std::uint64_t server_tick) {
@@ -21,6 +21,10 @@ Frame frame_of(const game::Match& match, std::uint64_t server_tick) {
         const physics::DiskState& d = match.player_disk(s);
         f.disks.push_back({d.position, d.velocity});
         if (match.active(s)) f.active_mask |= std::uint64_t{1} << s;
+    }
+    for (std::uint32_t i = 0; i < match.disc_count(); ++i) {
+        const physics::DiskState& d = match.disc_disk(i);
+        f.disks.push_back({d.position, d.velocity});
     }
     return f;
 }

@@ -37,8 +37,9 @@ std::optional<std::uint32_t> Replica::sequence_at(std::uint64_t tick) const {
 Status Replica::restore(const protocol::RoomState& s) {
     held_ = false;
     if (s.match.players.size() != match_->slot_count() ||
-        s.match.pucks.size() != match_->puck_count() || s.bots.size() != match_->slot_count())
-        return fail("full state: another map's slots or pucks");
+        s.match.pucks.size() != match_->puck_count() ||
+        s.match.discs.size() != match_->disc_count() || s.bots.size() != match_->slot_count())
+        return fail("full state: another map's slots, pucks or discs");
     try {
         if (s.match_seed != match_->seed())
             match_ = std::make_unique<game::Match>(map_, s.match_seed);

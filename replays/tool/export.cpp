@@ -31,12 +31,19 @@ nlohmann::json tick_json(const game::Match& m) {
     nlohmann::json pucks = nlohmann::json::array();
     for (std::uint32_t i = 0; i < m.puck_count(); ++i)
         pucks.push_back(disk_json(m.puck_disk(i)));
-    return {{"tick", m.tick()},
-            {"phase", static_cast<int>(m.phase())},
-            {"score", {m.score(game::Team::left), m.score(game::Team::right)}},
-            {"hash", hex64(m.state_hash())},
-            {"players", players},
-            {"pucks", pucks}};
+    nlohmann::json out = {{"tick", m.tick()},
+                          {"phase", static_cast<int>(m.phase())},
+                          {"score", {m.score(game::Team::left), m.score(game::Team::right)}},
+                          {"hash", hex64(m.state_hash())},
+                          {"players", players},
+                          {"pucks", pucks}};
+    if (m.disc_count() > 0) {  // maps of HaxBall's stadiums with movable discs
+        nlohmann::json discs = nlohmann::json::array();
+        for (std::uint32_t i = 0; i < m.disc_count(); ++i)
+            discs.push_back(disk_json(m.disc_disk(i)));
+        out["discs"] = std::move(discs);
+    }
+    return out;
 }
 
 int export_json(const std::string& file, std::uint64_t every) {

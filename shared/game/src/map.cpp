@@ -204,6 +204,36 @@ Status placement(const Map& map, const std::string& field, Vec2 p, double radius
     return {};
 }
 
+// The movable discs: in range, and placed like pucks (on the field, clear
+// of the walls that stop them).
+Status validate_discs(const Map& map) {
+    using namespace limits;
+    if (map.discs.size() > kDiscsMax)
+        return fail("discs: " + std::to_string(map.discs.size()) + ", at most " +
+                    std::to_string(kDiscsMax));
+    for (std::size_t i = 0; i < map.discs.size(); ++i) {
+        const Disc& d = map.discs[i];
+        if (auto e = point(at("discs", i, "position"), d.position); !e) return e;
+        if (auto e = range(at("discs", i, "radius"), d.radius, kRadiusMin, kRadiusMax, " units");
+            !e)
+            return e;
+        if (auto e = range(at("discs", i, "mass"), d.mass, kMassMin, kMassMax); !e) return e;
+        if (auto e = range(at("discs", i, "restitution"), d.restitution, 0.0, 1.0); !e) return e;
+        if (auto e = range(at("discs", i, "drag"), d.drag, 0.0, kDragMax, " per second"); !e)
+            return e;
+        if (!finite(d.velocity)) return fail(at("discs", i, "velocity: must be finite"));
+        if (auto e = range(at("discs", i, "velocity"), physics::length(d.velocity), 0.0, kSpeedMax,
+                           " units/s");
+            !e)
+            return e;
+        if (auto e = placement(map, at("discs", i, "position"), d.position, d.radius, "disc",
+                               d.collision.group, d.collision.mask);
+            !e)
+            return e;
+    }
+    return {};
+}
+
 }  // namespace
 
 Status validate(const Map& map) {
@@ -306,6 +336,7 @@ Status validate(const Map& map) {
                                map.puck_collision.mask);
             !e)
             return e;
+    if (auto e = validate_discs(map); !e) return e;
     // No two of them start overlapping (touching is allowed).
     struct Start {
         std::string field;
@@ -319,6 +350,8 @@ Status validate(const Map& map) {
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i)
         starts.push_back(
             {"puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i], map.tuning.puck_radius});
+    for (std::size_t i = 0; i < map.discs.size(); ++i)
+        starts.push_back({at("discs", i, "position"), map.discs[i].position, map.discs[i].radius});
     for (std::size_t i = 0; i < starts.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
             const double reach = starts[i].radius + starts[j].radius;

@@ -166,6 +166,18 @@ void Match::build_world() {
         def.user_data = 0x100u + slot;
         players_[slot].body = world_.create_disk(def);
     }
+    for (std::size_t i = 0; i < map_.discs.size(); ++i) {
+        const Disc& disc = map_.discs[i];
+        DiskDef def;
+        def.position = disc.position;
+        def.velocity = disc.velocity;
+        def.radius = disc.radius;
+        def.mass = disc.mass;
+        def.material = {disc.restitution, 0.0};
+        def.filter = {disc.collision.group, disc.collision.mask};
+        def.user_data = 0x200u + i;
+        discs_.push_back(world_.create_disk(def));
+    }
 }
 
 Filter Match::player_filter(Slot slot) const {
@@ -293,6 +305,10 @@ void Match::apply_inputs(std::span<const Input> inputs) {
         const Vec2 v = world_.disk(puck.body).velocity;
         world_.set_velocity(puck.body, v - v * (t.puck_drag * kTickSeconds));
     }
+    for (std::size_t i = 0; i < discs_.size(); ++i) {
+        const Vec2 v = world_.disk(discs_[i]).velocity;
+        world_.set_velocity(discs_[i], v - v * (map_.discs[i].drag * kTickSeconds));
+    }
     if (phase_ != Phase::playing) return;
     for (Slot slot = 0; slot < slot_count(); ++slot) {
         const Player& p = players_[slot];
@@ -391,6 +407,12 @@ void Match::kickoff() {
         world_.set_velocity(pucks_[i].body, map_.kickoff_nudge ? kickoff_nudge() : Vec2{});
         pucks_[i].last_kicker.reset();
     }
+    if (map_.kickoff_resets_discs) {
+        for (std::size_t i = 0; i < discs_.size(); ++i) {
+            world_.set_position(discs_[i], map_.discs[i].position);
+            world_.set_velocity(discs_[i], map_.discs[i].velocity);
+        }
+    }
     phase_ = Phase::playing;
     phase_ticks_ = 0;
     // The team that conceded (kickoff_team_, since the goal) kicks off: the
@@ -420,6 +442,10 @@ const physics::DiskState& Match::puck_disk(std::uint32_t puck) const {
     return world_.disk(pucks_.at(puck).body);
 }
 
+const physics::DiskState& Match::disc_disk(std::uint32_t disc) const {
+    return world_.disk(discs_.at(disc));
+}
+
 std::optional<std::uint32_t> Match::nearest_puck(Vec2 point, double within) const {
     return nearest_index(
         puck_count(), point, [this](std::uint32_t i) { return puck_disk(i).position; }, within);
@@ -446,6 +472,10 @@ MatchState Match::save() const {
         const physics::DiskState& d = world_.disk(puck.body);
         s.pucks.push_back({{d.position, d.velocity}, puck.last_kicker});
     }
+    for (const physics::BodyId disc : discs_) {
+        const physics::DiskState& d = world_.disk(disc);
+        s.discs.push_back({d.position, d.velocity});
+    }
     return s;
 }
 
@@ -456,6 +486,9 @@ void Match::restore(const MatchState& s) {
     if (s.pucks.size() != pucks_.size())
         throw std::invalid_argument("restore: the state has " + std::to_string(s.pucks.size()) +
                                     " pucks, the map " + std::to_string(pucks_.size()));
+    if (s.discs.size() != discs_.size())
+        throw std::invalid_argument("restore: the state has " + std::to_string(s.discs.size()) +
+                                    " discs, the map " + std::to_string(discs_.size()));
     if (s.phase != Phase::playing && s.phase != Phase::goal_pause && s.phase != Phase::finished)
         throw std::invalid_argument("restore: unknown phase");
     if (s.phase == Phase::goal_pause && s.phase_ticks == 0)
@@ -480,6 +513,12 @@ void Match::restore(const MatchState& s) {
         if (p.last_kicker && *p.last_kicker >= slot_count())
             throw std::invalid_argument("restore: puck kicker out of range");
     }
+    for (std::size_t i = 0; i < s.discs.size(); ++i) {
+        if (!finite(s.discs[i].position) || !finite(s.discs[i].velocity))
+            throw std::invalid_argument("restore: non-finite disc state");
+        if (!in_domain(s.discs[i], map_.discs[i].radius))
+            throw std::invalid_argument("restore: a disc outside the physics domain");
+    }
     if (s.kickoff_team && !map_.uses_groups())
         throw std::invalid_argument("restore: a kick-off team on a map without barriers");
     tick_ = s.tick;
@@ -500,6 +539,10 @@ void Match::restore(const MatchState& s) {
         world_.set_position(pucks_[i].body, s.pucks[i].disk.position);
         world_.set_velocity(pucks_[i].body, s.pucks[i].disk.velocity);
         pucks_[i].last_kicker = s.pucks[i].last_kicker;
+    }
+    for (std::size_t i = 0; i < discs_.size(); ++i) {
+        world_.set_position(discs_[i], s.discs[i].position);
+        world_.set_velocity(discs_[i], s.discs[i].velocity);
     }
     world_.set_tick(s.tick);
     events_.clear();

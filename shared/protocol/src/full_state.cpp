@@ -16,7 +16,8 @@ game::DiskSnapshot disk_of(const net::DiskState* d) {
     return {{d->x(), d->y()}, {d->vx(), d->vy()}};
 }
 
-// Part `part` of `parts`: the slots and pucks [count * part / parts, count * (part + 1) / parts).
+// Part `part` of `parts`: the slots, pucks and discs [count * part / parts, count * (part + 1) /
+// parts).
 std::pair<std::size_t, std::size_t> share(std::size_t count, std::size_t part, std::size_t parts) {
     return {count * part / parts, count * (part + 1) / parts};
 }
@@ -36,6 +37,12 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
                                              i < s.bots.size() && s.bots[i], name,
                                              p.last_input.bits(), p.kick_cooldown, p.goals, &disk));
     }
+    std::vector<flatbuffers::Offset<net::DiscState>> discs;
+    const auto [disc_begin, disc_end] = share(s.match.discs.size(), part, parts);
+    for (std::size_t i = disc_begin; i < disc_end; ++i) {
+        const net::DiskState disk = disk_of(s.match.discs[i]);
+        discs.push_back(net::CreateDiscState(b, static_cast<std::uint16_t>(i), &disk));
+    }
     std::vector<flatbuffers::Offset<net::PuckState>> pucks;
     for (std::size_t i = puck_begin; i < puck_end; ++i) {
         const game::PuckSnapshot& p = s.match.pucks[i];
@@ -51,7 +58,8 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
         s.match.score[1], s.match.rng, b.CreateVector(slots), b.CreateVector(pucks),
         s.server_tick_ms,
         static_cast<std::uint8_t>(s.match.kickoff_team ? game::index_of(*s.match.kickoff_team) + 1
-                                                       : 0));
+                                                       : 0),
+        discs.empty() ? 0 : b.CreateVector(discs));
     return finish_packet(b, client_id, net::Body::FullState, body.Union(), secret);
 }
 
@@ -77,7 +85,8 @@ void FullStateAssembly::clear() {
 }
 
 Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
-                                                        std::uint32_t slots, std::uint32_t pucks) {
+                                                        std::uint32_t slots, std::uint32_t pucks,
+                                                        std::uint32_t discs) {
     if (f.parts() == 0 || f.part() >= f.parts())
         return fail("full state: part " + std::to_string(f.part()) + " of " +
                     std::to_string(f.parts()));
@@ -122,11 +131,13 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
         building_ = std::move(header);
         building_->match.players.assign(slots, {});
         building_->match.pucks.assign(pucks, {});
+        building_->match.discs.assign(discs, {});
         building_->bots.assign(slots, false);
         parts_ = f.parts();
         part_seen_.assign(parts_, false);
         slot_seen_.assign(slots, false);
         puck_seen_.assign(pucks, false);
+        disc_seen_.assign(discs, false);
     }
     RoomState& s = *building_;
     if (f.slots() != nullptr) {
@@ -161,13 +172,23 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
             puck_seen_[p->puck()] = true;
         }
     }
+    if (f.discs() != nullptr) {
+        for (const net::DiscState* d : *f.discs()) {
+            if (d->disc() >= discs || disc_seen_[d->disc()])
+                return fail("full state: disc " + std::to_string(d->disc()) +
+                            " out of range or given twice");
+            s.match.discs[d->disc()] = disk_of(d->disk());
+            disc_seen_[d->disc()] = true;
+        }
+    }
     part_seen_[f.part()] = true;
     if (std::find(part_seen_.begin(), part_seen_.end(), false) != part_seen_.end())
         return std::optional<RoomState>{};
     if (std::find(slot_seen_.begin(), slot_seen_.end(), false) != slot_seen_.end() ||
-        std::find(puck_seen_.begin(), puck_seen_.end(), false) != puck_seen_.end()) {
+        std::find(puck_seen_.begin(), puck_seen_.end(), false) != puck_seen_.end() ||
+        std::find(disc_seen_.begin(), disc_seen_.end(), false) != disc_seen_.end()) {
         building_.reset();
-        return fail("full state: its parts lack a slot or a puck");
+        return fail("full state: its parts lack a slot, a puck or a disc");
     }
     std::optional<RoomState> done = std::move(building_);
     building_.reset();

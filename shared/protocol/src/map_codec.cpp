@@ -30,11 +30,12 @@ game::Collision decode_collision(const schema::Collision* c, game::Collision fal
     return c ? game::Collision{c->group(), c->mask()} : fallback;
 }
 
-// The stadium fields (walls, posts, puck groups): written only when the map
+// The stadium fields (walls, posts, discs, puck groups): written only when the map
 // has them, so a map of boxes and segments encodes to the bytes it always did.
 struct StadiumOffsets {
     std::vector<flatbuffers::Offset<schema::Wall>> walls;
     std::vector<flatbuffers::Offset<schema::Post>> posts;
+    std::vector<flatbuffers::Offset<schema::Disc>> discs;
     flatbuffers::Offset<schema::Collision> puck_collision;
 };
 
@@ -53,6 +54,12 @@ StadiumOffsets encode_stadium(flatbuffers::FlatBufferBuilder& b, const game::Map
         const auto collision = encode_collision(b, p.collision);
         out.posts.push_back(
             schema::CreatePost(b, &position, p.radius, p.restitution, collision, p.color));
+    }
+    for (const game::Disc& d : map.discs) {
+        const schema::Vec2 position = to_schema(d.position), velocity = to_schema(d.velocity);
+        const auto collision = encode_collision(b, d.collision);
+        out.discs.push_back(schema::CreateDisc(b, &position, &velocity, d.radius, d.mass,
+                                               d.restitution, d.drag, collision, d.color));
     }
     if (map.uses_groups()) out.puck_collision = encode_collision(b, map.puck_collision);
     return out;
@@ -93,12 +100,12 @@ flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
         t.kick_cooldown_ticks, t.wall_restitution, t.player_restitution, t.puck_restitution,
         t.kicking_acceleration, t.kicking_drag);
     const StadiumOffsets stadium = encode_stadium(b, map);
-    return schema::CreateMapDirect(b, map.name.c_str(), map.size.x, map.size.y, &boxes, &segments,
-                                   &goals, &spawns, &pucks, map.team_size, map.match_seconds,
-                                   map.score_limit, tuning,
-                                   stadium.walls.empty() ? nullptr : &stadium.walls,
-                                   stadium.posts.empty() ? nullptr : &stadium.posts,
-                                   stadium.puck_collision, map.kickoff_nudge);
+    return schema::CreateMapDirect(
+        b, map.name.c_str(), map.size.x, map.size.y, &boxes, &segments, &goals, &spawns, &pucks,
+        map.team_size, map.match_seconds, map.score_limit, tuning,
+        stadium.walls.empty() ? nullptr : &stadium.walls,
+        stadium.posts.empty() ? nullptr : &stadium.posts, stadium.puck_collision, map.kickoff_nudge,
+        stadium.discs.empty() ? nullptr : &stadium.discs, map.kickoff_resets_discs);
 }
 
 Result<game::Map> decode_map(const schema::Map& m) {
@@ -140,6 +147,8 @@ Result<game::Map> decode_map(const schema::Map& m) {
     if (auto e = too_many("walls", m.walls() ? m.walls()->size() : 0, limits::kWallsMax); !e)
         return e.error();
     if (auto e = too_many("posts", m.posts() ? m.posts()->size() : 0, limits::kPostsMax); !e)
+        return e.error();
+    if (auto e = too_many("discs", m.discs() ? m.discs()->size() : 0, limits::kDiscsMax); !e)
         return e.error();
     if (m.walls()) {
         for (flatbuffers::uoffset_t i = 0; i < m.walls()->size(); ++i) {
@@ -222,6 +231,15 @@ Result<game::Map> decode_map(const schema::Map& m) {
     }
     map.puck_collision = decode_collision(m.puck_collision(), map.puck_collision);
     map.kickoff_nudge = m.kickoff_nudge();
+    if (m.discs()) {
+        for (const schema::Disc* d : *m.discs()) {
+            map.discs.push_back({to_game(d->position()), to_game_or_zero(d->velocity()),
+                                 d->radius(), d->mass(), d->restitution(), d->drag(),
+                                 decode_collision(d->collision(), game::Disc{}.collision),
+                                 d->color()});
+        }
+    }
+    map.kickoff_resets_discs = m.kickoff_resets_discs();
     if (const Status valid = game::validate(map); !valid) return valid.error();
     return map;
 }

@@ -186,6 +186,39 @@ TEST_CASE("full states that do not fit the map or each other are refused") {
     CHECK_FALSE(b.add(full_of(part(1, 2, 6, 1, -1, 0)), 2, 1).ok());
 }
 
+TEST_CASE("a map's movable discs travel in the full state, in every part") {
+    game::Map map = field(16, 16);
+    for (std::uint32_t i = 0; i < game::limits::kDiscsMax; ++i) {
+        game::Disc d;
+        d.position = {40.0 + 6.0 * (i % 8), 10.0 + 10.0 * (i / 8)};
+        d.velocity = {1.0 + i, -0.5};
+        d.radius = 1.5;
+        map.discs.push_back(d);
+    }
+    const game::Match server = played(map, 5, 40);
+    const protocol::RoomState sent = state_of(server);
+    const std::vector<Bytes> parts = encode(sent);
+    CHECK(parts.size() > 1);
+    protocol::FullStateAssembly assembly;
+    std::optional<protocol::RoomState> whole;
+    for (const Bytes& part : parts) {
+        const auto got = assembly.add(full_of(part), 32, 16, game::limits::kDiscsMax);
+        REQUIRE_MESSAGE(got.ok(), got.error().message);
+        if (got->has_value()) whole = **got;
+    }
+    REQUIRE(whole.has_value());
+    game::Match client(map, server.seed());
+    client.restore(whole->match);
+    CHECK(client.state_hash() == server.state_hash());
+
+    // A client that expects no discs refuses the parts that carry them.
+    protocol::FullStateAssembly blind;
+    bool refused = false;
+    for (const Bytes& part : parts)
+        refused |= !blind.add(full_of(part), 32, 16).ok();
+    CHECK(refused);
+}
+
 TEST_CASE("the team kicking off on a map with collision groups travels in the full state") {
     const game::Map map = field(2, 1);
     const game::Match server = played(map, 4, 30);

@@ -60,7 +60,45 @@ TEST_CASE("A map of boxes and segments carries no stadium fields in its binary f
     CHECK(m->walls() == nullptr);
     CHECK(m->posts() == nullptr);
     CHECK(m->puck_collision() == nullptr);
+    CHECK(m->discs() == nullptr);
     CHECK(m->tuning()->kicking_acceleration() == -1.0);
+}
+
+TEST_CASE("Movable discs survive the binary form exactly") {
+    game::Map m = sample();
+    game::Disc d;
+    d.position = {25.0, 5.0};
+    d.velocity = {-3.5, 0.25};
+    d.radius = 0.75;
+    d.mass = 2.5;
+    d.restitution = 0.625;
+    d.drag = 1.2;
+    d.collision = {game::groups::kC3, game::groups::kWall | game::groups::kBall};
+    d.color = 0x00FF00;
+    m.discs = {d};
+    m.kickoff_resets_discs = true;
+    const auto bytes = protocol::map_to_binary(m);
+    auto back = protocol::map_from_binary(bytes);
+    REQUIRE_MESSAGE(back.ok(), (!back.ok() ? back.error().message : ""));
+    REQUIRE(back->discs.size() == 1);
+    const game::Disc& r = back->discs[0];
+    CHECK(r.position == d.position);
+    CHECK(r.velocity == d.velocity);
+    CHECK(r.radius == d.radius);
+    CHECK(r.mass == d.mass);
+    CHECK(r.restitution == d.restitution);
+    CHECK(r.drag == d.drag);
+    CHECK(r.collision.group == d.collision.group);
+    CHECK(r.collision.mask == d.collision.mask);
+    CHECK(r.color == d.color);
+    CHECK(back->kickoff_resets_discs);
+    CHECK(protocol::map_to_binary(*back) == bytes);
+
+    // A disc the game could not play is refused with its field.
+    m.discs[0].mass = 0.0;
+    const auto refused = protocol::map_from_binary(protocol::map_to_binary(m));
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("discs[0].mass") == 0);
 }
 
 TEST_CASE("Walls, posts and collision groups survive the binary form exactly") {

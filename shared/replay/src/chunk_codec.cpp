@@ -44,10 +44,16 @@ flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, 
         const schema::Vec2 pos = to_schema(p.disk.position), vel = to_schema(p.disk.velocity);
         pucks.push_back(schema::CreatePuckState(b, &pos, &vel, slot_or_none(p.last_kicker)));
     }
+    std::vector<flatbuffers::Offset<schema::DiscState>> discs;
+    for (const game::DiskSnapshot& d : s.discs) {
+        const schema::Vec2 pos = to_schema(d.position), vel = to_schema(d.velocity);
+        discs.push_back(schema::CreateDiscState(b, &pos, &vel));
+    }
     return schema::CreateKeyframeDirect(
         b, s.tick, k.hash, static_cast<schema::Phase>(s.phase), s.phase_ticks, s.score[0],
         s.score[1], s.rng, &players, &pucks, k.world.empty() ? nullptr : &k.world,
-        static_cast<std::uint8_t>(s.kickoff_team ? game::index_of(*s.kickoff_team) + 1 : 0));
+        static_cast<std::uint8_t>(s.kickoff_team ? game::index_of(*s.kickoff_team) + 1 : 0),
+        discs.empty() ? nullptr : &discs);
 }
 
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f) {
@@ -99,6 +105,7 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
         s.kickoff_team = t.kickoff_team() == 1 ? game::Team::left : game::Team::right;
     s.players.clear();
     s.pucks.clear();
+    s.discs.clear();
     if (t.players()) {
         for (const schema::PlayerState* p : *t.players()) {
             if ((p->input() & ~kInputBits) != 0)
@@ -118,6 +125,10 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
             if (p->last_kicker() >= 0) kicker = static_cast<game::Slot>(p->last_kicker());
             s.pucks.push_back({{to_game(p->position()), to_game(p->velocity())}, kicker});
         }
+    }
+    if (t.discs()) {
+        for (const schema::DiscState* d : *t.discs())
+            s.discs.push_back({to_game(d->position()), to_game(d->velocity())});
     }
     out.world.clear();
     if (t.world()) out.world.assign(t.world()->begin(), t.world()->end());

@@ -73,6 +73,52 @@ void diff_tuning(Differ& d, const game::Tuning& a, const game::Tuning& b) {
     d.field(e, "wall_restitution", a.wall_restitution, b.wall_restitution);
     d.field(e, "player_restitution", a.player_restitution, b.player_restitution);
     d.field(e, "puck_restitution", a.puck_restitution, b.puck_restitution);
+    d.field(e, "kicking_acceleration", a.kicking_acceleration, b.kicking_acceleration);
+    d.field(e, "kicking_drag", a.kicking_drag, b.kicking_drag);
+}
+
+void diff_collision(Differ& d, const std::string& e, const game::Collision& a,
+                    const game::Collision& b) {
+    d.field<std::uint64_t>(e, "collision.group", a.group, b.group);
+    d.field<std::uint64_t>(e, "collision.mask", a.mask, b.mask);
+}
+
+// HaxBall's stadium fields (empty in maps of boxes and segments).
+void diff_stadium(Differ& d, const game::Map& a, const game::Map& b) {
+    d.list("walls", a.walls, b.walls,
+           [&](const std::string& e, const game::Wall& p, const game::Wall& q) {
+               const std::string w = "map " + e;
+               d.field<std::uint64_t>(w, "shape", static_cast<std::uint64_t>(p.shape),
+                                      static_cast<std::uint64_t>(q.shape));
+               d.vec(w, "a", p.a, q.a);
+               d.vec(w, "b", p.b, q.b);
+               d.vec(w, "center", p.center, q.center);
+               d.vec(w, "normal", p.normal, q.normal);
+               d.field(w, "offset", p.offset, q.offset);
+               d.field(w, "bias", p.bias, q.bias);
+               d.field(w, "restitution", p.restitution, q.restitution);
+               diff_collision(d, w, p.collision, q.collision);
+           });
+    d.list("posts", a.posts, b.posts,
+           [&](const std::string& e, const game::Post& p, const game::Post& q) {
+               d.vec("map " + e, "position", p.position, q.position);
+               d.field("map " + e, "radius", p.radius, q.radius);
+               d.field("map " + e, "restitution", p.restitution, q.restitution);
+               diff_collision(d, "map " + e, p.collision, q.collision);
+           });
+    d.list("discs", a.discs, b.discs,
+           [&](const std::string& e, const game::Disc& p, const game::Disc& q) {
+               d.vec("map " + e, "position", p.position, q.position);
+               d.vec("map " + e, "velocity", p.velocity, q.velocity);
+               d.field("map " + e, "radius", p.radius, q.radius);
+               d.field("map " + e, "mass", p.mass, q.mass);
+               d.field("map " + e, "restitution", p.restitution, q.restitution);
+               d.field("map " + e, "drag", p.drag, q.drag);
+               diff_collision(d, "map " + e, p.collision, q.collision);
+           });
+    diff_collision(d, "map puck", a.puck_collision, b.puck_collision);
+    d.field("map", "kickoff_nudge", a.kickoff_nudge, b.kickoff_nudge);
+    d.field("map", "kickoff_resets_discs", a.kickoff_resets_discs, b.kickoff_resets_discs);
 }
 
 void diff_maps(Differ& d, const game::Map& a, const game::Map& b) {
@@ -107,6 +153,7 @@ void diff_maps(Differ& d, const game::Map& a, const game::Map& b) {
     d.field<std::uint64_t>("map", "match_seconds", a.match_seconds, b.match_seconds);
     d.field<std::uint64_t>("map", "score_limit", a.score_limit, b.score_limit);
     diff_tuning(d, a.tuning, b.tuning);
+    diff_stadium(d, a, b);
 }
 
 }  // namespace
@@ -127,12 +174,18 @@ std::vector<FieldDiff> diff_states(const game::MatchState& a, const game::MatchS
     d.field<std::uint64_t>("match", "score.left", a.score[0], b.score[0]);
     d.field<std::uint64_t>("match", "score.right", a.score[1], b.score[1]);
     d.field("match", "rng", a.rng, b.rng);
-    if (a.players.size() != b.players.size() || a.pucks.size() != b.pucks.size()) {
-        out.push_back({"match", "entity count",
-                       text(std::uint64_t{a.players.size()}) + " players, " +
-                           text(std::uint64_t{a.pucks.size()}) + " pucks",
-                       text(std::uint64_t{b.players.size()}) + " players, " +
-                           text(std::uint64_t{b.pucks.size()}) + " pucks"});
+    const auto team = [](const std::optional<game::Team>& t) -> std::uint64_t {
+        return t ? game::index_of(*t) + 1u : 0u;  // 0 none, 1 left, 2 right
+    };
+    d.field<std::uint64_t>("match", "kickoff_team", team(a.kickoff_team), team(b.kickoff_team));
+    const auto count = [](const game::MatchState& s) {
+        return text(std::uint64_t{s.players.size()}) + " players, " +
+               text(std::uint64_t{s.pucks.size()}) + " pucks, " +
+               text(std::uint64_t{s.discs.size()}) + " discs";
+    };
+    if (a.players.size() != b.players.size() || a.pucks.size() != b.pucks.size() ||
+        a.discs.size() != b.discs.size()) {
+        out.push_back({"match", "entity count", count(a), count(b)});
         return out;
     }
     for (std::size_t i = 0; i < a.players.size(); ++i) {
@@ -152,6 +205,8 @@ std::vector<FieldDiff> diff_states(const game::MatchState& a, const game::MatchS
         d.disk(entity, a.pucks[i].disk, b.pucks[i].disk);
         d.field(entity, "last_kicker", a.pucks[i].last_kicker, b.pucks[i].last_kicker);
     }
+    for (std::size_t i = 0; i < a.discs.size(); ++i)
+        d.disk("disc " + std::to_string(i), a.discs[i], b.discs[i]);
     return out;
 }
 

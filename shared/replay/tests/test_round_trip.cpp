@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include "carom/replay/field_diff.hpp"
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
 #include "replay_test_support.hpp"
@@ -71,4 +72,41 @@ TEST_CASE("Ticks reach the file at least once a second of play, without flush()"
     REQUIRE(read.ok());
     CHECK(read->last_tick() == game::kTickRate);
     rec.finish();
+}
+
+TEST_CASE("A map's movable discs are in the keyframes, verify and are named by the diff") {
+    game::Map map = game::test::small_map(2);
+    game::Disc disc;
+    disc.position = {40.0, 22.0};
+    disc.velocity = {-5.0, 1.0};
+    disc.radius = 2.0;
+    disc.drag = 0.5;
+    map.discs = {disc};
+    map.kickoff_resets_discs = true;
+    map.score_limit = 0;  // plays all 700 ticks
+    test::TempFile file("discs");
+    test::RecordedMatch rec(file.path(), map, 3, {{0, "a", true}, {2, "b", true}});
+    for (int t = 0; t < 700; ++t)
+        rec.step_bots();
+    rec.finish();
+    auto read = read_replay(file.path());
+    REQUIRE(read.ok());
+    const Replay& r = *read;
+    REQUIRE(r.header.map.discs.size() == 1);
+    CHECK(r.header.map.kickoff_resets_discs);
+    REQUIRE(r.keyframes.size() >= 2);
+    REQUIRE(r.keyframes.back().state.discs.size() == 1);
+    CHECK(r.keyframes.back().state.discs[0].position == rec.match().disc_disk(0).position);
+    VerifyOptions options;
+    options.synctest = true;
+    const VerifyReport report = verify(r, options);
+    CHECK_FALSE(report.divergence.has_value());
+    CHECK_FALSE(report.inconsistency.has_value());
+
+    game::MatchState moved = r.keyframes.back().state;
+    moved.discs[0].velocity.y += 1.0;
+    const std::vector<FieldDiff> diffs = diff_states(r.keyframes.back().state, moved);
+    REQUIRE(diffs.size() == 1);
+    CHECK(diffs[0].entity == "disc 0");
+    CHECK(diffs[0].field == "velocity.y");
 }

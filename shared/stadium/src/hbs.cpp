@@ -410,33 +410,43 @@ std::optional<Refusal> Importer::read_discs() {
                                 "bCoef", "cMask", "cGroup", "trait"},
                                o))
             return r;
-        game::Post post;
         const json* pos = o->get("pos");
         if (pos == nullptr) return Refusal{o->field("pos"), "is required"};
-        if (auto r = point(*pos, o->field("pos"), post.position)) return r;
-        post.position = to_field(post.position);
-        double inv_mass = 0.0, damping = 0.99;
-        if (auto r = number(*o, "radius", 10.0, post.radius)) return r;
+        Vec2 position, speed;
+        if (auto r = point(*pos, o->field("pos"), position)) return r;
+        if (const json* v = o->get("speed")) {
+            if (auto r = point(*v, o->field("speed"), speed)) return r;
+        }
+        if (const json* v = o->get("gravity")) {
+            Vec2 gravity;
+            if (auto r = point(*v, o->field("gravity"), gravity)) return r;
+            if (gravity.x != 0.0 || gravity.y != 0.0)
+                return Refusal{o->field("gravity"), "carom's discs feel no gravity"};
+        }
+        double radius = 10.0, inv_mass = 0.0, damping = 0.99, restitution = 0.5;
+        if (auto r = number(*o, "radius", 10.0, radius)) return r;
         if (auto r = number(*o, "invMass", 0.0, inv_mass)) return r;
         if (auto r = number(*o, "damping", 0.99, damping)) return r;
-        if (auto r = number(*o, "bCoef", 0.5, post.restitution)) return r;
-        if (inv_mass != 0.0)
-            return Refusal{o->field("invMass"),
-                           "a movable disc (invMass > 0); carom imports "
-                           "discs with invMass 0 (posts) only"};
-        for (const char* still : {"speed", "gravity"}) {
-            if (const json* v = o->get(still)) {
-                Vec2 value;
-                if (auto r = point(*v, o->field(still), value)) return r;
-                if (value.x != 0.0 || value.y != 0.0)
-                    return Refusal{o->field(still), "a post (invMass 0) cannot move"};
-            }
-        }
-        if (auto r = flags(*o, "cGroup", groups::kAll, post.collision.group)) return r;
-        if (auto r = flags(*o, "cMask", groups::kAll, post.collision.mask)) return r;
+        if (auto r = number(*o, "bCoef", 0.5, restitution)) return r;
+        game::Collision collision;
+        if (auto r = flags(*o, "cGroup", groups::kAll, collision.group)) return r;
+        if (auto r = flags(*o, "cMask", groups::kAll, collision.mask)) return r;
+        std::uint32_t color = 0xFFFFFF;
         bool visible = true;
-        if (auto r = colour(*o, 0xFFFFFF, post.color, visible)) return r;
-        map_.posts.push_back(post);
+        if (auto r = colour(*o, 0xFFFFFF, color, visible)) return r;
+        if (inv_mass < 0.0) return Refusal{o->field("invMass"), "must be 0 (a post) or more"};
+        if (inv_mass == 0.0) {  // immovable: a post
+            if (speed.x != 0.0 || speed.y != 0.0)
+                return Refusal{o->field("speed"), "a post (invMass 0) cannot move"};
+            map_.posts.push_back({to_field(position), radius, restitution, collision, color});
+            continue;
+        }
+        if ((collision.group & (groups::kKick | groups::kScore)) != 0)
+            return Refusal{o->field("cGroup"),
+                           "\"kick\" and \"score\": carom kicks and scores with the ball only"};
+        // Per tick in HaxBall, per second in carom (as read_physics converts).
+        map_.discs.push_back({to_field(position), speed * kTickRate, radius, 1.0 / inv_mass,
+                              restitution, (1.0 - damping) * kTickRate, collision, color});
     }
     return std::nullopt;
 }
@@ -642,7 +652,8 @@ std::optional<Refusal> Importer::run() {
     if (const auto it = root_.find("kickOffReset"); it != root_.end()) {
         if (*it != "partial" && *it != "full")
             return Refusal{"kickOffReset", "must be \"partial\" or \"full\""};
-        // Without movable discs, both reset the same discs: the ball and the players.
+        // "partial" resets the ball and the players, "full" the movable discs too.
+        map_.kickoff_resets_discs = *it == "full";
     }
     for (const char* view : {"cameraWidth", "cameraHeight", "maxViewWidth", "cameraFollow"}) {
         if (root_.contains(view)) note(view, "carom's client shows the whole field");

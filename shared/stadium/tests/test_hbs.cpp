@@ -1,6 +1,6 @@
 // The importer of HaxBall's stadium files: each supported field on a small
 // stadium written for it, each refusal naming its field, and a match played
-// on the example stadium (shared/stadium/stadiums/curves.hbs).
+// on the example stadiums (shared/stadium/stadiums/curves.hbs, bumpers.hbs).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -150,6 +150,33 @@ TEST_CASE("hbs_discs_with_invMass_0_are_posts_and_lone_vertexes_point_walls") {
     CHECK(s.map.posts[1].color == 0x00FF00u);
 }
 
+TEST_CASE("hbs_discs_with_invMass_above_0_are_movable_discs") {
+    const Imported s = imported(stadium(
+        "kickOffReset: 'full',"
+        "discs: [ { pos: [90, 20], speed: [1, -0.5], radius: 6, invMass: 0.5, damping: 0.98, "
+        "bCoef: 0.7, cGroup: ['c1'], cMask: ['wall', 'ball'], color: '00FF00' } ],"));
+    CHECK(s.map.posts.empty());
+    REQUIRE(s.map.discs.size() == 1);
+    const game::Disc& d = s.map.discs[0];
+    CHECK(near(d.position, {240.0, 120.0}));
+    CHECK(near(d.velocity, {60.0, -30.0}));  // per tick in HaxBall, per second in carom
+    CHECK(d.radius == 6.0);
+    CHECK(d.mass == 2.0);
+    CHECK(d.drag == doctest::Approx(0.02 * 60.0));
+    CHECK(d.restitution == 0.7);
+    CHECK(d.collision.group == groups::kC1);
+    CHECK(d.collision.mask == (groups::kWall | groups::kBall));
+    CHECK(d.color == 0x00FF00u);
+    CHECK(s.map.kickoff_resets_discs);
+    // HaxBall's defaults: groups "all", and "partial" kick-offs leave the discs be.
+    const Imported plain = imported(stadium("discs: [ { pos: [90, 20], invMass: 1 } ],"));
+    REQUIRE(plain.map.discs.size() == 1);
+    CHECK(plain.map.discs[0].collision.group == groups::kAll);
+    CHECK(plain.map.discs[0].collision.mask == groups::kAll);
+    CHECK(plain.map.discs[0].radius == 10.0);
+    CHECK_FALSE(plain.map.kickoff_resets_discs);
+}
+
 TEST_CASE("hbs_player_and_ball_physics_map_onto_the_tuning") {
     const Imported s = imported(stadium(
         "playerPhysics: { radius: 12, invMass: 0.25, bCoef: 0.4, damping: 0.95, acceleration: "
@@ -193,9 +220,15 @@ TEST_CASE("hbs_refuses_what_carom_cannot_play_naming_the_field") {
     CHECK(refusal(stadium("foo: 1,")) == "test.hbs: foo: not a field of a stadium");
     CHECK(refusal(stadium("joints: [ { d0: 0, d1: 1 } ],")) ==
           "test.hbs: joints: carom has no joints between discs");
-    CHECK(refusal(stadium("discs: [ { pos: [0, 0], invMass: 1 } ],")) ==
-          "test.hbs: discs[0].invMass: a movable disc (invMass > 0); carom imports discs with "
-          "invMass 0 (posts) only");
+    CHECK(refusal(stadium("discs: [ { pos: [0, 0], invMass: 1, cGroup: ['c0', 'kick'] } ],")) ==
+          "test.hbs: discs[0].cGroup: \"kick\" and \"score\": carom kicks and scores with the "
+          "ball only");
+    CHECK(refusal(stadium("discs: [ { pos: [0, 0], invMass: 1, gravity: [0, 0.05] } ],")) ==
+          "test.hbs: discs[0].gravity: carom's discs feel no gravity");
+    CHECK(refusal(stadium("discs: [ { pos: [0, 0], invMass: -1 } ],")) ==
+          "test.hbs: discs[0].invMass: must be 0 (a post) or more");
+    CHECK(refusal(stadium("discs: [ { pos: [40, 0], invMass: 1000 } ],"))
+              .find("test.hbs: as a carom map: discs[0].mass: 0.001") == 0);
     CHECK(refusal(stadium("playerPhysics: { kickback: 1 },")) ==
           "test.hbs: playerPhysics.kickback: carom's kicks do not push back");
     CHECK(refusal(stadium("playerPhysics: { gravity: [0, 0.1] },")) ==
@@ -288,6 +321,54 @@ TEST_CASE("hbs_the_example_stadium_plays_a_match_with_kickoff_barriers") {
         match.step(inputs);
     }
     CHECK((mask(blue) & groups::kBlueKickoff) == 0);
+}
+
+// The second example stadium: bumpers (movable discs) that players and the
+// ball push around, back in place at each kick-off ('full').
+TEST_CASE("hbs_the_bumpers_stadium_plays_a_match_with_movable_discs") {
+    auto loaded = load_stadium_file(CAROM_STADIUMS_DIR "/bumpers.hbs");
+    REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
+    const game::Map& map = loaded->map;
+    REQUIRE(map.discs.size() == 3);
+    CHECK(map.posts.size() == 4);
+    CHECK(map.kickoff_resets_discs);
+    CHECK(map.team_size == 3);  // three spawn points a team
+    game::Match match(map, 8);
+    for (game::Slot s = 0; s < match.slot_count(); ++s) {
+        std::string name = "p";
+        name += std::to_string(s);
+        match.join(s, name);
+    }
+    // A red player runs at the first bumper and shoves it; players pass
+    // through the third (its mask holds only the ball and the walls).
+    const Vec2 start = match.disc_disk(0).position;
+    const Vec2 third = match.disc_disk(2).position;
+    std::vector<game::Input> inputs(match.slot_count());
+    double closest = 1e9;  // of the third bumper's and player 2's centres
+    for (int tick = 0; tick < 180; ++tick) {
+        inputs[0] =
+            game::Input::toward(match.disc_disk(0).position - match.player_disk(0).position);
+        inputs[2] = game::Input::toward(third - match.player_disk(2).position);
+        match.step(inputs);
+        const Vec2 d = match.player_disk(2).position - third;
+        closest = std::min(closest, std::sqrt(d.x * d.x + d.y * d.y));
+    }
+    CHECK(closest < 5.0);  // right through it
+    const Vec2 moved = match.disc_disk(0).position - start;
+    CHECK(std::sqrt(moved.x * moved.x + moved.y * moved.y) > 10.0);
+    CHECK(match.disc_disk(2).position == third);
+    // The ball in the net: after the pause, the kick-off puts the bumper back.
+    game::MatchState s = match.save();
+    s.pucks[0].disk = {map.goals[1].post_a + Vec2{-20.0, 50.0}, {600.0, 0.0}};
+    match.restore(s);
+    std::fill(inputs.begin(), inputs.end(), game::Input::idle());
+    bool kicked_off = false;
+    for (std::uint32_t tick = 0; tick < game::kGoalPauseTicks + 30 && !kicked_off; ++tick)
+        for (const game::MatchEvent& e : match.step(inputs))
+            kicked_off |= e.kind == game::MatchEvent::Kind::kickoff;
+    REQUIRE(kicked_off);
+    CHECK(match.score(game::Team::left) == 1);
+    CHECK(match.disc_disk(0).position == start);
 }
 
 }  // namespace

@@ -21,13 +21,15 @@ struct Frame {
 };
 
 // Where a frame (and an interpolated sample) keeps each disk: the pucks
-// first, then one per player slot.
+// first, then one per player slot, then the map's movable discs.
 struct DiskLayout {
     std::uint32_t pucks = 0;
     std::uint32_t slots = 0;
+    std::uint32_t discs = 0;
 
-    std::size_t size() const { return std::size_t{pucks} + slots; }
+    std::size_t size() const { return std::size_t{pucks} + slots + discs; }
     std::size_t of_slot(game::Slot slot) const { return std::size_t{pucks} + slot; }
+    std::size_t of_disc(std::uint32_t disc) const { return std::size_t{pucks} + slots + disc; }
     // A frame of another map (or a damaged one) steers and draws nothing.
     bool fits(const Frame& frame) const { return frame.disks.size() == size(); }
 };

@@ -92,6 +92,21 @@ struct Post {
     std::uint32_t color = 0xFFFFFF;
 };
 
+// A movable disc that is neither a puck nor a player (HaxBall's discs with
+// invMass > 0): pushed by whatever touches it, never kicked, never scoring.
+// It starts at `position` with `velocity`, and returns there at each
+// kick-off when the map's kickoff_resets_discs says so.
+struct Disc {
+    Vec2 position;
+    Vec2 velocity;
+    double radius = 1.0;
+    double mass = 1.0;
+    double restitution = 0.5;
+    double drag = 0.0;  // fraction of velocity lost per second, as tuning's
+    Collision collision{groups::kAll, groups::kAll};
+    std::uint32_t color = 0xFFFFFF;
+};
+
 // How the match feels: sizes, masses, movement and kicks, in map units and
 // seconds. A map may change any of them (a "hard kicks" map raises kick_speed).
 struct Tuning {
@@ -133,10 +148,12 @@ struct Map {
     std::vector<Post> posts;
     Collision puck_collision{groups::kBall | groups::kKick | groups::kScore, groups::kAll};
     bool kickoff_nudge = true;  // pucks get a random nudge at each kick-off
+    std::vector<Disc> discs;
+    bool kickoff_resets_discs = false;  // HaxBall's kickOffReset "full"
 
-    // Whether the map uses collision groups (it has walls or posts): then
-    // players are in their team's group and pucks in puck_collision.
-    bool uses_groups() const { return !walls.empty() || !posts.empty(); }
+    // Whether the map uses collision groups (it has walls, posts or discs):
+    // then players are in their team's group and pucks in puck_collision.
+    bool uses_groups() const { return !walls.empty() || !posts.empty() || !discs.empty(); }
 };
 
 // The range of every value a map may hold (schemas/PROTOCOL.md, Maps). They
@@ -158,6 +175,7 @@ inline constexpr double kArcEndSlack =
     1e-6;  // |b - center| may differ from |a - center| by this, relative
 inline constexpr std::size_t kSpawnsMax = 64;
 inline constexpr std::size_t kPucksMax = 16;
+inline constexpr std::size_t kDiscsMax = 64;
 inline constexpr std::uint32_t kTeamSizeMax = 16;
 inline constexpr std::uint32_t kMatchSecondsMax = 24 * 3600;
 inline constexpr std::uint32_t kScoreLimitMax = 1000;

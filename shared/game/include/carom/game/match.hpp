@@ -5,9 +5,9 @@
 // that influences the future.
 //
 // Every disk is created when the match is: pucks first, then one disk per
-// player slot. An empty slot's disk is switched off (collides with nothing,
-// parked outside the field), so joins and leaves never reshuffle the world and
-// a saved state restores into a fresh match exactly.
+// player slot, then the map's movable discs. An empty slot's disk is switched off (collides with
+// nothing, parked outside the field), so joins and leaves never reshuffle the world and a saved
+// state restores into a fresh match exactly.
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -77,6 +77,7 @@ struct MatchState {
     std::optional<Team> kickoff_team;
     std::vector<PlayerSnapshot> players;
     std::vector<PuckSnapshot> pucks;
+    std::vector<DiskSnapshot> discs;  // the map's movable discs, in its order
 };
 
 // How state_hash() takes in the map's static shapes: `folded` adds the
@@ -118,6 +119,8 @@ class Match {
     const physics::DiskState& player_disk(Slot slot) const;
     std::uint32_t puck_count() const { return static_cast<std::uint32_t>(pucks_.size()); }
     const physics::DiskState& puck_disk(std::uint32_t puck) const;
+    std::uint32_t disc_count() const { return static_cast<std::uint32_t>(discs_.size()); }
+    const physics::DiskState& disc_disk(std::uint32_t disc) const;
     // The puck nearest to `point` within `within` (ties to the lower index,
     // carom/game/nearest.hpp); nullopt when none is that close.
     std::optional<std::uint32_t> nearest_puck(
@@ -127,7 +130,7 @@ class Match {
 
     MatchState save() const;
     // Throws std::invalid_argument when the state does not fit this map
-    // (slot or puck count) or holds non-finite values.
+    // (slot, puck or disc count) or holds non-finite values.
     void restore(const MatchState& state);
 
     std::uint64_t state_hash() const;
@@ -166,6 +169,7 @@ class Match {
     physics::World world_;
     std::vector<Player> players_;
     std::vector<Puck> pucks_;
+    std::vector<physics::BodyId> discs_;
     std::uint64_t tick_ = 0;
     Phase phase_ = Phase::playing;
     std::uint32_t phase_ticks_ = 0;

@@ -38,19 +38,19 @@ void encode_full_state(flatbuffers::FlatBufferBuilder& builder, std::uint32_t cl
 // Puts the parts of a full state back together.
 class FullStateAssembly {
   public:
-    // A verified FullState for a map of `slots` player slots and `pucks`
-    // pucks: the whole state once every part of its tick came, nothing
+    // A verified FullState for a map of `slots` player slots, `pucks`
+    // pucks and `discs` movable discs: the whole state once every part of its tick came, nothing
     // while parts are missing (a part of a newer tick starts over), or why
     // the part does not fit (an index out of range, a part given twice,
     // parts that disagree, an unknown phase, a name too long).
     Result<std::optional<RoomState>> add(const net::FullState& part, std::uint32_t slots,
-                                         std::uint32_t pucks);
+                                         std::uint32_t pucks, std::uint32_t discs = 0);
     void clear();
 
   private:
     std::optional<RoomState> building_;
     std::uint8_t parts_ = 0;
-    std::vector<bool> part_seen_, slot_seen_, puck_seen_;
+    std::vector<bool> part_seen_, slot_seen_, puck_seen_, disc_seen_;
 };
 
 }  // namespace carom::protocol

@@ -14,7 +14,7 @@
 namespace carom::replay {
 
 struct FieldDiff {
-    std::string entity;     // "match", "player 3 (ana)", "puck 0", "static 5", "map"
+    std::string entity;     // "match", "player 3 (ana)", "puck 0", "disc 0", "static 5", "map"
     std::string field;      // "position.x", "score.left", "box.axis.y", ...
     std::string recorded;   // first side (the file, or A)
     std::string simulated;  // second side (the re-simulation, or B)
