@@ -42,8 +42,12 @@ Endpoint ip_of(const Endpoint& e) {
 }
 
 game::Map load_map(const std::filesystem::path& path) {
-    auto loaded = protocol::load_map_file(path);
+    std::vector<std::string> notes;
+    auto loaded = protocol::load_map_file(path, &notes);
     if (!loaded) throw std::invalid_argument(loaded.error().message);
+    // A stadium's fields that play no part: the host should know.
+    for (const std::string& note : notes)
+        spdlog::info("{}: note: {}", path.string(), note);
     return std::move(*loaded);
 }
 

@@ -36,11 +36,17 @@ Result<game::Map> parse_map_json(const std::string& json, const std::string& whe
     return map;
 }
 
-Result<game::Map> load_map_file(const std::filesystem::path& path) {
+Result<game::Map> load_map_file(const std::filesystem::path& path,
+                                std::vector<std::string>* notes) {
     if (path.extension() == ".hbs") {
         auto imported = stadium::load_stadium_file(path);
         if (!imported) return fail(imported.error().message);
-        return std::move(imported->map);
+        if (notes != nullptr) *notes = std::move(imported->notes);
+        // Through the binary form, as a JSON map comes: the match then plays
+        // exactly the map its replay and the wire carry (a -0.0 where the
+        // schema's default is 0 would otherwise come back +0.0, and the
+        // state hashes of the two would differ).
+        return map_from_binary(map_to_binary(imported->map));
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) return fail(path.string() + ": cannot open the map file");

@@ -1,5 +1,8 @@
 #include "carom/stadium/hbs.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -31,6 +34,10 @@ class Importer {
     Importer(const json& root, const ImportOptions& options) : root_(root), options_(options) {}
 
     std::optional<Refusal> run();
+    // A problem the carom map's check found ("walls[3].b: ..."), with the
+    // stadium's object it came from ("... (walls[3] is the stadium's segments[5])").
+    std::string in_stadium_terms(const std::string& problem) const;
+    const game::Map& map() const { return map_; }
     Imported result() && { return {std::move(map_), std::move(notes_)}; }
 
   private:
@@ -47,7 +54,13 @@ class Importer {
             }
             return nullptr;
         }
-        std::string field(const std::string& key) const { return path_ + "." + key; }
+        // "vertexes[9].cMask", or "vertexes[9].cMask (from its trait)" when
+        // the value is the trait's.
+        std::string field(const std::string& key) const {
+            const bool from_trait =
+                !own_.contains(key) && trait_ != nullptr && trait_->contains(key);
+            return path_ + "." + key + (from_trait ? " (from its trait)" : "");
+        }
         const json& own() const { return own_; }
         const std::string& path() const { return path_; }
 
@@ -64,7 +77,7 @@ class Importer {
                                   double& out) const;
     std::optional<Refusal> point(const json& value, const std::string& field, Vec2& out) const;
     std::optional<Refusal> flags(const Object& o, const std::string& key, std::uint32_t fallback,
-                                 std::uint32_t& out) const;
+                                 std::uint32_t& out);
     std::optional<Refusal> colour(const Object& o, std::uint32_t fallback, std::uint32_t& out,
                                   bool& visible) const;
 
@@ -82,6 +95,12 @@ class Importer {
     void note(const std::string& field, const std::string& why) {
         notes_.push_back(field + ": " + why);
     }
+    // What the format does not have and HaxBall passes over: a key (an
+    // editor's leftover, like a vertex's "pos") or a collision flag's name
+    // (like ""). carom passes over it too, and says so in one note per kind
+    // of field and reason ("vertexes[].pos").
+    void ignore(const std::string& field, const std::string& why);
+    void note_ignored();
 
     struct Vertex {
         Vec2 position;  // in the file's coordinates
@@ -98,6 +117,16 @@ class Importer {
     std::map<std::string, const json*> traits_;
     std::vector<Vertex> vertexes_;
     std::optional<std::size_t> ball_disc_;  // ballPhysics: "disc0"
+    struct Ignored {
+        std::string first;  // the first field where it was met
+        std::size_t count = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Ignored> ignored_;  // by ("list[].key", why)
+    // For each list of the carom map, the stadium's object behind each entry.
+    std::map<std::string, std::vector<std::string>> sources_;
+    void came_from(const char* list, std::string source) {
+        sources_[list].push_back(std::move(source));
+    }
 };
 
 // The collision flags' names, HaxBall's bits (game::groups).
@@ -125,12 +154,64 @@ std::string index_path(const std::string& list, std::size_t i) {
     return list + "[" + std::to_string(i) + "]";
 }
 
+std::string Importer::in_stadium_terms(const std::string& problem) const {
+    // Every "list[k]" of a list the importer filled, once each, in the
+    // problem's order.
+    std::vector<std::pair<std::size_t, std::string>> whence;
+    for (const auto& [list, sources] : sources_) {
+        const std::string prefix = list + "[";
+        for (std::size_t at = problem.find(prefix); at != std::string::npos;
+             at = problem.find(prefix, at + 1)) {
+            if (at > 0 && (std::isalnum(static_cast<unsigned char>(problem[at - 1])) != 0 ||
+                           problem[at - 1] == '_'))
+                continue;  // "xposts[" is not "posts["
+            const char* first = problem.data() + at + prefix.size();
+            std::size_t index = 0;
+            const auto [end, ec] = std::from_chars(first, problem.data() + problem.size(), index);
+            if (ec != std::errc{} || *end != ']' || index >= sources.size()) continue;
+            const std::string said =
+                list + "[" + std::to_string(index) + "] is the stadium's " + sources[index];
+            const auto same = [&](const auto& w) { return w.second == said; };
+            if (std::none_of(whence.begin(), whence.end(), same)) whence.emplace_back(at, said);
+        }
+    }
+    if (whence.empty()) return problem;
+    std::sort(whence.begin(), whence.end());
+    std::string out = problem + " (";
+    for (std::size_t i = 0; i < whence.size(); ++i)
+        out += (i > 0 ? "; " : "") + whence[i].second;
+    return out + ")";
+}
+
+void Importer::ignore(const std::string& field, const std::string& why) {
+    // "discs[12].x" and "discs[3].x" are one kind: "discs[].x".
+    std::string kind;
+    for (std::size_t i = 0; i < field.size(); ++i) {
+        kind += field[i];
+        if (field[i] == '[')
+            while (i + 1 < field.size() && field[i + 1] != ']')
+                ++i;
+    }
+    Ignored& seen = ignored_[{kind, why}];
+    if (seen.count++ == 0) seen.first = field;
+}
+
+void Importer::note_ignored() {
+    for (const auto& [kind_why, seen] : ignored_) {
+        const auto& [kind, why] = kind_why;
+        note(seen.first, seen.count == 1 ? why
+                                         : why + " (" + std::to_string(seen.count) + " times, as " +
+                                               kind + ")");
+    }
+}
+
 std::optional<Refusal> Importer::object_at(const json& value, const std::string& path,
                                            const std::set<std::string>& known,
                                            std::optional<Object>& out) {
     if (!value.is_object()) return Refusal{path, "must be an object"};
     for (const auto& [key, v] : value.items()) {
-        if (!known.contains(key)) return Refusal{path + "." + key, "not a field of this object"};
+        if (!known.contains(key))
+            ignore(path + "." + key, "not a field of the format; ignored, as HaxBall ignores it");
     }
     const json* trait = nullptr;
     if (const auto it = value.find("trait"); it != value.end()) {
@@ -167,7 +248,7 @@ std::optional<Refusal> Importer::point(const json& value, const std::string& fie
 }
 
 std::optional<Refusal> Importer::flags(const Object& o, const std::string& key,
-                                       std::uint32_t fallback, std::uint32_t& out) const {
+                                       std::uint32_t fallback, std::uint32_t& out) {
     const json* v = o.get(key);
     if (v == nullptr) {
         out = fallback;
@@ -178,10 +259,12 @@ std::optional<Refusal> Importer::flags(const Object& o, const std::string& key,
     for (const json& name : *v) {
         if (!name.is_string()) return Refusal{o.field(key), "must be a list of collision flags"};
         const auto bits = flag_bits(name.get<std::string>());
-        if (!bits)
-            return Refusal{o.field(key), "unknown collision flag \"" + name.get<std::string>() +
-                                             "\" (ball, red, blue, redKO, blueKO, wall, all, "
-                                             "kick, score, c0-c3)"};
+        if (!bits) {
+            ignore(o.field(key), "unknown collision flag \"" + name.get<std::string>() +
+                                     "\": no bit (the flags are ball, red, blue, redKO, blueKO, "
+                                     "wall, all, kick, score, c0-c3)");
+            continue;
+        }
         out |= *bits;
     }
     return std::nullopt;
@@ -310,7 +393,7 @@ std::optional<Refusal> Importer::read_segments() {
                 return Refusal{o->field("curve"), "must be within (-360, 360) degrees"};
             if (curve < 0.0) {  // HaxBall's rule: the other way round, and the bias with it
                 std::swap(a, b);
-                w.bias = -w.bias;
+                w.bias = 0.0 - w.bias;  // not -bias: a bias of 0 stays +0, not -0
                 curve = -curve;
             }
             curve_f = cot_half_degrees(curve);
@@ -325,6 +408,7 @@ std::optional<Refusal> Importer::read_segments() {
             w.center = w.a + half + Vec2{-half.y, half.x} * curve_f;
         }
         map_.walls.push_back(w);
+        came_from("walls", o->path());
     }
     return std::nullopt;
 }
@@ -337,6 +421,7 @@ void Importer::add_lone_vertexes() {
         if (v.used || v.group == 0 || v.mask == 0) continue;
         map_.posts.push_back(
             {to_field(v.position), game::limits::kRadiusMin, v.restitution, {v.group, v.mask}, 0});
+        came_from("posts", index_path("vertexes", i));
         note(index_path("vertexes", i), "ends no segment of its kind: a post of radius " +
                                             std::to_string(game::limits::kRadiusMin));
     }
@@ -368,6 +453,7 @@ std::optional<Refusal> Importer::read_planes() {
         if (auto r = flags(*o, "cMask", groups::kAll, w.collision.mask)) return r;
         w.visible = false;  // HaxBall does not draw planes
         map_.walls.push_back(w);
+        came_from("walls", o->path());
     }
     return std::nullopt;
 }
@@ -439,6 +525,7 @@ std::optional<Refusal> Importer::read_discs() {
             if (speed.x != 0.0 || speed.y != 0.0)
                 return Refusal{o->field("speed"), "a post (invMass 0) cannot move"};
             map_.posts.push_back({to_field(position), radius, restitution, collision, color});
+            came_from("posts", o->path());
             continue;
         }
         if ((collision.group & (groups::kKick | groups::kScore)) != 0)
@@ -447,6 +534,7 @@ std::optional<Refusal> Importer::read_discs() {
         // Per tick in HaxBall, per second in carom (as read_physics converts).
         map_.discs.push_back({to_field(position), speed * kTickRate, radius, 1.0 / inv_mass,
                               restitution, (1.0 - damping) * kTickRate, collision, color});
+        came_from("discs", o->path());
     }
     return std::nullopt;
 }
@@ -497,6 +585,7 @@ std::optional<Refusal> Importer::read_physics() {
         }
     }
     map_.puck_spawns = {to_field(ball_spawn)};
+    came_from("puck_spawns", ball_path);
     std::uint32_t group = 0;
     if (auto r = flags(*b, "cGroup", groups::kBall, group)) return r;
     map_.puck_collision = {group | groups::kKick | groups::kScore, groups::kAll};
@@ -593,9 +682,11 @@ std::optional<Refusal> Importer::read_spawns() {
                                    std::to_string(list->size()) + " points for a team of " +
                                        std::to_string(team_size)};
                 at = (*list)[k];
+                came_from("spawns", index_path(side < 0 ? "redSpawnPoints" : "blueSpawnPoints", k));
             } else {
                 const double rank = static_cast<double>((k + 1) / 2) * (k % 2 == 1 ? 1.0 : -1.0);
                 at = to_field({side * distance, rank * step});
+                came_from("spawns", "spawnDistance");
             }
             map_.spawns.push_back({team, at});
         }
@@ -628,7 +719,8 @@ std::optional<Refusal> Importer::run() {
                                                  "playerPhysics",
                                                  "ballPhysics"};
     for (const auto& [key, value] : root_.items()) {
-        if (!kKnown.contains(key)) return Refusal{key, "not a field of a stadium"};
+        if (!kKnown.contains(key))
+            ignore(key, "not a field of the format; ignored, as HaxBall ignores it");
     }
     const auto name = root_.find("name");
     if (name == root_.end() || !name->is_string()) return Refusal{"name", "a name is required"};
@@ -670,6 +762,7 @@ std::optional<Refusal> Importer::run() {
     if (auto r = read_goals()) return r;
     if (auto r = read_discs()) return r;
     if (auto r = read_spawns()) return r;
+    note_ignored();
     return std::nullopt;
 }
 
@@ -706,10 +799,10 @@ Result<Imported> import_stadium(std::string_view text, const std::string& where,
     Importer importer(*root, options);
     if (const auto refused = importer.run())
         return fail(where + ": " + refused->field + ": " + refused->reason);
-    Imported imported = std::move(importer).result();
-    if (const Status valid = game::validate(imported.map); !valid)
-        return valid.error_in(where + ": as a carom map");
-    return imported;
+    if (const Status valid = game::validate(importer.map()); !valid)
+        return fail(where +
+                    ": as a carom map: " + importer.in_stadium_terms(valid.error().message));
+    return std::move(importer).result();
 }
 
 Result<Imported> load_stadium_file(const std::filesystem::path& path,

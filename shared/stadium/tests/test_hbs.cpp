@@ -3,6 +3,7 @@
 // on the example stadiums (shared/stadium/stadiums/curves.hbs, bumpers.hbs).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -216,8 +217,55 @@ TEST_CASE("hbs_view_and_room_settings_are_accepted_and_noted") {
     CHECK(s.notes.size() == 6);
 }
 
+TEST_CASE("hbs_keys_outside_the_format_are_ignored_as_HaxBall_does_and_noted") {
+    const Imported s = imported(stadium(
+        "foo: 1,"
+        "vertexes: [ { x: -20, y: 60, pos: [1, 2], curve: 0 }, { x: 20, y: 60, pos: [3, 4] } ],"
+        "segments: [ { v0: 0, v1: 1, x: 5 } ],"));
+    REQUIRE(s.map.walls.size() == 5);  // the four planes and the segment
+    const auto noted = [&](const std::string& text) {
+        return std::find(s.notes.begin(), s.notes.end(), text) != s.notes.end();
+    };
+    const std::string why = ": not a field of the format; ignored, as HaxBall ignores it";
+    CHECK(noted("foo" + why));
+    CHECK(noted("vertexes[0].pos" + why + " (2 times, as vertexes[].pos)"));
+    CHECK(noted("vertexes[0].curve" + why));
+    CHECK(noted("segments[0].x" + why));
+    CHECK(s.notes.size() == 4);
+
+    // A flag's name outside the list gives no bit, and is noted too, with
+    // the trait it came from.
+    const Imported ghost =
+        imported(stadium("traits: { line: { cMask: [''] } },"
+                         "discs: [ { pos: [60, 60], cMask: ['ghost', 'ball'] }, { pos: [60, -60], "
+                         "trait: 'line' } ],"));
+    REQUIRE(ghost.map.posts.size() == 2);
+    CHECK(ghost.map.posts[0].collision.mask == groups::kBall);
+    CHECK(ghost.map.posts[1].collision.mask == 0);
+    const std::string flags =
+        ": no bit (the flags are ball, red, blue, redKO, blueKO, wall, all, "
+        "kick, score, c0-c3)";
+    CHECK(ghost.notes ==
+          std::vector<std::string>{
+              "discs[0].cMask: unknown collision flag \"ghost\"" + flags,
+              "discs[1].cMask (from its trait): unknown collision flag \"\"" + flags});
+}
+
+TEST_CASE("hbs_a_problem_of_the_carom_map_names_the_stadium_object_behind_it") {
+    // The second red spawn point overlaps the first; the ball spawns in a post.
+    CHECK(refusal(stadium("redSpawnPoints: [ [-100, 0], [-100, 10] ], blueSpawnPoints: [ [100, "
+                          "0], [100, 40] ],"))
+              .find("(spawns[1] is the stadium's redSpawnPoints[1]; spawns[0] is the stadium's "
+                    "redSpawnPoints[0])") != std::string::npos);
+    CHECK(refusal(stadium("discs: [ { pos: [60, 80], invMass: 1 }, { pos: [0, 0], radius: 3 } ],"))
+              .find("(puck_spawns[0] is the stadium's ballPhysics; posts[0] is the stadium's "
+                    "discs[1])") != std::string::npos);
+    CHECK(refusal(stadium("discs: [ { pos: [60, 80], invMass: 1 }, { pos: [0, 5], radius: 3, "
+                          "invMass: 1 } ],"))
+              .find("discs[1] is the stadium's discs[1]") != std::string::npos);
+}
+
 TEST_CASE("hbs_refuses_what_carom_cannot_play_naming_the_field") {
-    CHECK(refusal(stadium("foo: 1,")) == "test.hbs: foo: not a field of a stadium");
     CHECK(refusal(stadium("joints: [ { d0: 0, d1: 1 } ],")) ==
           "test.hbs: joints: carom has no joints between discs");
     CHECK(refusal(stadium("discs: [ { pos: [0, 0], invMass: 1, cGroup: ['c0', 'kick'] } ],")) ==
@@ -235,12 +283,8 @@ TEST_CASE("hbs_refuses_what_carom_cannot_play_naming_the_field") {
           "test.hbs: playerPhysics.gravity: carom's players feel no gravity");
     CHECK(refusal(stadium("ballPhysics: { gravity: [0, 0.1] },")) ==
           "test.hbs: ballPhysics.gravity: carom's ball starts at rest, with no gravity");
-    CHECK(refusal(stadium("discs: [ { pos: [0, 0], cMask: ['ghost'] } ],"))
-              .find("test.hbs: discs[0].cMask: unknown collision flag \"ghost\"") == 0);
     CHECK(refusal(stadium("vertexes: [ { x: 0, y: 0 } ], segments: [ { v0: 0, v1: 3 } ],")) ==
           "test.hbs: segments[0].v1: must be the index of a vertex (0 to 1 exclusive)");
-    CHECK(refusal(stadium("segments: [ { v0: 0, v1: 1, wobble: 2 } ],")) ==
-          "test.hbs: segments[0].wobble: not a field of this object");
     CHECK(refusal(stadium("discs: [ { pos: [0, 0], trait: 'nope' } ],")) ==
           "test.hbs: discs[0].trait: no trait named \"nope\"");
     CHECK(refusal(R"({ name: 'x', width: 100, height: 50, goals: [] })") ==

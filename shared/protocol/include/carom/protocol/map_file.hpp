@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "carom/game/map.hpp"
 #include "carom/result.hpp"
@@ -18,8 +19,10 @@ namespace carom::protocol {
 // proportion to this size.
 inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;
 
-// A file named *.hbs is a HaxBall stadium, imported (carom/stadium/hbs.hpp).
-Result<game::Map> load_map_file(const std::filesystem::path& path);
+// A file named *.hbs is a HaxBall stadium, imported (carom/stadium/hbs.hpp);
+// what the import accepted without an effect goes to `notes` when given.
+Result<game::Map> load_map_file(const std::filesystem::path& path,
+                                std::vector<std::string>* notes = nullptr);
 Result<game::Map> parse_map_json(const std::string& json, const std::string& where);
 
 // The map as a JSON map file (FlatBuffers' text generator: numbers with 12

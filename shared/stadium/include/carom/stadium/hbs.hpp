@@ -6,7 +6,8 @@
 // and the reason; fields that only set HaxBall's camera, background or
 // hosting (cameraWidth, bg, canBeStored...) are accepted and listed in the
 // notes, since carom's client draws the whole field and its own pitch.
-// Unknown fields are refused. README, "HaxBall's stadiums", says what plays
+// Keys outside the format and unknown collision flag names are passed over,
+// as HaxBall does, and noted. README, "HaxBall's stadiums", says what plays
 // as in HaxBall and what differs.
 #include <cstdint>
 #include <filesystem>
