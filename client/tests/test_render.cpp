@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -248,6 +249,31 @@ TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
     scene.disks = disks;
     check_golden("curves_80x24_ascii", render(scene, 80, 24, Glyphs::ascii));
     check_golden("curves_120x40_braille", render(scene, 120, 40, Glyphs::braille));
+}
+
+TEST_CASE("render_gives_a_stadiums_walls_posts_and_discs_their_own_colours") {
+    const std::filesystem::path dirs[] = {CAROM_STADIUMS_DIR};
+    auto found = client::find_map("curves", dirs);
+    REQUIRE(found.ok());
+    const game::Map map = std::move(*found);
+    // A disc of the stadium's own colour, and one too dark to see (drawn in its ink's).
+    const std::vector<DiskView> disks = {{{200.0, 100.0}, 12.0, Ink::wall, 0x3366FF},
+                                         {{600.0, 300.0}, 12.0, Ink::wall, 0x101010}};
+    Scene scene;
+    scene.map = &map;
+    scene.disks = disks;
+    const Grid grid = render(scene, 120, 40, Glyphs::braille);
+    std::set<std::uint32_t> colours;
+    for (int y = 0; y < grid.height(); ++y)
+        for (int x = 0; x < grid.width(); ++x)
+            colours.insert(grid.at(x, y).rgb);
+    CHECK(colours.contains(0xC7E6BDu));  // the nets
+    CHECK(colours.contains(0xFFCCCCu));  // the posts
+    CHECK(colours.contains(0x3366FFu));  // the disc
+    // The ball-area lines have no colour in the file (HaxBall's black): the wall ink's.
+    CHECK(colours.contains(kInkColour));
+    CHECK_FALSE(colours.contains(0x101010u));
+    CHECK_FALSE(colours.contains(0x000000u));
 }
 
 }  // namespace

@@ -54,7 +54,8 @@ ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options) {
     for (std::uint32_t i = 0; i < m.puck_count(); ++i)
         v.disks.push_back({m.puck_disk(i).position, map.tuning.puck_radius, render::Ink::puck});
     for (std::uint32_t i = 0; i < m.disc_count(); ++i)
-        v.disks.push_back({m.disc_disk(i).position, map.discs[i].radius, render::Ink::wall});
+        v.disks.push_back(
+            {m.disc_disk(i).position, map.discs[i].radius, render::Ink::wall, map.discs[i].color});
     for (game::Slot s = 0; s < m.slot_count(); ++s) {
         if (!m.active(s)) continue;
         const bool followed = options.follow == s;

@@ -304,7 +304,8 @@ render::Scene Session::scene(std::uint64_t now_ms, bool show_roster) {
             disks_.push_back({at[i], map_->tuning.puck_radius, render::Ink::puck});
         // Movable discs look like the posts: obstacles, in the walls' ink.
         for (std::uint32_t i = 0; i < layout.discs; ++i)
-            disks_.push_back({at[layout.of_disc(i)], map_->discs[i].radius, render::Ink::wall});
+            disks_.push_back({at[layout.of_disc(i)], map_->discs[i].radius, render::Ink::wall,
+                              map_->discs[i].color});
         for (game::Slot s = 0; s < layout.slots; ++s) {
             // Inactive slots are parked off the field: not drawn.
             if (((f->active_mask >> s) & 1U) == 0) continue;

@@ -19,7 +19,8 @@ Canvas::Canvas(int cells_x, int cells_y, game::Vec2 bounds_min, game::Vec2 bound
       dots_y_(std::max(cells_y, 0) * kDotsY),
       min_(bounds_min),
       max_(bounds_max),
-      dots_(static_cast<std::size_t>(dots_x_) * static_cast<std::size_t>(dots_y_), Ink::none) {
+      dots_(static_cast<std::size_t>(dots_x_) * static_cast<std::size_t>(dots_y_), Ink::none),
+      colours_(dots_.size(), kInkColour) {
     const double w = std::max(max_.x - min_.x, 1e-9);
     const double h = std::max(max_.y - min_.y, 1e-9);
     scale_ = std::min(dots_x_ / w, dots_y_ / h);
@@ -44,9 +45,12 @@ Canvas::Range Canvas::range_of(game::Vec2 lo, game::Vec2 hi) const {
     return r;
 }
 
-void Canvas::mark(int i, int j, Ink ink) {
-    Ink& dot = dots_[index(i, j)];
-    if (ink > dot) dot = ink;
+void Canvas::mark(int i, int j, Ink ink, std::uint32_t rgb) {
+    const std::size_t at = index(i, j);
+    if (ink > dots_[at]) {
+        dots_[at] = ink;
+        colours_[at] = rgb;
+    }
 }
 
 void Canvas::box(const game::Box& b, Ink ink) {
@@ -61,42 +65,44 @@ void Canvas::box(const game::Box& b, Ink ink) {
             const game::Vec2 d = centre_of(i, j) - b.center;
             const double lx = physics::dot(d, b.axis);
             const double ly = physics::dot(d, physics::perp(b.axis));
-            if (std::abs(lx) <= hx && std::abs(ly) <= hy) mark(i, j, ink);
+            if (std::abs(lx) <= hx && std::abs(ly) <= hy) mark(i, j, ink, kInkColour);
         }
     }
 }
 
 template <class Closest>
-void Canvas::stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink) {
+void Canvas::stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink, std::uint32_t rgb) {
     const double reach = kLineDots / 2.0 / scale_;
     const game::Vec2 pad{reach, reach};
     const Range r = range_of(bounds.min - pad, bounds.max + pad);
     for (int j = r.j0; j <= r.j1; ++j) {
         for (int i = r.i0; i <= r.i1; ++i) {
             const game::Vec2 p = centre_of(i, j);
-            if (physics::length_squared(closest(p) - p) <= reach * reach) mark(i, j, ink);
+            if (physics::length_squared(closest(p) - p) <= reach * reach) mark(i, j, ink, rgb);
         }
     }
 }
 
-void Canvas::segment(const game::Segment& s, Ink ink) {
+void Canvas::segment(const game::Segment& s, Ink ink, std::uint32_t rgb) {
     stroke(
-        physics::bounds_of(s), [&s](game::Vec2 p) { return physics::closest_point(s, p); }, ink);
+        physics::bounds_of(s), [&s](game::Vec2 p) { return physics::closest_point(s, p); }, ink,
+        rgb);
 }
 
-void Canvas::arc(const physics::Arc& a, Ink ink) {
+void Canvas::arc(const physics::Arc& a, Ink ink, std::uint32_t rgb) {
     stroke(
-        physics::bounds_of(a), [&a](game::Vec2 p) { return physics::closest_point(a, p); }, ink);
+        physics::bounds_of(a), [&a](game::Vec2 p) { return physics::closest_point(a, p); }, ink,
+        rgb);
 }
 
-void Canvas::disk(game::Vec2 c, double radius, Ink ink) {
+void Canvas::disk(game::Vec2 c, double radius, Ink ink, std::uint32_t rgb) {
     const game::Vec2 pad{radius, radius};
     const Range r = range_of(c - pad, c + pad);
     bool any = false;
     for (int j = r.j0; j <= r.j1; ++j) {
         for (int i = r.i0; i <= r.i1; ++i) {
             if (physics::length_squared(centre_of(i, j) - c) <= radius * radius) {
-                mark(i, j, ink);
+                mark(i, j, ink, rgb);
                 any = true;
             }
         }
@@ -105,7 +111,7 @@ void Canvas::disk(game::Vec2 c, double radius, Ink ink) {
     if (!any) {
         const Range at = range_of(c, c);
         if (at.i0 <= at.i1 && at.j0 <= at.j1 && at.i0 == at.i1 && at.j0 == at.j1)
-            mark(at.i0, at.j0, ink);
+            mark(at.i0, at.j0, ink, rgb);
     }
 }
 

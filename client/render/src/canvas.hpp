@@ -18,14 +18,16 @@ class Canvas {
     // `cells_x` × `cells_y` cells showing `bounds` (map units), scaled to fit and centred.
     Canvas(int cells_x, int cells_y, game::Vec2 bounds_min, game::Vec2 bounds_max);
 
+    // `rgb`: the shape's own colour (0xRRGGBB), else kInkColour.
     void box(const game::Box& box, Ink ink);
-    void segment(const game::Segment& segment, Ink ink);
-    void arc(const physics::Arc& arc, Ink ink);
-    void disk(game::Vec2 centre, double radius, Ink ink);
+    void segment(const game::Segment& segment, Ink ink, std::uint32_t rgb = kInkColour);
+    void arc(const physics::Arc& arc, Ink ink, std::uint32_t rgb = kInkColour);
+    void disk(game::Vec2 centre, double radius, Ink ink, std::uint32_t rgb = kInkColour);
 
     int dots_x() const { return dots_x_; }
     int dots_y() const { return dots_y_; }
     Ink at(int i, int j) const { return dots_[index(i, j)]; }
+    std::uint32_t rgb_at(int i, int j) const { return colours_[index(i, j)]; }
     double dots_per_unit() const { return scale_; }
 
   private:
@@ -38,11 +40,12 @@ class Canvas {
         return static_cast<std::size_t>(j) * static_cast<std::size_t>(dots_x_) +
                static_cast<std::size_t>(i);
     }
-    void mark(int i, int j, Ink ink);
+    // The higher ink wins a dot, with its colour; on a tie the first drawn.
+    void mark(int i, int j, Ink ink, std::uint32_t rgb);
     // Marks the dots within half a line's width of a line (straight or
     // curved) inside `bounds`, whose point nearest p is closest(p).
     template <class Closest>
-    void stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink);
+    void stroke(const physics::Aabb& bounds, Closest&& closest, Ink ink, std::uint32_t rgb);
 
     int dots_x_;
     int dots_y_;
@@ -52,6 +55,7 @@ class Canvas {
     double offset_x_;  // dots left of the bounds (centring)
     double offset_y_;
     std::vector<Ink> dots_;
+    std::vector<std::uint32_t> colours_;
 };
 
 }  // namespace carom::render

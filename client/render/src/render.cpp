@@ -15,6 +15,13 @@ namespace {
 // around the field.
 constexpr double kMarginUnits = 12.0;
 
+// A stadium's colour as drawn: kept unless too dark to see on a dark
+// terminal (HaxBall's default line colour is black, on its green grass).
+std::uint32_t shown_colour(std::uint32_t rgb) {
+    const std::uint32_t r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF;
+    return std::max({r, g, b}) < 0x50 ? kInkColour : rgb & 0xFFFFFF;
+}
+
 physics::Arc arc_of(const game::Wall& w) {
     return {w.center, physics::length(w.a - w.center), w.a, w.b};
 }
@@ -73,19 +80,24 @@ void blit(const Canvas& canvas, Grid& grid, int top, Glyphs glyphs) {
         for (int cx = 0; cx < cells_x; ++cx) {
             std::uint8_t bits = 0;
             Ink ink = Ink::none;
+            std::uint32_t rgb = kInkColour;  // the colour of the first dot of the highest ink
             for (int dx = 0; dx < kDotsX; ++dx) {
                 for (int dy = 0; dy < kDotsY; ++dy) {
-                    const Ink dot = canvas.at(cx * kDotsX + dx, cy * kDotsY + dy);
+                    const int i = cx * kDotsX + dx, j = cy * kDotsY + dy;
+                    const Ink dot = canvas.at(i, j);
                     if (dot == Ink::none) continue;
                     bits = static_cast<std::uint8_t>(
                         bits |
                         kBrailleBit[static_cast<std::size_t>(dx)][static_cast<std::size_t>(dy)]);
-                    ink = std::max(ink, dot);
+                    if (dot > ink) {
+                        ink = dot;
+                        rgb = canvas.rgb_at(i, j);
+                    }
                 }
             }
             if (ink == Ink::none) continue;
             const char32_t ch = glyphs == Glyphs::braille ? char32_t{0x2800} + bits : ascii_of(ink);
-            grid.set(cx, top + cy, {ch, ink});
+            grid.set(cx, top + cy, {ch, ink, rgb});
         }
     }
 }
@@ -144,18 +156,19 @@ Grid render(const Scene& scene, int width, int height, Glyphs glyphs) {
     for (const game::Wall& w : scene.map->walls) {
         if (!w.visible || w.shape == game::Wall::Shape::plane) continue;
         if (w.shape == game::Wall::Shape::arc) {
-            canvas.arc(arc_of(w), Ink::wall);
+            canvas.arc(arc_of(w), Ink::wall, shown_colour(w.color));
         } else {
-            canvas.segment({w.a, w.b}, Ink::wall);
+            canvas.segment({w.a, w.b}, Ink::wall, shown_colour(w.color));
         }
     }
     for (const game::Post& p : scene.map->posts)
-        canvas.disk(p.position, p.radius, Ink::wall);
+        canvas.disk(p.position, p.radius, Ink::wall, shown_colour(p.color));
     for (const game::Goal& g : scene.map->goals)
         canvas.segment({g.post_a, g.post_b},
                        g.defender == game::Team::left ? Ink::goal_left : Ink::goal_right);
     for (const DiskView& d : scene.disks)
-        canvas.disk(d.position, d.radius, d.ink);
+        canvas.disk(d.position, d.radius, d.ink,
+                    d.rgb == kInkColour ? kInkColour : shown_colour(d.rgb));
     blit(canvas, grid, top, glyphs);
 
     if (!scene.roster.empty()) draw_roster(scene.roster, grid, top, rows);

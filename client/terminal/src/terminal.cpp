@@ -4,7 +4,9 @@
 #include <ncursesw/curses.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <clocale>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -37,6 +39,30 @@ InkStyle style_of(render::Ink ink) {
         default:
             return {-1, A_NORMAL};
     }
+}
+
+// The terminal colour nearest to 0xRRGGBB: in the 6 x 6 x 6 cube of a
+// 256-colour terminal, else one of the eight basic colours (a channel counts
+// when it is at least half the strongest).
+short nearest_colour(std::uint32_t rgb, int colours) {
+    const int channel[3] = {static_cast<int>((rgb >> 16) & 0xFF),
+                            static_cast<int>((rgb >> 8) & 0xFF), static_cast<int>(rgb & 0xFF)};
+    if (colours >= 256) {
+        static constexpr int kLevels[6] = {0, 95, 135, 175, 215, 255};  // xterm's cube
+        int index = 0;
+        for (const int c : channel) {
+            int best = 0;
+            for (int l = 1; l < 6; ++l)
+                if (std::abs(kLevels[l] - c) < std::abs(kLevels[best] - c)) best = l;
+            index = index * 6 + best;
+        }
+        return static_cast<short>(16 + index);
+    }
+    const int strongest = std::max({channel[0], channel[1], channel[2]});
+    int basic = 0;  // curses numbers them red 1, green 2, blue 4
+    for (int c = 0; c < 3; ++c)
+        if (strongest > 0 && 2 * channel[c] >= strongest) basic |= 1 << c;
+    return static_cast<short>(basic);
 }
 
 }  // namespace
@@ -78,6 +104,16 @@ void Terminal::set_up() {
     }
 }
 
+short Terminal::pair_of(std::uint32_t rgb, render::Ink ink) {
+    const short colour = nearest_colour(rgb, COLORS);
+    if (const auto it = rgb_pairs_.find(colour); it != rgb_pairs_.end()) return it->second;
+    const auto pair = static_cast<int>(render::Ink::count_) + static_cast<int>(rgb_pairs_.size());
+    if (pair >= COLOR_PAIRS) return static_cast<short>(ink);
+    init_pair(static_cast<short>(pair), colour, -1);
+    rgb_pairs_.emplace(colour, static_cast<short>(pair));
+    return static_cast<short>(pair);
+}
+
 Terminal::~Terminal() {
     endwin();
     if (screen_ != nullptr) delscreen(screen_);
@@ -98,8 +134,11 @@ void Terminal::draw(const render::Grid& grid) {
             const InkStyle s = style_of(c.ink);
             wchar_t text[2] = {static_cast<wchar_t>(c.ch), L'\0'};
             cchar_t cc;
-            const short pair = colour_ ? static_cast<short>(c.ink) : 0;
-            attr_t attributes = colour_ ? s.attributes : A_NORMAL;
+            const bool own_colour = colour_ && c.rgb != render::kInkColour;
+            const short pair = !colour_     ? 0
+                               : own_colour ? pair_of(c.rgb, c.ink)
+                                            : static_cast<short>(c.ink);
+            attr_t attributes = own_colour ? A_NORMAL : colour_ ? s.attributes : A_NORMAL;
             if (!colour_ && (c.ink == render::Ink::own || c.ink == render::Ink::alert))
                 attributes = A_BOLD;
             setcchar(&cc, text, attributes, pair, nullptr);

@@ -1,6 +1,7 @@
 #pragma once
 // What a renderer produces: a grid of character cells, each a code point and
-// an ink (what it depicts, which a terminal maps to a colour). Plain data, so
+// an ink (what it depicts, which a terminal maps to a colour), and for a
+// stadium's walls, posts and discs the colour its file gives them. Plain data, so
 // tests compare grids as text and the replay viewer can write them anywhere.
 #include <cstdint>
 #include <string>
@@ -24,9 +25,13 @@ enum class Ink : std::uint8_t {
     count_
 };
 
+// Cell::rgb when the cell takes its ink's colour.
+inline constexpr std::uint32_t kInkColour = 0xFFFFFFFFu;
+
 struct Cell {
     char32_t ch = U' ';
     Ink ink = Ink::none;
+    std::uint32_t rgb = kInkColour;  // else 0xRRGGBB
     friend bool operator==(const Cell&, const Cell&) = default;
 };
 

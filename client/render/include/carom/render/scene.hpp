@@ -15,7 +15,8 @@ namespace carom::render {
 struct DiskView {
     game::Vec2 position;  // map units, y up
     double radius = 1.0;
-    Ink ink = Ink::puck;  // team_left, team_right, puck or own
+    Ink ink = Ink::puck;             // team_left, team_right, puck, own, or wall (a stadium's disc)
+    std::uint32_t rgb = kInkColour;  // a stadium disc's own colour
 };
 
 // What the phase line says.

@@ -4,6 +4,7 @@
 // it (on every exit path, exceptions included) gives it back as it was.
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <optional>
 
 #include "carom/render/grid.hpp"
@@ -41,10 +42,14 @@ class Terminal {
 
   private:
     void set_up();
+    // The colour pair of a stadium's colour (0xRRGGBB): the nearest colour
+    // the terminal has, each made once; the ink's pair when pairs run out.
+    short pair_of(std::uint32_t rgb, render::Ink ink);
 
     ::screen* screen_ = nullptr;  // the off-screen terminal's, else null (stdscr's)
     bool utf8_ = false;
     bool colour_ = false;
+    std::map<short, short> rgb_pairs_;  // terminal colour -> its pair
 };
 
 }  // namespace carom::terminal
