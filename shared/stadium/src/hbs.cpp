@@ -364,6 +364,11 @@ std::optional<Refusal> Importer::read_segments() {
                                                   std::to_string(vertexes_.size()) + " exclusive)"};
             ends[k] = v->get<std::size_t>();
         }
+        if (vertexes_[ends[0]].position == vertexes_[ends[1]].position) {
+            // Nothing to collide with but its ends, which stay vertexes.
+            ignore(o->path(), "a segment of zero length (its ends coincide): passed over");
+            continue;
+        }
         game::Wall w;
         double curve = 0.0, curve_f = 0.0;
         if (auto r = number(*o, "bCoef", 1.0, w.restitution)) return r;

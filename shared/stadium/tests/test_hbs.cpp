@@ -220,9 +220,10 @@ TEST_CASE("hbs_view_and_room_settings_are_accepted_and_noted") {
 TEST_CASE("hbs_keys_outside_the_format_are_ignored_as_HaxBall_does_and_noted") {
     const Imported s = imported(stadium(
         "foo: 1,"
-        "vertexes: [ { x: -20, y: 60, pos: [1, 2], curve: 0 }, { x: 20, y: 60, pos: [3, 4] } ],"
-        "segments: [ { v0: 0, v1: 1, x: 5 } ],"));
-    REQUIRE(s.map.walls.size() == 5);  // the four planes and the segment
+        "vertexes: [ { x: -20, y: 60, pos: [1, 2], curve: 0 }, { x: 20, y: 60, pos: [3, 4] }, "
+        "{ x: 20, y: 60 } ],"
+        "segments: [ { v0: 0, v1: 1, x: 5 }, { v0: 1, v1: 2 } ],"));
+    REQUIRE(s.map.walls.size() == 5);  // the four planes and the first segment
     const auto noted = [&](const std::string& text) {
         return std::find(s.notes.begin(), s.notes.end(), text) != s.notes.end();
     };
@@ -231,7 +232,8 @@ TEST_CASE("hbs_keys_outside_the_format_are_ignored_as_HaxBall_does_and_noted") {
     CHECK(noted("vertexes[0].pos" + why + " (2 times, as vertexes[].pos)"));
     CHECK(noted("vertexes[0].curve" + why));
     CHECK(noted("segments[0].x" + why));
-    CHECK(s.notes.size() == 4);
+    CHECK(noted("segments[1]: a segment of zero length (its ends coincide): passed over"));
+    CHECK(s.notes.size() == 6);  // and vertex 2, which ends no segment, a point wall
 
     // A flag's name outside the list gives no bit, and is noted too, with
     // the trait it came from.
