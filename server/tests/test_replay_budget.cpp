@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <set>
+#include <string>
 
 #include <spdlog/fmt/fmt.h>
 
@@ -46,16 +46,26 @@ void write_file(const fs::path& path, std::size_t bytes, std::chrono::hours age)
     fs::last_write_time(path, fs::file_time_type::clock::now() - age);
 }
 
+// The rink with matches of one second, written into `dir`.
+fs::path one_second_rink(const fs::path& dir) {
+    std::ifstream in(kMaps / "rink.json");
+    std::string rink((std::istreambuf_iterator<char>(in)), {});
+    const std::string key = R"("match_seconds": )";
+    const std::size_t at = rink.find(key);
+    REQUIRE(at != std::string::npos);
+    const std::size_t digits = rink.find_first_not_of("0123456789", at + key.size());
+    rink.replace(at + key.size(), digits - (at + key.size()), "1");
+    const fs::path map = dir / "one-second.json";
+    std::ofstream(map) << rink;
+    return map;
+}
+
 }  // namespace
 
 TEST_CASE("a server with a small replay budget keeps the newest matches within it") {
     const fs::path dir = fresh_dir("server");
     // The rink with matches of one second: a replay of a few KB every 60 ticks per room.
-    std::ifstream in(kMaps / "rink.json");
-    const std::string rink((std::istreambuf_iterator<char>(in)), {});
-    const fs::path map = dir / "one-second.json";
-    std::ofstream(map) << std::regex_replace(rink, std::regex(R"("match_seconds": \d+)"),
-                                             R"("match_seconds": 1)");
+    const fs::path map = one_second_rink(dir);
     constexpr std::uint64_t kBudgetBytes = 40 * 1024;
     ServerConfig config = config_for("rink.json", 2);
     config.maps = {map};
@@ -135,11 +145,7 @@ TEST_CASE("a server with a small replay budget keeps the newest matches within i
 
 TEST_CASE("a server keeps the newest finished matches, not every one, and counts them all") {
     const fs::path dir = fresh_dir("finished");
-    std::ifstream in(kMaps / "rink.json");
-    const std::string rink((std::istreambuf_iterator<char>(in)), {});
-    const fs::path map = dir / "one-second.json";
-    std::ofstream(map) << std::regex_replace(rink, std::regex(R"("match_seconds": \d+)"),
-                                             R"("match_seconds": 1)");
+    const fs::path map = one_second_rink(dir);
     ServerConfig config = config_for("rink.json", 2);
     config.maps = {map};
     config.bots = true;
