@@ -337,30 +337,39 @@ Status validate(const Map& map) {
             !e)
             return e;
     if (auto e = validate_discs(map); !e) return e;
-    // No two of them start overlapping (touching is allowed).
+    // No two of them start overlapping (touching is allowed), unless their
+    // collision groups keep them apart (a disc only the ball meets may sit
+    // on a player's spawn).
     struct Start {
         std::string field;
         Vec2 position;
         double radius;
+        Collision collision;
     };
+    const bool grouped = map.uses_groups();
+    constexpr Collision kEverything{0xFFFFFFFFu, 0xFFFFFFFFu};
     std::vector<Start> starts;
     for (std::size_t i = 0; i < map.spawns.size(); ++i)
-        starts.push_back(
-            {at("spawns", i, "position"), map.spawns[i].position, map.tuning.player_radius});
+        starts.push_back({at("spawns", i, "position"), map.spawns[i].position,
+                          map.tuning.player_radius,
+                          grouped ? player_collision(map.spawns[i].team, false) : kEverything});
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i)
-        starts.push_back(
-            {"puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i], map.tuning.puck_radius});
+        starts.push_back({"puck_spawns[" + std::to_string(i) + "]", map.puck_spawns[i],
+                          map.tuning.puck_radius, grouped ? map.puck_collision : kEverything});
     for (std::size_t i = 0; i < map.discs.size(); ++i)
-        starts.push_back({at("discs", i, "position"), map.discs[i].position, map.discs[i].radius});
+        starts.push_back({at("discs", i, "position"), map.discs[i].position, map.discs[i].radius,
+                          map.discs[i].collision});
     for (std::size_t i = 0; i < starts.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
-            const double reach = starts[i].radius + starts[j].radius;
-            if (physics::length_squared(starts[i].position - starts[j].position) < reach * reach)
-                return fail(starts[i].field + ": overlaps " + starts[j].field + " (centres " +
-                            num(std::sqrt(
-                                physics::length_squared(starts[i].position - starts[j].position))) +
-                            " apart, radii " + num(starts[j].radius) + " + " +
-                            num(starts[i].radius) + ")");
+            const Start& a = starts[i];
+            const Start& b = starts[j];
+            if (!collides_with(a.collision, b.collision.group, b.collision.mask)) continue;
+            const double reach = a.radius + b.radius;
+            const double apart_squared = physics::length_squared(a.position - b.position);
+            if (apart_squared < reach * reach)
+                return fail(a.field + ": overlaps " + b.field + " (centres " +
+                            num(std::sqrt(apart_squared)) + " apart, radii " + num(b.radius) +
+                            " + " + num(a.radius) + ")");
         }
     }
     return detail::check_goals_reachable(map);

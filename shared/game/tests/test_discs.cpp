@@ -149,4 +149,9 @@ TEST_CASE("A disc is validated like a puck, by its own fields") {
     CHECK(refusal([](Disc& d) {
               d.position = {15.0, 6.0};
           }).find("discs[0].position: overlaps spawns[0].position") == 0);
+    // Unless nothing of the two meets the other: a disc only the ball moves
+    // may sit on a player's spawn.
+    Map apart = map_with_disc({15.0, 6.0});
+    apart.discs[0].collision = {groups::kBall, groups::kBall | groups::kWall};
+    CHECK(validate(apart).ok());
 }
