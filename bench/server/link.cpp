@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "carom/client/chase_bot.hpp"
+#include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
 #include "carom/protocol/map_file.hpp"
@@ -86,6 +86,7 @@ std::pair<std::uint64_t, std::uint64_t> input_change_bytes(const std::filesystem
 struct Player {
     server::Endpoint at;
     std::unique_ptr<client::Connection> connection;
+    client::BotDriver bot;
     std::unique_ptr<linksim::LinkSimulator<>> up, down;
     std::int64_t next_tick_us = 0;
     std::uint64_t down_bytes = 0, down_datagrams = 0;
@@ -222,9 +223,6 @@ LinkFigures run_link(const LinkRunOptions& o) {
     std::int64_t next_server_us = kTickUs;
     for (Player& p : players)
         p.connection->connect(0);
-    const game::Vec2 goals[2] = {client::opposing_goal(map, game::Team::left),
-                                 client::opposing_goal(map, game::Team::right)};
-    const double reach = client::kick_distance(map.tuning);
     for (std::int64_t now = 0; now <= end_us; now += kStepUs) {
         transport.now_us = now;
         const auto now_ms = static_cast<std::uint64_t>(now / 1000);
@@ -247,12 +245,7 @@ LinkFigures run_link(const LinkRunOptions& o) {
             c.update(now_ms);
             if (c.state() != client::State::connected) continue;
             if (c.replica() == nullptr) c.set_map(map);
-            game::Input input = game::Input::idle();
-            const client::Frame* frame = c.latest_frame();
-            if (frame != nullptr && c.session().slot >= 0)
-                input = client::chase_input(*frame, static_cast<game::Slot>(c.session().slot),
-                                            rules.puck_count(), goals[c.session().team & 1], reach);
-            c.send_input(input, now_ms);
+            c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
         }
     }
 

@@ -1,8 +1,9 @@
 #pragma once
 // Bandwidth as players see it: a real Server and its client Connections in
 // one process, every datagram both ways through its own simulated link
-// (shared/linksim), on a simulated clock. The clients play with the chase
-// bot, as carom-loadgen's do, and each holds an exact copy of the match.
+// (shared/linksim), on a simulated clock. The clients play the game's bot
+// on their copy (client::BotDriver), as carom-loadgen's do, and each holds an exact copy of the
+// match.
 #include <cstdint>
 #include <filesystem>
 #include <string>

@@ -1,5 +1,5 @@
 // carom-client: join a carom match and play it in the terminal (or, with
-// --bot, let the chase bot play without one). One loop, three clocks: the
+// --bot, let the game's bot play without one). One loop, three clocks: the
 // socket is drained whenever it has data, the simulation ticks at the
 // server's rate, frames are drawn at --fps; the loop sleeps in poll() until
 // the earliest of them, so nothing waits on anything else.
@@ -21,7 +21,7 @@
 #include "carom/client/host_port.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/linksim/link_spec.hpp"
-#include "carom/play/session.hpp"
+#include "carom/play/player.hpp"
 #include "carom/protocol/map_search.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
@@ -126,7 +126,7 @@ std::vector<std::filesystem::path> map_dirs(const Options& o) {
 
 // The loop both modes share; `frame` draws (terminal mode) and `keys` reads input.
 struct Loop {
-    carom::play::Session& session;
+    carom::play::Player& player;
     carom::app::UdpLink& link;
     const Clock& clock;
     std::int64_t tick_us;
@@ -148,28 +148,27 @@ struct Loop {
         pollfd fds[2] = {{link.native_handle(), POLLIN, 0}, {STDIN_FILENO, POLLIN, 0}};
         const nfds_t nfds = keys ? 2 : 1;
         for (;;) {
-            link.drain([this](std::span<const std::uint8_t> d) {
-                session.on_datagram(d, clock.now_ms());
-            });
+            link.drain(
+                [this](std::span<const std::uint8_t> d) { player.on_datagram(d, clock.now_ms()); });
             std::int64_t now = clock.now_us();
             if (now - next_tick > kMaxCatchUpUs) next_tick = now;
             while (now >= next_tick) {
-                session.tick(clock.now_ms());
+                player.tick(clock.now_ms());
                 next_tick += tick_us;
             }
             if (keys && !keys(clock.now_ms())) {
-                session.quit(clock.now_ms());
+                player.quit(clock.now_ms());
                 return 0;
             }
             if (g_signal != 0) {
-                session.quit(clock.now_ms());
+                player.quit(clock.now_ms());
                 return g_signal;
             }
             if (done && done(clock.now_ms())) {
-                session.quit(clock.now_ms());
+                player.quit(clock.now_ms());
                 return 0;
             }
-            if (session.ending()) return 0;
+            if (player.ending()) return 0;
             now = clock.now_us();
             if (frame_us > 0 && now >= next_frame) {
                 frame(clock.now_ms());
@@ -185,7 +184,7 @@ struct Loop {
     }
 };
 
-int play_in_terminal(const Options& o, carom::play::Session& session, carom::app::UdpLink& link,
+int play_in_terminal(const Options& o, carom::play::Player& player, carom::app::UdpLink& link,
                      const Clock& clock) {
     std::optional<carom::play::Ending> ending;
     int signal = 0;
@@ -195,10 +194,10 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
             terminal.utf8() ? carom::render::Glyphs::braille : carom::render::Glyphs::ascii;
         bool roster = false;
         Loop loop{
-            session, link, clock, 1'000'000 / 60, static_cast<std::int64_t>(1'000'000.0 / o.fps),
-            {},      {},   {}};
+            player, link, clock, 1'000'000 / 60, static_cast<std::int64_t>(1'000'000.0 / o.fps),
+            {},     {},   {}};
         loop.frame = [&](std::uint64_t now_ms) {
-            const carom::render::Scene scene = session.scene(now_ms, roster);
+            const carom::render::Scene scene = player.scene(now_ms, roster);
             terminal.draw(
                 carom::render::render(scene, terminal.width(), terminal.height(), glyphs));
         };
@@ -207,12 +206,12 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
                 const bool typed = k->kind == carom::terminal::Key::Kind::character;
                 if (typed && (k->ch == 'q' || k->ch == 'Q')) return false;
                 if (typed && k->ch == '\t') roster = !roster;
-                if (const auto key = steer_key(*k)) session.press(*key, now_ms);
+                if (const auto key = steer_key(*k)) player.press(*key, now_ms);
             }
             return true;
         };
         signal = loop.run();
-        ending = session.ending();
+        ending = player.ending();
     }  // the terminal is restored here, before anything is printed
     const carom::play::Ending e = ending.value_or(carom::play::Ending{});
     if (signal != 0) {
@@ -223,17 +222,17 @@ int play_in_terminal(const Options& o, carom::play::Session& session, carom::app
     return e.exit_code;
 }
 
-int play_as_bot(const Options& o, carom::play::Session& session, carom::app::UdpLink& link,
+int play_as_bot(const Options& o, carom::play::Player& player, carom::app::UdpLink& link,
                 const Clock& clock) {
     bool joined = false;
     std::uint64_t joined_ms = 0;
-    Loop loop{session, link, clock, 1'000'000 / 60, 0, {}, {}, {}};
+    Loop loop{player, link, clock, 1'000'000 / 60, 0, {}, {}, {}};
     loop.done = [&](std::uint64_t now_ms) {
-        if (!joined && session.connection().state() == carom::client::State::connected &&
-            session.map() != nullptr) {
+        if (!joined && player.connection().state() == carom::client::State::connected &&
+            player.map() != nullptr) {
             joined = true;
             joined_ms = now_ms;
-            const auto& s = session.connection().session();
+            const auto& s = player.connection().admission();
             spdlog::info("joined room {} slot {} on {} as client {}", s.room, s.slot,
                          carom::game::printable_name(s.map_name), s.client_id);
         }
@@ -241,20 +240,21 @@ int play_as_bot(const Options& o, carom::play::Session& session, carom::app::Udp
                static_cast<double>(now_ms - joined_ms) >= o.duration_s * 1000.0;
     };
     const int signal = loop.run();
-    const auto& st = session.connection().stats();
-    const carom::client::Frame* f = session.connection().latest_frame();
+    const auto& st = player.connection().stats();
+    const carom::game::Match* m = player.match();
+    const auto score = [m](carom::game::Team t) { return m != nullptr ? m->score(t) : 0U; };
     if (joined)
         spdlog::info(
             "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}; "
             "{} failed proofs, {} full states asked again, {}",
             static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.snapshots_received,
-            st.snapshots_undecodable, st.loss_estimate() * 100.0, f ? f->score[0] : 0,
-            f ? f->score[1] : 0, st.hash_mismatches, st.resyncs,
-            session.connection().replica() != nullptr && session.connection().replica()->holds()
+            st.snapshots_undecodable, st.loss_estimate() * 100.0, score(carom::game::Team::left),
+            score(carom::game::Team::right), st.hash_mismatches, st.resyncs,
+            player.connection().replica() != nullptr && player.connection().replica()->holds()
                 ? "the match held"
                 : "no match held");
     if (signal != 0) return 128 + signal;
-    const carom::play::Ending e = session.ending().value_or(carom::play::Ending{});
+    const carom::play::Ending e = player.ending().value_or(carom::play::Ending{});
     if (e.exit_code != 0) spdlog::error("{}", e.message);
     return e.exit_code;
 }
@@ -278,7 +278,7 @@ int main(int argc, char** argv) {
     app.add_option("--room", o.room, "Room to join (-1: the first with space)")
         ->capture_default_str();
     app.add_flag("--spectate", o.spectate, "Watch without taking a slot");
-    app.add_flag("--bot", o.bot, "No terminal: the chase bot plays (for scripts and CI)");
+    app.add_flag("--bot", o.bot, "No terminal: the game's bot plays (for scripts and CI)");
     app.add_option("--duration", o.duration_s, "--bot: leave after this many seconds (0: never)")
         ->check(carom::cli::finite(0, 1e9))
         ->capture_default_str();
@@ -330,7 +330,7 @@ int main(int argc, char** argv) {
     try {
         asio::io_context io;
         carom::app::UdpLink link(io, *parsed);
-        carom::play::SessionConfig config;
+        carom::play::PlayerConfig config;
         config.connection.name = o.name;
         config.connection.room = o.room;
         config.connection.spectator = o.spectate;
@@ -341,8 +341,8 @@ int main(int argc, char** argv) {
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;
-        carom::play::Session session(config,
-                                     [&link](std::span<const std::uint8_t> b) { link.send(b); });
+        carom::play::Player player(config,
+                                   [&link](std::span<const std::uint8_t> b) { link.send(b); });
         const Clock clock;
         if (link_spec) {
             // Printed before the terminal takes the screen: the run repeats with this spec.
@@ -352,9 +352,9 @@ int main(int argc, char** argv) {
                           carom::linksim::derive_seed(*link_spec->seed, 1),
                           [&clock] { return clock.now_us(); });
         }
-        session.start(clock.now_ms());
-        return o.bot ? play_as_bot(o, session, link, clock)
-                     : play_in_terminal(o, session, link, clock);
+        player.start(clock.now_ms());
+        return o.bot ? play_as_bot(o, player, link, clock)
+                     : play_in_terminal(o, player, link, clock);
     } catch (const std::exception& e) {
         std::cerr << "carom-client: " << e.what() << "\n";
         return kExitError;

@@ -53,7 +53,7 @@ struct DrawFigures {
     double seconds = 0.0;
 };
 
-// A 4 v 4 on the arena (the session's chase bot and seven server bots),
+// A 4 v 4 on the arena (the player's bot and seven server bots),
 // drawn at 30 frames a second of simulated time on a width × height screen
 // that ncurses writes into a temporary file.
 DrawFigures draw_run(int width, int height, bool utf8, double seconds, std::uint64_t seed) {
@@ -80,7 +80,7 @@ DrawFigures draw_run(int width, int height, bool utf8, double seconds, std::uint
         w.run(kWarmUpUs + until, {}, {}, [&] {
             if (w.now_us() < next_frame) return;
             next_frame += 1'000'000 / 30;
-            const carom::render::Scene scene = w.session().scene(w.now_ms(), false);
+            const carom::render::Scene scene = w.player().scene(w.now_ms(), false);
             const auto a = Clock::now();
             const carom::render::Grid grid = carom::render::render(scene, width, height, glyphs);
             const auto b = Clock::now();
@@ -125,13 +125,13 @@ void predict_run(double seconds, std::uint64_t seed, bool ghosts, PredictFigures
     ClientSide client;
     w.run(
         static_cast<std::int64_t>(seconds * 1e6), [&] { server.after_tick(); },
-        [&] { client.after_tick(w.session()); });
+        [&] { client.after_tick(w.player()); });
     for (const auto& [sequence, applied] : server.applied()) {
         const auto d = client.drawn.find(sequence);
         if (d != client.drawn.end())
             into.errors.push_back(carom::physics::length(d->second - applied.position));
     }
-    const carom::play::PredictorStats& s = w.session().predictor()->stats();
+    const carom::play::PredictorStats& s = w.player().predictor()->stats();
     into.visible += s.visible;
     into.snaps += s.snaps;
     into.frames += s.frames;

@@ -62,7 +62,7 @@ void Connection::connect(std::uint64_t now_ms) {
     close_reason_ = CloseReason::none;
     close_detail_.clear();
     cookie_.reset();
-    session_ = Session{};
+    admission_ = Admission{};
     // Sequences keep counting across reconnects: a reclaimed slot on the
     // server may still hold our old ones, and it drops anything not newer.
     unapplied_.clear();
@@ -70,8 +70,6 @@ void Connection::connect(std::uint64_t now_ms) {
     if (replica_) replica_->drop();
     assembly_.clear();
     failures_in_a_row_ = 0;
-    frame_.reset();
-    roster_.clear();
     events_.clear();
     match_info_.reset();
     last_input_sequence_ = 0;
@@ -142,7 +140,7 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     const bool connected = state_ == State::connected;
     // Once accepted, what the server sends in the session carries its secret:
     // a packet forged from the server's address without it is dropped.
-    if (connected && packet.session_secret() != session_.secret &&
+    if (connected && packet.session_secret() != admission_.secret &&
         (type == net::Body::FullState || type == net::Body::Disconnect ||
          type == net::Body::KeepAlive)) {
         ++stats_.wrong_secret;
@@ -178,19 +176,19 @@ void Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
 }
 
 void Connection::on_accepted(const net::Accepted& a) {
-    session_.client_id = a.client_id();
-    session_.secret = a.session_secret();
-    session_.room = a.room();
-    session_.slot = a.slot();
-    session_.team = a.team();
-    session_.tick_rate_hz = a.tick_rate_hz();
-    session_.snapshot_rate_hz = a.snapshot_rate_hz();
-    session_.map_name = string_of(a.map_name());
-    session_.map_hash = a.map_hash();
-    session_.seed = a.seed();
+    admission_.client_id = a.client_id();
+    admission_.secret = a.session_secret();
+    admission_.room = a.room();
+    admission_.slot = a.slot();
+    admission_.team = a.team();
+    admission_.tick_rate_hz = a.tick_rate_hz();
+    admission_.snapshot_rate_hz = a.snapshot_rate_hz();
+    admission_.map_name = string_of(a.map_name());
+    admission_.map_hash = a.map_hash();
+    admission_.seed = a.seed();
     const std::uint32_t k =
         a.input_redundancy() == 0 ? protocol::kDefaultInputRedundancy : a.input_redundancy();
-    session_.input_redundancy = std::min(k, protocol::kMaxInputRedundancy);
+    admission_.input_redundancy = std::min(k, protocol::kMaxInputRedundancy);
     cookie_.reset();
     state_ = State::connected;
 }
@@ -208,7 +206,7 @@ void Connection::on_disconnect(const net::Disconnect& disconnect) {
 }
 
 void Connection::set_map(const game::Map& map) {
-    replica_.emplace(map);
+    replica_.emplace(map, config_.history_ticks);
     assembly_.clear();
 }
 
@@ -263,13 +261,13 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         return;
     }
     const game::Match& m = replica_->match();
-    const auto update = protocol::decode_update(u, tick, {m.slot_count(), session_.slot >= 0});
+    const auto update = protocol::decode_update(u, tick, {m.slot_count(), admission_.slot >= 0});
     if (!update) {
         ++stats_.snapshots_undecodable;
         return;
     }
     const std::uint64_t before = replica_->tick();
-    switch (replica_->apply(*update, session_.secret)) {
+    switch (replica_->apply(*update, admission_.secret)) {
         case Replica::Applied::taken:
             break;
         case Replica::Applied::old:
@@ -291,8 +289,8 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     failures_in_a_row_ = 0;
     last_heard_ms_ = now_ms;  // only a proven update: a forged one keeps nothing alive
     // The server sends an update every tick_rate / snapshot_rate ticks.
-    const std::uint32_t rate = std::max<std::uint32_t>(session_.snapshot_rate_hz, 1);
-    const std::uint64_t every = std::max<std::uint32_t>(session_.tick_rate_hz / rate, 1);
+    const std::uint32_t rate = std::max<std::uint32_t>(admission_.snapshot_rate_hz, 1);
+    const std::uint64_t every = std::max<std::uint32_t>(admission_.tick_rate_hz / rate, 1);
     const std::uint64_t steps = std::min((tick - before) / every, kMaxGapCounted);
     if (steps > 1) stats_.snapshots_missed += steps - 1;
     ++stats_.snapshots_delta;
@@ -303,22 +301,13 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
 
 void Connection::on_new_state(std::size_t bytes) {
     const Replica& r = *replica_;
-    const game::Match& m = r.match();
     ++stats_.snapshots_received;
     stats_.snapshot_bytes += bytes;
-    frame_ = frame_of(m, r.tick());
     last_input_sequence_ = r.last_input_sequence();
     match_info_ = MatchInfo{r.match_seed(), r.match_start_tick()};
-    for (ReceivedEvent& e : replica_->take_events()) {
+    for (ServerEvent& e : replica_->take_events()) {
         if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
         events_.push_back(e);
-    }
-    roster_.clear();
-    const game::MatchState state = m.save();
-    for (game::Slot s = 0; s < m.slot_count(); ++s) {
-        const game::PlayerSnapshot& p = state.players[s];
-        roster_.push_back(
-            {static_cast<std::uint16_t>(s), p.active, p.name, r.bot(s), p.goals, m.team_of(s)});
     }
     // Inputs the server has now applied need not be sent again.
     const std::uint32_t next = next_sequence_;
@@ -346,7 +335,7 @@ void Connection::note_round_trip(std::uint64_t baseline, std::uint64_t now_ms) {
 
 void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     if (state_ != State::connected) return;
-    if (session_.slot >= 0) {
+    if (admission_.slot >= 0) {
         ++next_sequence_;
         unapplied_.push_back(input);
         if (unapplied_.size() > protocol::kMaxInputRedundancy)
@@ -358,10 +347,11 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
         report.ack = replica_->tick();
         note_ack_sent(*report.ack, now_ms);
     }
-    const std::size_t k = std::min<std::size_t>(session_.input_redundancy, unapplied_.size());
+    const std::size_t k = std::min<std::size_t>(admission_.input_redundancy, unapplied_.size());
     report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
     report.sequence = k > 0 ? next_sequence_ - 1 : 0;
-    report.proof = protocol::client_proof(session_.secret, report.sequence, report.ack.value_or(0));
+    report.proof =
+        protocol::client_proof(admission_.secret, report.sequence, report.ack.value_or(0));
     transmit(protocol::encode_client_report(builder_, report), now_ms);
 }
 
@@ -369,8 +359,8 @@ void Connection::disconnect(std::uint64_t now_ms) {
     if (state_ != State::connecting && state_ != State::connected) return;
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, net::DisconnectReason::quit);
-    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::Disconnect,
-                                     body.Union(), session_.secret),
+    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::Disconnect,
+                                     body.Union(), admission_.secret),
              now_ms);
     close(CloseReason::quit);
 }
@@ -418,8 +408,8 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateKeepAlive(builder_);
-    transmit(protocol::finish_packet(builder_, session_.client_id, net::Body::KeepAlive,
-                                     body.Union(), session_.secret),
+    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive,
+                                     body.Union(), admission_.secret),
              now_ms);
 }
 

@@ -12,11 +12,40 @@ constexpr std::size_t kSequencesKept = 1024;
 
 }  // namespace
 
-Replica::Replica(game::Map map)
+Replica::Replica(game::Map map, std::size_t history_ticks)
     : map_(std::move(map)),
       match_(std::make_unique<game::Match>(map_, 0)),
       inputs_(match_->slot_count()),
+      history_ticks_(history_ticks),
       applied_(kSequencesKept) {}
+
+void Replica::record_moment(std::uint64_t tick) {
+    if (history_ticks_ == 0) return;
+    Moment m;
+    if (history_.size() == history_ticks_) {
+        m = std::move(history_.front());  // its vectors keep their capacity
+        history_.pop_front();
+    }
+    m.tick = tick;
+    const auto motion = [](const physics::DiskState& d) {
+        return game::DiskMotion{d.position, d.velocity};
+    };
+    m.pucks.clear();
+    for (std::uint32_t p = 0; p < match_->puck_count(); ++p)
+        m.pucks.push_back(motion(match_->puck_disk(p)));
+    m.players.clear();
+    for (game::Slot s = 0; s < match_->slot_count(); ++s)
+        m.players.push_back(motion(match_->player_disk(s)));
+    m.discs.clear();
+    for (std::uint32_t d = 0; d < match_->disc_count(); ++d)
+        m.discs.push_back(motion(match_->disc_disk(d)));
+    history_.push_back(std::move(m));
+}
+
+void Replica::forget_moments_after(std::uint64_t tick) {
+    while (!history_.empty() && history_.back().tick > tick)
+        history_.pop_back();
+}
 
 std::vector<ServerEvent> Replica::take_events() {
     std::vector<ServerEvent> out;
@@ -57,6 +86,9 @@ Status Replica::restore(const protocol::RoomState& s) {
     bots_ = s.bots;
     applied_.assign(applied_.size(), HeldSequence{});
     note_sequence(tick_, sequence_);
+    // A state from before the newest moment (a server that went back) starts the history anew.
+    if (!history_.empty() && history_.back().tick >= tick_) history_.clear();
+    record_moment(tick_);
     held_ = true;
     return {};
 }
@@ -76,6 +108,7 @@ void Replica::back_to(const Saved& s) {
     sequence_ = s.sequence;
     bots_ = s.bots;
     events_.resize(s.events);
+    forget_moments_after(s.tick);
 }
 
 void Replica::start_match(const protocol::MatchStart& start) {
@@ -124,6 +157,7 @@ bool Replica::step_to(const protocol::Update& u) {
             }
         }
         if (u.match_start && u.match_start->tick == t) start_match(*u.match_start);
+        record_moment(t);
     }
     if (u.halted_since != 0) halted_since_ = u.halted_since;
     return true;

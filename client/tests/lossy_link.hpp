@@ -1,5 +1,5 @@
 #pragma once
-// A real carom Server and one play::Session in one process, joined by a
+// A real carom Server and one play::Player in one process, joined by a
 // simulated link: a fixed one-way latency each way and independent loss,
 // from a seeded generator. Time is simulated in microseconds; the server
 // ticks every 1/60 s, the client ticks on its own phase of the same rate.
@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "carom/play/session.hpp"
+#include "carom/play/player.hpp"
 #include "server.hpp"
 
 namespace carom::play::test {
@@ -60,7 +60,7 @@ struct LinkConfig {
     std::uint64_t seed = 1;
     bool bots = true;
     const char* map = "arena.json";
-    bool bot_client = false;  // the session steers with the chase bot
+    bool bot_client = false;  // the player steers with the game's bot
     bool spectator = false;
     double final_pause_s = 5.0;
     bool ghosts = false;  // the prediction steps the others as ghosts, not with their inputs
@@ -76,18 +76,18 @@ class LossyWorld {
           up_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           transport_(*this),
           server_(server_config(c), transport_, server::CookieJar{}, "lossy"),
-          session_(session_config(c),
-                   [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
+          player_(player_config(c),
+                  [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
         client_at_.address[10] = client_at_.address[11] = 0xFF;
         client_at_.address[12] = 127;
         client_at_.address[15] = 2;
         client_at_.port = 40000;
-        session_.start(now_ms());
+        player_.start(now_ms());
     }
 
     std::int64_t now_us() const { return now_us_; }
     std::uint64_t now_ms() const { return static_cast<std::uint64_t>(now_us_ / 1000); }
-    Session& session() { return session_; }
+    Player& player() { return player_; }
     server::Server& server() { return server_; }
     Pipe& down() { return down_; }
     Pipe& up() { return up_; }
@@ -102,7 +102,7 @@ class LossyWorld {
                 server_.receive(client_at_, b);
             });
             down_.deliver(now_us_, [this](std::span<const std::uint8_t> b) {
-                session_.on_datagram(b, now_ms());
+                player_.on_datagram(b, now_ms());
             });
             if (now_us_ >= next_server_us_) {
                 server_.tick();
@@ -110,7 +110,7 @@ class LossyWorld {
                 if (on_server_tick) on_server_tick();
             }
             if (now_us_ >= next_client_us_) {
-                session_.tick(now_ms());
+                player_.tick(now_ms());
                 next_client_us_ += kTickUs;
                 if (on_client_tick) on_client_tick();
             }
@@ -135,8 +135,8 @@ class LossyWorld {
         s.final_pause_s = c.final_pause_s;
         return s;
     }
-    static SessionConfig session_config(const LinkConfig& c) {
-        SessionConfig s;
+    static PlayerConfig player_config(const LinkConfig& c) {
+        PlayerConfig s;
         s.connection.name = "lossy";
         s.connection.token = c.seed;
         s.map_dirs = {kMaps};
@@ -155,7 +155,7 @@ class LossyWorld {
     Transport transport_;
     server::Endpoint client_at_;
     server::Server server_;
-    Session session_;
+    Player player_;
 };
 
 }  // namespace carom::play::test

@@ -37,9 +37,9 @@ class ServerSide {
     explicit ServerSide(LossyWorld& world) : world_(world) {}
 
     void after_tick() {
-        const Session& s = world_.session();
+        const Player& s = world_.player();
         if (s.connection().state() != client::State::connected) return;
-        const server::Session* ss = world_.server().session(s.connection().session().client_id);
+        const server::Session* ss = world_.server().session(s.connection().admission().client_id);
         if (ss == nullptr || !ss->slot) return;
         const game::Match& m = world_.server().room(ss->room).match();
         const game::Slot slot = *ss->slot;
@@ -95,7 +95,7 @@ class ServerSide {
 struct ClientSide {
     std::map<std::uint32_t, game::Vec2> predicted;
     std::map<std::uint32_t, game::Vec2> drawn;
-    void after_tick(const Session& s) {
+    void after_tick(const Player& s) {
         const Predictor* p = s.predictor();
         if (p == nullptr || !p->ready()) return;
         const std::uint32_t sequence = s.connection().next_sequence() - 1;
@@ -113,7 +113,7 @@ inline void steer(LossyWorld& w, std::int64_t& next_press_us) {
     next_press_us += 40'000;  // key repeat every 40 ms
     const auto phase = static_cast<std::size_t>(w.now_us() / 1'000'000) % std::size(kPattern);
     for (const Key k : kPattern[phase])
-        if (k != Key::count_) w.session().press(k, w.now_ms());
+        if (k != Key::count_) w.player().press(k, w.now_ms());
 }
 
 }  // namespace carom::play::test

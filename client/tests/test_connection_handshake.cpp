@@ -89,7 +89,7 @@ TEST_CASE("accepted_fields_are_stored") {
     f.seed = 31337;
     f.input_redundancy = 5;
     h.connect(f);
-    const Session& s = h.connection.session();
+    const Admission& s = h.connection.admission();
     CHECK(s.client_id == 77);
     CHECK(s.room == 4);
     CHECK(s.slot == 3);
@@ -235,7 +235,7 @@ TEST_CASE("the session secret from accepted goes on every session packet, and is
     test::AcceptedFields f;
     f.secret = 0x5ec2'e7a1'0000'0001;
     h.connect(f);
-    CHECK(h.connection.session().secret == f.secret);
+    CHECK(h.connection.admission().secret == f.secret);
     h.connection.send_input(game::Input::move(1), 10);
     const protocol::ClientReport r = h.last_report();
     CHECK(r.proof == protocol::client_proof(f.secret, r.sequence, 0));

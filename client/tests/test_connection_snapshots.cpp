@@ -50,8 +50,15 @@ TEST_CASE("a_full_state_then_updates_keep_the_copy_the_servers_bit_for_bit") {
         REQUIRE(h.connection.replica()->match().state_hash() == room.match().state_hash());
         held = room.tick();
     }
-    CHECK(h.connection.latest_frame()->tick == room.tick());
-    CHECK(h.connection.latest_frame()->disks[0].position == room.match().puck_disk(0).position);
+    CHECK(h.connection.replica()->match().puck_disk(0).position ==
+          room.match().puck_disk(0).position);
+    // The copy's history holds the ticks it stepped through, the newest last.
+    const std::deque<Moment>& history = h.connection.replica()->history();
+    REQUIRE(history.size() == Replica::kHistoryTicks);
+    CHECK(history.back().tick == room.tick());
+    CHECK(history.back().pucks[0].position == room.match().puck_disk(0).position);
+    for (std::size_t i = 1; i < history.size(); ++i)
+        CHECK(history[i].tick == history[i - 1].tick + 1);
     CHECK(h.connection.last_input_sequence() == applied);
     CHECK(h.connection.stats().snapshots_delta == 600);
     CHECK(h.connection.stats().hash_mismatches == 0);
@@ -119,10 +126,10 @@ TEST_CASE("snapshots_before_the_map_are_counted_not_taken") {
     h.connect(f);
     h.receive(room.full_state(), 0);
     CHECK(h.connection.stats().snapshots_without_map == 1);
-    CHECK(h.connection.latest_frame() == nullptr);
+    CHECK(h.connection.replica() == nullptr);
     h.connection.set_map(room.map());
     h.receive(room.full_state(), 0);
-    CHECK(h.connection.latest_frame() != nullptr);
+    CHECK(h.connection.replica()->holds());
 }
 
 TEST_CASE("a_failed_proof_changes_nothing_and_three_in_a_row_drop_the_copy") {
@@ -162,17 +169,18 @@ TEST_CASE("the_roster_and_the_events_come_from_the_copy") {
     Harness h;
     h.join(room, kSecret);
     h.receive(room.full_state(), 0);
-    const std::vector<RosterEntry>& roster = h.connection.roster();
-    REQUIRE(roster.size() == room.match().slot_count());
-    CHECK(roster[0].bot);
-    CHECK_FALSE(roster[1].bot);
-    CHECK(roster[1].name == "p1");
-    CHECK(roster[0].team == game::Team::left);
-    CHECK(roster.back().team == game::Team::right);
+    const Replica& replica = *h.connection.replica();
+    const game::Match& copy = replica.match();
+    REQUIRE(copy.slot_count() == room.match().slot_count());
+    CHECK(replica.bot(0));
+    CHECK_FALSE(replica.bot(1));
+    CHECK(copy.name(1) == "p1");
+    CHECK(copy.team_of(0) == game::Team::left);
+    CHECK(copy.team_of(copy.slot_count() - 1) == game::Team::right);
     // Play with bot inputs until a goal: its event, stamped with the server tick.
     std::uint64_t held = room.tick();
     std::optional<std::uint64_t> goal_tick;
-    std::vector<ReceivedEvent> events;
+    std::vector<ServerEvent> events;
     for (int t = 0; t < 60 * 300 && !goal_tick; ++t) {
         std::vector<game::Input> in(room.match().slot_count());
         for (game::Slot s = 0; s < in.size(); ++s)
@@ -184,7 +192,7 @@ TEST_CASE("the_roster_and_the_events_come_from_the_copy") {
             goal_tick = room.tick();
         h.receive(room.update(held), 0);
         held = room.tick();
-        for (const ReceivedEvent& e : h.connection.take_events())
+        for (const ServerEvent& e : h.connection.take_events())
             events.push_back(e);
     }
     REQUIRE(goal_tick.has_value());
@@ -192,8 +200,8 @@ TEST_CASE("the_roster_and_the_events_come_from_the_copy") {
     CHECK(events.back().kind == game::MatchEvent::Kind::goal);
     CHECK(events.back().tick == *goal_tick);  // a server tick: 100 more than the match's
     std::uint32_t goals = 0;
-    for (const RosterEntry& r : h.connection.roster())
-        goals += r.goals;
+    for (game::Slot s = 0; s < h.connection.replica()->match().slot_count(); ++s)
+        goals += h.connection.replica()->match().goals(s);
     CHECK(goals <= 1);
 }
 

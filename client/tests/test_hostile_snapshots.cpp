@@ -1,35 +1,35 @@
 // Snapshots built to hurt: mutated bytes, states of another map, a state
 // with disks far off the field or a phase that does not exist, forged
-// proofs. The session counts and drops them, keeps drawing, and takes the
+// proofs. The player counts and drops them, keeps drawing, and takes the
 // good ones that follow. Seed printed; CAROM_SEED=n reruns one.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
 #include <random>
 
-#include "carom/play/session.hpp"
+#include "carom/play/player.hpp"
 #include "carom/render/render.hpp"
 #include "fake_server.hpp"
 
 namespace carom::play {
 
-TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
+TEST_CASE("player_survives_malformed_and_hostile_updates") {
     constexpr std::uint64_t kSecret = 0xfeed'beef'0000'0042;
     client::test::FakeRoom room("arena", kSecret, 0);
     client::test::FakeRoom other("rink", kSecret, 0);  // another map's states
-    SessionConfig config;
+    PlayerConfig config;
     config.map_dirs = {CAROM_MAPS_DIR};
-    Session session(config, [](std::span<const std::uint8_t>) {});
-    session.start(0);
-    session.on_datagram(client::test::challenge(7), 0);
+    Player player(config, [](std::span<const std::uint8_t>) {});
+    player.start(0);
+    player.on_datagram(client::test::challenge(7), 0);
     client::test::AcceptedFields a;
     a.map_name = "arena";
     a.map_hash = room.map_hash();
     a.slot = 0;
     a.team = 0;
     a.secret = kSecret;
-    session.on_datagram(client::test::accepted(a), 0);
-    REQUIRE(session.map() != nullptr);
+    player.on_datagram(client::test::accepted(a), 0);
+    REQUIRE(player.map() != nullptr);
 
     const char* env = std::getenv("CAROM_SEED");
     const std::uint64_t seed = env != nullptr ? std::strtoull(env, nullptr, 10) : 13;
@@ -61,33 +61,33 @@ TEST_CASE("session_survives_malformed_and_hostile_snapshots") {
             for (int k = 0; k < 4; ++k)
                 bytes[rng() % bytes.size()] ^= static_cast<std::uint8_t>(rng());
         if (rng() % 8 == 0) bytes.resize(rng() % bytes.size());
-        session.on_datagram(bytes, now);
-        if (const client::Replica* r = session.connection().replica(); r != nullptr && r->holds())
+        player.on_datagram(bytes, now);
+        if (const client::Replica* r = player.connection().replica(); r != nullptr && r->holds())
             held = r->tick();
-        session.tick(now);
-        const render::Scene scene = session.scene(now, i % 2 == 0);
+        player.tick(now);
+        const render::Scene scene = player.scene(now, i % 2 == 0);
         (void)render::render(scene, 80, 24, render::Glyphs::braille);
     }
-    const client::ConnectionStats& st = session.connection().stats();
+    const client::ConnectionStats& st = player.connection().stats();
     MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.snapshots_undecodable
                        << ", failed proofs " << st.hash_mismatches << ", resyncs " << st.resyncs
                        << ", taken " << st.snapshots_received);
     CHECK(st.invalid_total() + st.snapshots_undecodable > 0);
     CHECK(st.hash_mismatches > 0);
     CHECK(st.snapshots_received > 100);
-    CHECK(session.connection().state() == client::State::connected);
+    CHECK(player.connection().state() == client::State::connected);
     // After a reconnect (a flipped tick, which no proof covers in a FullState,
     // may have moved the copy far on), a good state and update are taken.
-    session.start(now);
-    session.on_datagram(client::test::challenge(7), now);
-    session.on_datagram(client::test::accepted(a), now);
+    player.start(now);
+    player.on_datagram(client::test::challenge(7), now);
+    player.on_datagram(client::test::accepted(a), now);
     room.step_idle();
-    session.on_datagram(room.full_state(), now + 16);
+    player.on_datagram(room.full_state(), now + 16);
     const std::uint64_t state_tick = room.tick();
     room.step_idle();
-    session.on_datagram(room.update(state_tick), now + 32);
-    REQUIRE(session.connection().replica()->holds());
-    CHECK(session.connection().replica()->match().state_hash() == room.match().state_hash());
+    player.on_datagram(room.update(state_tick), now + 32);
+    REQUIRE(player.connection().replica()->holds());
+    CHECK(player.connection().replica()->match().state_hash() == room.match().state_hash());
 }
 
 }  // namespace carom::play

@@ -1,5 +1,5 @@
 // A whole match against a real Server over the in-process link, as the
-// session reads it from the wire (protocol 3): goal banners name the scorer
+// player reads it from the wire (protocol 3): goal banners name the scorer
 // or the own goal as the server's match credited it, the final whistle shows
 // the final score and who won for the final pause, and the next match's full
 // snapshot re-seeds the prediction with the server's seed and first tick.
@@ -86,7 +86,7 @@ TEST_CASE("goal_banners_the_final_whistle_and_the_next_match_follow_the_server")
                     end = Truth{server_tick, final_banner(now[0], now[1])};
             },
             [&] {
-                Session& s = w.session();
+                Player& s = w.player();
                 const render::Scene scene = s.scene(w.now_ms(), false);
                 if (scene.hud.server_tick)
                     shown.emplace_back(*scene.hud.server_tick, scene.hud.banner);
@@ -97,7 +97,7 @@ TEST_CASE("goal_banners_the_final_whistle_and_the_next_match_follow_the_server")
                         scene.hud.score == std::array<std::uint32_t, 2>{})
                         kickoff_shown = true;
                     // The prediction of the new match: close to the server's disk.
-                    const game::Slot own = static_cast<game::Slot>(s.connection().session().slot);
+                    const game::Slot own = static_cast<game::Slot>(s.connection().admission().slot);
                     if (s.predictor()->ready() && room.match().phase() == game::Phase::playing &&
                         physics::length(s.predictor()->disk().position -
                                         room.match().player_disk(own).position) < 30.0)
@@ -179,7 +179,7 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
         [&] {
             if (w.now_us() < next_frame) return;
             next_frame += 1'000'000 / 30;
-            const render::Scene scene = w.session().scene(w.now_ms(), false);
+            const render::Scene scene = w.player().scene(w.now_ms(), false);
             if (scene.map == nullptr || w.now_us() < 2'000'000) return;
             ++frames;
             const game::Match& m = w.server().room(0).match();
@@ -195,12 +195,12 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
                 ++disks_checked;
             }
         });
-    const Session& s = w.session();
+    const Player& s = w.player();
     MESSAGE(frames << " frames, " << disks_checked
                    << " disks drawn; farthest from its server positions of the last second "
                    << worst << " units; snapshots " << s.connection().stats().snapshots_received);
     CHECK(s.connection().state() == client::State::connected);  // 30 s without a timeout
-    CHECK(s.connection().session().slot == -1);
+    CHECK(s.connection().admission().slot == -1);
     CHECK(s.predictor() == nullptr);
     CHECK(frames >= 800);
     // Off the server's path only where the interpolator extrapolated (at
@@ -209,7 +209,7 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
     // far beyond 3.
     CHECK(worst <= 3.0);
     CHECK(s.connection().stats().snapshots_received >= 700);  // about 30 a second, less the loss
-    const render::Scene scene = w.session().scene(w.now_ms(), false);
+    const render::Scene scene = w.player().scene(w.now_ms(), false);
     CHECK(scene.hud.note == "spectating");
     CHECK(scene.help.find("spectating") != std::string::npos);
     // The spectator took no slot: the eight bots play on.

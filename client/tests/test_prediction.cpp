@@ -28,7 +28,7 @@ TEST_CASE("prediction_equals_the_server_bit_for_bit_while_nothing_touches_the_ow
         ClientSide client;
         std::int64_t next_press = 0;
         w.run(
-            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); },
+            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.player()); },
             [&] { steer(w, next_press); });
 
         std::size_t compared = 0;
@@ -67,7 +67,7 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
         ServerSide server(w);
         ClientSide client;
         w.run(
-            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.session()); });
+            60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.player()); });
 
         // 45 ticks (750 ms) after the last touch the drawn disk is within 1/16
         // unit of the server's: a round trip and a snapshot interval until the
@@ -90,7 +90,7 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
             ++checked;
             errors.push_back(physics::length(d->second - applied.position));
         }
-        const PredictorStats& ps = w.session().predictor()->stats();
+        const PredictorStats& ps = w.player().predictor()->stats();
         std::sort(errors.begin(), errors.end());
         const auto at = [&errors](double q) {
             return errors.empty() ? 0.0
@@ -159,18 +159,17 @@ TEST_CASE("interpolated_disks_move_between_frames_no_farther_than_the_server_mov
         w.run(60'000'000, server_tick, {}, [&] {
             if (w.now_us() < next_frame) return;
             next_frame += 1'000'000 / 30;
-            const render::Scene scene = w.session().scene(w.now_ms(), false);
-            const Interpolator* in = w.session().interpolator();
-            const client::Frame* f = w.session().connection().latest_frame();
-            if (in == nullptr || f == nullptr) return;
+            const render::Scene scene = w.player().scene(w.now_ms(), false);
+            const Interpolator* in = w.player().interpolator();
+            const game::Match* copy = w.player().match();
+            if (in == nullptr || copy == nullptr) return;
             const game::Match& m = w.server().room(0).match();
-            const auto own = static_cast<game::Slot>(w.session().connection().session().slot);
+            const auto own = static_cast<game::Slot>(w.player().connection().admission().slot);
             std::vector<std::size_t> ids;
             for (std::uint32_t p = 0; p < m.puck_count(); ++p)
                 ids.push_back(p);
             for (game::Slot s = 0; s < m.slot_count(); ++s)
-                if (((f->active_mask >> s) & 1U) != 0 && s != own)
-                    ids.push_back(m.puck_count() + s);
+                if (copy->active(s) && s != own) ids.push_back(m.puck_count() + s);
             std::vector<game::Vec2> now;
             for (const render::DiskView& d : scene.disks)
                 if (d.ink != render::Ink::own) now.push_back(d.position);
@@ -196,7 +195,7 @@ TEST_CASE("interpolated_disks_move_between_frames_no_farther_than_the_server_mov
         MESSAGE(frames << " frames, " << excused << " with a kick-off; largest move " << worst
                        << " units, the server's fastest 50 ms " << fastest
                        << " units; most beyond its disk's bound " << worst_over << " units; delay "
-                       << w.session().interpolator()->delay_ms() << " ms");
+                       << w.player().interpolator()->delay_ms() << " ms");
         CHECK(frames >= 1700);
         CHECK(excused < frames / 20);
         CHECK(fastest > 1.0);  // the disks did move

@@ -153,9 +153,9 @@ TEST_CASE("cast: an asciicast v2 header, then event lines whose frames are the r
         }
         if (rng() % 8 == 0) {
             // The rows above the timeline are the renderer's own grid for that tick.
-            const ViewScene view = build_scene(engine, o.view);
-            const render::Grid own =
-                render::render(view.scene, o.width, o.height - 1, o.view.glyphs);
+            render::SceneBuilder builder;
+            const render::Grid own = render::render(build_scene(builder, engine, o.view), o.width,
+                                                    o.height - 1, o.view.glyphs);
             const std::string banner = end_banner(engine);
             for (int y = 0; y < o.height - 1 && banner.empty(); ++y)
                 CHECK(screen.row(y) == own.row_utf8(y));

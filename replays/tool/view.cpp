@@ -2,17 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include "carom/game/printable_name.hpp"
 
 namespace carom::tool {
 namespace {
 
 constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
-
-std::string name_of(const game::Match& match, game::Slot slot) {
-    return match.name(slot).empty() ? "slot " + std::to_string(slot)
-                                    : game::printable_name(match.name(slot));
-}
 
 std::string speed_text(double speed) {
     char text[16];
@@ -47,64 +41,36 @@ std::optional<game::Slot> find_player(const replay::Replay& replay, const std::s
     return found;
 }
 
-ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options) {
-    ViewScene v;
+render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
+                          const ViewOptions& options) {
     const game::Match& m = engine.match();
-    const game::Map& map = m.map();
-    for (std::uint32_t i = 0; i < m.puck_count(); ++i)
-        v.disks.push_back({m.puck_disk(i).position, map.tuning.puck_radius, render::Ink::puck});
-    for (std::uint32_t i = 0; i < m.disc_count(); ++i)
-        v.disks.push_back(
-            {m.disc_disk(i).position, map.discs[i].radius, render::Ink::wall, map.discs[i].color});
-    for (game::Slot s = 0; s < m.slot_count(); ++s) {
-        if (!m.active(s)) continue;
-        const bool followed = options.follow == s;
-        const render::Ink ink = followed                           ? render::Ink::own
-                                : m.team_of(s) == game::Team::left ? render::Ink::team_left
-                                                                   : render::Ink::team_right;
-        v.disks.push_back({m.player_disk(s).position, map.tuning.player_radius, ink});
-    }
-    // The followed player last: drawn over anything it overlaps.
-    std::stable_partition(v.disks.begin(), v.disks.end(),
-                          [](const render::DiskView& d) { return d.ink != render::Ink::own; });
-
-    render::Hud& h = v.scene.hud;
-    h.score = {m.score(game::Team::left), m.score(game::Team::right)};
-    h.ticks_left = m.ticks_left();
-    h.tick_rate_hz = engine.replay().header.tick_rate;
     const std::uint64_t tick = engine.tick();
+    render::SceneRequest request;
+    request.followed = options.follow;
+    request.kickoff = tick - std::min(tick, engine.kickoff_at_or_before(tick)) < kKickoffShownTicks;
+    request.roster = options.roster;
+    request.is_bot = [&engine, &m](game::Slot s) {
+        // The header names the bots among the players it starts with.
+        for (const replay::PlayerInfo& p : engine.replay().header.players)
+            if (p.slot == s && p.name == m.name(s)) return p.bot;
+        return false;
+    };
+    render::Scene scene = builder.build(m, request);
+
+    render::Hud& h = scene.hud;
+    h.tick_rate_hz = engine.replay().header.tick_rate;
     if (m.phase() == game::Phase::goal_pause) {
-        h.phase = render::Phase::goal;
         if (const GoalMark* g = engine.goal_at_or_before(tick)) {
             if (g->scorer && *g->scorer < m.slot_count())
-                h.note = "by " + name_of(m, *g->scorer);
+                h.note = "by " + render::display_name(m, *g->scorer);
             else if (g->own_goal_by && *g->own_goal_by < m.slot_count())
-                h.note = "own goal by " + name_of(m, *g->own_goal_by);
+                h.note = "own goal by " + render::display_name(m, *g->own_goal_by);
         }
-    } else if (m.phase() == game::Phase::finished) {
-        h.phase = render::Phase::final;
-    } else if (tick - std::min(tick, engine.kickoff_at_or_before(tick)) < kKickoffShownTicks) {
-        h.phase = render::Phase::kickoff;
     }
     if (h.note.empty() && options.follow && *options.follow < m.slot_count())
-        h.note = "following " + name_of(m, *options.follow) +
+        h.note = "following " + render::display_name(m, *options.follow) +
                  (m.active(*options.follow) ? "" : " (not playing)");
-
-    if (options.roster) {
-        const game::MatchState state = m.save();
-        for (game::Slot s = 0; s < m.slot_count(); ++s) {
-            if (!state.players[s].active) continue;
-            bool bot = false;
-            for (const replay::PlayerInfo& p : engine.replay().header.players)
-                if (p.slot == s && p.name == state.players[s].name) bot = p.bot;
-            v.roster.push_back(
-                {name_of(m, s), m.team_of(s), state.players[s].goals, bot, options.follow == s});
-        }
-    }
-    v.scene.map = &map;
-    v.scene.disks = v.disks;
-    v.scene.roster = v.roster;
-    return v;
+    return scene;
 }
 
 std::string end_banner(const SeekEngine& engine) {
@@ -164,8 +130,9 @@ render::Grid compose(const SeekEngine& engine, const ViewOptions& options, const
     render::Grid grid(width, height);
     const int reserved = playback.help.empty() ? 1 : 2;
     if (width < 4 || height < reserved + 3) return grid;
-    const ViewScene view = build_scene(engine, options);
-    const render::Grid top = render::render(view.scene, width, height - reserved, options.glyphs);
+    render::SceneBuilder builder;
+    const render::Grid top = render::render(build_scene(builder, engine, options), width,
+                                            height - reserved, options.glyphs);
     for (int y = 0; y < top.height(); ++y)
         for (int x = 0; x < width; ++x)
             grid.set(x, y, top.at(x, y));

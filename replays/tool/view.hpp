@@ -1,6 +1,6 @@
 #pragma once
 // What the replay viewer shows at a position of a replay, as a grid of cells:
-// the client's renderer (HUD, arena) for the match at that tick, a help or
+// the shared scene builder and renderer (HUD, arena) for the match at that tick, a help or
 // message line and the timeline. Pure: `play` copies the grid to the
 // terminal, `cast` writes it to an asciicast file, tests compare them.
 #include <cstdint>
@@ -9,17 +9,10 @@
 #include <vector>
 
 #include "carom/render/render.hpp"
+#include "carom/render/scene_builder.hpp"
 #include "seek.hpp"
 
 namespace carom::tool {
-
-// The match at the engine's tick as the renderer's scene. Owns what the
-// scene's spans point at; rebuild it for each frame.
-struct ViewScene {
-    std::vector<render::DiskView> disks;
-    std::vector<render::RosterLine> roster;
-    render::Scene scene;
-};
 
 struct ViewOptions {
     std::optional<game::Slot> follow;  // drawn as "own" and named on the HUD
@@ -38,7 +31,11 @@ struct Playback {
     std::string help;  // the line above the timeline (keys, or a message); empty: none
 };
 
-ViewScene build_scene(const SeekEngine& engine, const ViewOptions& options);
+// The match at the engine's tick as the renderer's scene (built by
+// `builder`, valid until its next build), with the goal's scorer or the
+// followed player on the HUD.
+render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
+                          const ViewOptions& options);
 
 // The final-whistle text ("FINAL  left 3 : 2 right  left won") when the
 // engine is at the last tick of a finished match; for a file that stops

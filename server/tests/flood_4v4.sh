@@ -28,12 +28,12 @@ ${SPLIT_CPUS:+taskset -c 0} "$build/server/carom-server" --port 0 ${SERVER_ARGS-
 pids+=($!)
 for _ in $(seq 100); do [ -s "$dir/ready" ] && break; sleep 0.1; done
 port=$(jq -r .port "$dir/ready")
-${SPLIT_CPUS:+taskset -c 1} "$build/client/loadgen/carom-loadgen" --server "127.0.0.1:$port" --clients 8 \
+${SPLIT_CPUS:+taskset -c 1} "$build/tools/loadgen/carom-loadgen" --server "127.0.0.1:$port" --clients 8 \
     --seconds $((flood_s + 4)) --seed 7 --json --log-level off >"$dir/loadgen.json" 2>"$dir/loadgen.err" &
 lg=$!
 sleep 2
 for s in $(seq "${FLOODERS:-2}"); do
-    ${SPLIT_CPUS:+taskset -c 1} ${FLOOD_NICE:+nice -n 19} "$build/client/loadgen/carom-flood" --port "$port" --seconds "$flood_s" --seed "$s" \
+    ${SPLIT_CPUS:+taskset -c 1} ${FLOOD_NICE:+nice -n 19} "$build/tools/loadgen/carom-flood" --port "$port" --seconds "$flood_s" --seed "$s" \
         >"$dir/flood$s.json" &
     pids+=($!)
 done

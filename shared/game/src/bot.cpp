@@ -26,6 +26,11 @@ Input bot_input(const Match& match, Slot slot) {
     if (!match.active(slot) || match.phase() != Phase::playing) return Input::idle();
     // Like a person, a bot reacts every few ticks and holds its input between.
     if ((match.tick() + slot) % kBotThinkTicks != 0) return match.last_input(slot);
+    return bot_decision(match, slot);
+}
+
+Input bot_decision(const Match& match, Slot slot) {
+    if (!match.active(slot) || match.phase() != Phase::playing) return Input::idle();
     const Tuning& t = match.map().tuning;
     const Team team = match.team_of(slot);
     const Vec2 me = match.player_disk(slot).position;

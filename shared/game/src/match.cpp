@@ -494,18 +494,18 @@ void Match::restore(const MatchState& s) {
     if (s.phase == Phase::goal_pause && s.phase_ticks == 0)
         throw std::invalid_argument("restore: goal pause with no ticks left");
     // Checked before anything changes, so a refused state leaves the match as it was.
-    const auto in_domain = [](const DiskSnapshot& d, double radius) {
+    const auto in_domain = [](const DiskMotion& d, double radius) {
         return std::abs(d.position.x) <= pd::kMaxCoordinate &&
                std::abs(d.position.y) <= pd::kMaxCoordinate &&
                std::hypot(d.velocity.x, d.velocity.y) <= pd::max_speed(radius, kTickSeconds);
     };
-    for (const PlayerSnapshot& p : s.players) {
+    for (const PlayerState& p : s.players) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite player state");
         if (!in_domain(p.disk, map_.tuning.player_radius))
             throw std::invalid_argument("restore: a player outside the physics domain");
     }
-    for (const PuckSnapshot& p : s.pucks) {
+    for (const PuckState& p : s.pucks) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite puck state");
         if (!in_domain(p.disk, map_.tuning.puck_radius))
@@ -528,7 +528,7 @@ void Match::restore(const MatchState& s) {
     score_ = s.score;
     rng_ = Rng(s.rng);
     for (std::size_t i = 0; i < players_.size(); ++i) {
-        const PlayerSnapshot& snap = s.players[i];
+        const PlayerState& snap = s.players[i];
         Player& p = players_[i];
         p = Player{snap.active, snap.name, snap.last_input, snap.kick_cooldown, snap.goals, p.body};
         world_.set_position(p.body, snap.disk.position);

@@ -7,11 +7,11 @@
 namespace carom::protocol {
 namespace {
 
-net::DiskState disk_of(const game::DiskSnapshot& d) {
+net::DiskState disk_of(const game::DiskMotion& d) {
     return {d.position.x, d.position.y, d.velocity.x, d.velocity.y};
 }
 
-game::DiskSnapshot disk_of(const net::DiskState* d) {
+game::DiskMotion disk_of(const net::DiskState* d) {
     if (d == nullptr) return {};
     return {{d->x(), d->y()}, {d->vx(), d->vy()}};
 }
@@ -30,7 +30,7 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
     const auto [puck_begin, puck_end] = share(s.match.pucks.size(), part, parts);
     std::vector<flatbuffers::Offset<net::SlotState>> slots;
     for (std::size_t i = slot_begin; i < slot_end; ++i) {
-        const game::PlayerSnapshot& p = s.match.players[i];
+        const game::PlayerState& p = s.match.players[i];
         const net::DiskState disk = disk_of(p.disk);
         const auto name = p.name.empty() ? 0 : b.CreateString(p.name);
         slots.push_back(net::CreateSlotState(b, static_cast<std::uint16_t>(i), p.active,
@@ -45,7 +45,7 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
     }
     std::vector<flatbuffers::Offset<net::PuckState>> pucks;
     for (std::size_t i = puck_begin; i < puck_end; ++i) {
-        const game::PuckSnapshot& p = s.match.pucks[i];
+        const game::PuckState& p = s.match.pucks[i];
         const net::DiskState disk = disk_of(p.disk);
         pucks.push_back(
             net::CreatePuckState(b, static_cast<std::uint16_t>(i), &disk,
@@ -147,7 +147,7 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
                             " out of range or given twice");
             if (p->name() != nullptr && p->name()->size() > kMaxNameBytes)
                 return fail("full state: a name longer than " + std::to_string(kMaxNameBytes));
-            game::PlayerSnapshot& out = s.match.players[p->slot()];
+            game::PlayerState& out = s.match.players[p->slot()];
             out.active = p->active();
             out.name = p->name() != nullptr ? p->name()->str() : std::string();
             out.last_input = game::Input::from_bits(p->last_input());
@@ -166,7 +166,7 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
             if (p->last_kicker() < -1 || p->last_kicker() >= static_cast<std::int32_t>(slots))
                 return fail("full state: puck kicker " + std::to_string(p->last_kicker()) +
                             " out of range");
-            game::PuckSnapshot& out = s.match.pucks[p->puck()];
+            game::PuckState& out = s.match.pucks[p->puck()];
             out.disk = disk_of(p->disk());
             if (p->last_kicker() >= 0) out.last_kicker = static_cast<game::Slot>(p->last_kicker());
             puck_seen_[p->puck()] = true;

@@ -33,19 +33,19 @@ flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, co
 flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, const Keyframe& k) {
     const game::MatchState& s = k.state;
     std::vector<flatbuffers::Offset<schema::PlayerState>> players;
-    for (const game::PlayerSnapshot& p : s.players) {
+    for (const game::PlayerState& p : s.players) {
         const schema::Vec2 pos = to_schema(p.disk.position), vel = to_schema(p.disk.velocity);
         players.push_back(schema::CreatePlayerStateDirect(b, p.active, p.name.c_str(),
                                                           p.last_input.bits(), p.kick_cooldown,
                                                           p.goals, &pos, &vel));
     }
     std::vector<flatbuffers::Offset<schema::PuckState>> pucks;
-    for (const game::PuckSnapshot& p : s.pucks) {
+    for (const game::PuckState& p : s.pucks) {
         const schema::Vec2 pos = to_schema(p.disk.position), vel = to_schema(p.disk.velocity);
         pucks.push_back(schema::CreatePuckState(b, &pos, &vel, slot_or_none(p.last_kicker)));
     }
     std::vector<flatbuffers::Offset<schema::DiscState>> discs;
-    for (const game::DiskSnapshot& d : s.discs) {
+    for (const game::DiskMotion& d : s.discs) {
         const schema::Vec2 pos = to_schema(d.position), vel = to_schema(d.velocity);
         discs.push_back(schema::CreateDiscState(b, &pos, &vel));
     }

@@ -40,7 +40,7 @@ class Differ {
         field(entity, name + ".x", a.x, b.x);
         field(entity, name + ".y", a.y, b.y);
     }
-    void disk(const std::string& entity, const game::DiskSnapshot& a, const game::DiskSnapshot& b) {
+    void disk(const std::string& entity, const game::DiskMotion& a, const game::DiskMotion& b) {
         vec(entity, "position", a.position, b.position);
         vec(entity, "velocity", a.velocity, b.velocity);
     }
@@ -189,8 +189,8 @@ std::vector<FieldDiff> diff_states(const game::MatchState& a, const game::MatchS
         return out;
     }
     for (std::size_t i = 0; i < a.players.size(); ++i) {
-        const game::PlayerSnapshot& p = a.players[i];
-        const game::PlayerSnapshot& q = b.players[i];
+        const game::PlayerState& p = a.players[i];
+        const game::PlayerState& q = b.players[i];
         const std::string entity =
             "player " + std::to_string(i) + (p.name.empty() ? "" : " (" + p.name + ")");
         d.field(entity, "active", p.active, q.active);

@@ -26,7 +26,7 @@ Resimulation::Resimulation(const Replay& replay, const Keyframe& keyframe)
         throw InconsistentReplay("keyframe at tick " + std::to_string(keyframe.state.tick) + ": " +
                                  e.what());
     }
-    for (const game::PlayerSnapshot& p : keyframe.state.players)
+    for (const game::PlayerState& p : keyframe.state.players)
         held_.push_back(p.last_input);
     seek_streams(keyframe.state.tick);
 }

@@ -25,7 +25,6 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "carom/client/connection_stats.hpp"
-#include "carom/client/frame.hpp"
 #include "carom/client/replica.hpp"
 #include "carom/game/input.hpp"
 #include "carom/protocol/full_state.hpp"
@@ -43,10 +42,13 @@ struct ConnectionConfig {
     std::uint64_t connect_timeout_ms = 5000;
     std::uint64_t timeout_ms = 5000;    // nothing heard for this long once connected
     std::uint64_t keepalive_ms = 1000;  // KeepAlive when nothing was sent for this long
+    // Held ticks the copy keeps for drawing the past (Replica::history());
+    // 0 for a client that draws nothing.
+    std::size_t history_ticks = Replica::kHistoryTicks;
 };
 
-// What the server told us in Accepted.
-struct Session {
+// What the server told us in Accepted: the session's terms.
+struct Admission {
     std::uint32_t client_id = 0;
     // From Accepted: sent on every packet of the session, and required on
     // every packet the server sends in it (a forged one is dropped, counted).
@@ -61,20 +63,6 @@ struct Session {
     std::uint64_t seed = 0;
     std::uint32_t input_redundancy = protocol::kDefaultInputRedundancy;
 };
-
-// One player slot of the room's match, as the client's copy holds it.
-struct RosterEntry {
-    std::uint16_t slot = 0;
-    bool active = false;
-    std::string name;
-    bool bot = false;
-    std::uint32_t goals = 0;
-    game::Team team = game::Team::left;
-};
-
-// A match event of the client's copy: its tick is the server tick of the
-// step that made it.
-using ReceivedEvent = game::MatchEvent;
 
 // The room's current match.
 struct MatchInfo {
@@ -127,21 +115,18 @@ class Connection {
 
     State state() const { return state_; }
     CloseReason close_reason() const { return close_reason_; }
-    const Session& session() const { return session_; }  // meaningful once connected
+    const Admission& admission() const { return admission_; }  // meaningful once connected
     net::DenyReason deny_reason() const { return deny_reason_; }
     net::DisconnectReason server_disconnect_reason() const { return disconnect_reason_; }
     // The detail string of Denied or of the server's Disconnect.
     const std::string& close_detail() const { return close_detail_; }
 
-    // The newest frame of the room's match, or null before the first state.
-    const Frame* latest_frame() const { return frame_ ? &*frame_ : nullptr; }
-    // The client's exact copy of the room's match (null before set_map), and
-    // whether it holds a state (then its tick is latest_frame()'s).
+    // The client's exact copy of the room's match: null before set_map();
+    // its holds() says whether it has a state yet (after a resync, its last
+    // one is gone until the next FullState).
     const Replica* replica() const { return replica_ ? &*replica_ : nullptr; }
-    // Every player slot of the match (empty before the first state).
-    const std::vector<RosterEntry>& roster() const { return roster_; }
     // The events of the steps since the last call, oldest first.
-    std::vector<ReceivedEvent> take_events() { return std::exchange(events_, {}); }
+    std::vector<ServerEvent> take_events() { return std::exchange(events_, {}); }
     // The room's current match (nullopt before the first state).
     const std::optional<MatchInfo>& match_info() const { return match_info_; }
     // The newest input sequence the server applied for us (0: none yet).
@@ -178,7 +163,7 @@ class Connection {
     void on_full_state(const net::FullState& part, std::size_t bytes);
     void on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void on_disconnect(const net::Disconnect& disconnect);
-    // After the copy took a new state: the frame, roster, events, match.
+    // After the copy took a new state: the events, the match, the inputs still to send.
     void on_new_state(std::size_t bytes);
 
     ConnectionConfig config_;
@@ -198,7 +183,7 @@ class Connection {
     std::uint64_t last_heard_ms_ = 0;
     std::uint64_t last_sent_ms_ = 0;
     std::optional<std::uint64_t> cookie_;
-    Session session_;
+    Admission admission_;
 
     // Inputs sent and not yet shown applied: newest last, at most kMaxInputRedundancy.
     std::vector<game::Input> unapplied_;
@@ -208,9 +193,7 @@ class Connection {
     std::optional<Replica> replica_;
     protocol::FullStateAssembly assembly_;
     std::uint32_t failures_in_a_row_ = 0;
-    std::optional<Frame> frame_;
-    std::vector<RosterEntry> roster_;
-    std::vector<ReceivedEvent> events_;  // at most kMaxEventsHeld, the newest
+    std::vector<ServerEvent> events_;  // at most kMaxEventsHeld, the newest
     std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;
     float server_tick_ms_ = 0.0F;

@@ -4,8 +4,10 @@
 // with the same game::Match code, so it is the server's bit for bit. Each
 // update's proof covers the server's state hash after its tick: a copy that
 // drifted (or a forged update) fails it, and the copy goes back to where it
-// was. No sockets, no clocks.
+// was. It also keeps where every disk was over the last ticks it held, for
+// the interpolation of what is drawn in the past. No sockets, no clocks.
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -20,10 +22,24 @@ namespace carom::client {
 // A match event, stamped with the server tick of the step that made it.
 using ServerEvent = game::MatchEvent;
 
+// Every disk of the match after one held server tick, as the match numbers
+// them: its pucks, its player slots (a free slot's disk is parked off the
+// field) and the map's movable discs.
+struct Moment {
+    std::uint64_t tick = 0;
+    std::vector<game::DiskMotion> pucks;
+    std::vector<game::DiskMotion> players;
+    std::vector<game::DiskMotion> discs;
+};
+
 class Replica {
   public:
+    // About a second at 60 Hz: more than the longest interpolation delay.
+    static constexpr std::size_t kHistoryTicks = 64;
+
+    // Keeps the Moments of the last `history_ticks` held ticks (0: none).
     // Throws std::invalid_argument when the map is not playable.
-    explicit Replica(game::Map map);
+    explicit Replica(game::Map map, std::size_t history_ticks = kHistoryTicks);
 
     // Takes the room's state; the error when it does not fit the map, or
     // restores to another hash than the server's (the copy then holds nothing).
@@ -53,6 +69,9 @@ class Replica {
     bool bot(game::Slot slot) const { return slot < bots_.size() && bots_[slot]; }
     // The events of the steps since the last call (server ticks), oldest first.
     std::vector<ServerEvent> take_events();
+    // The held ticks' moments, oldest first, ticks increasing (a gap where
+    // the copy was dropped and restored later). Kept when the state is dropped.
+    const std::deque<Moment>& history() const { return history_; }
 
   private:
     struct Saved {
@@ -69,6 +88,8 @@ class Replica {
     void start_match(const protocol::MatchStart& start);
     void note_sequence(std::uint64_t tick, std::uint32_t sequence);
     std::optional<std::uint32_t> sequence_at(std::uint64_t tick) const;
+    void record_moment(std::uint64_t tick);
+    void forget_moments_after(std::uint64_t tick);
 
     game::Map map_;
     std::unique_ptr<game::Match> match_;
@@ -81,6 +102,8 @@ class Replica {
     std::vector<bool> bots_;
     std::vector<game::Input> inputs_;  // scratch: one per slot
     std::vector<ServerEvent> events_;
+    std::size_t history_ticks_;
+    std::deque<Moment> history_;
     // The sequence at recent held ticks: updates count from their baseline's.
     struct HeldSequence {
         std::uint64_t tick = 0;

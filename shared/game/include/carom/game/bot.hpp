@@ -13,7 +13,14 @@ inline constexpr std::uint32_t kBotThinkTicks = 6;
 
 // Chases the puck nearest to it, lines up behind it towards the opposing goal
 // and kicks; the team-mate nearest its own goal defends instead, staying
-// between the most dangerous puck and the goal.
+// between the most dangerous puck and the goal. Decides on the ticks of its
+// rhythm (every kBotThinkTicks, offset by the slot) and holds the input the
+// match last applied between: what the server's bots play.
 Input bot_input(const Match& match, Slot slot);
+
+// The decision alone, on any tick: for a client whose copy of the match runs
+// behind its own clock, which keeps its own rhythm (client::BotDriver).
+// Idle for an empty slot and outside play.
+Input bot_decision(const Match& match, Slot slot);
 
 }  // namespace carom::game

@@ -45,22 +45,23 @@ struct MatchEvent {
     std::optional<Slot> own_goal_by = std::nullopt;
 };
 
-struct DiskSnapshot {
+// Where a disk is and how fast it moves: what a state keeps of it.
+struct DiskMotion {
     Vec2 position;
     Vec2 velocity;
 };
 
-struct PlayerSnapshot {
+struct PlayerState {
     bool active = false;
     std::string name;
     Input last_input;
     std::uint32_t kick_cooldown = 0;
     std::uint32_t goals = 0;
-    DiskSnapshot disk;
+    DiskMotion disk;
 };
 
-struct PuckSnapshot {
-    DiskSnapshot disk;
+struct PuckState {
+    DiskMotion disk;
     std::optional<Slot> last_kicker;
 };
 
@@ -75,9 +76,9 @@ struct MatchState {
     // Maps with collision groups: the team kicking off, until a puck is
     // touched (and, in a goal pause, the team that will).
     std::optional<Team> kickoff_team;
-    std::vector<PlayerSnapshot> players;
-    std::vector<PuckSnapshot> pucks;
-    std::vector<DiskSnapshot> discs;  // the map's movable discs, in its order
+    std::vector<PlayerState> players;
+    std::vector<PuckState> pucks;
+    std::vector<DiskMotion> discs;  // the map's movable discs, in its order
 };
 
 // How state_hash() takes in the map's static shapes: `folded` adds the
@@ -116,6 +117,7 @@ class Match {
     bool active(Slot slot) const { return players_.at(slot).active; }
     const std::string& name(Slot slot) const { return players_.at(slot).name; }
     Input last_input(Slot slot) const { return players_.at(slot).last_input; }
+    std::uint32_t goals(Slot slot) const { return players_.at(slot).goals; }
     const physics::DiskState& player_disk(Slot slot) const;
     std::uint32_t puck_count() const { return static_cast<std::uint32_t>(pucks_.size()); }
     const physics::DiskState& puck_disk(std::uint32_t puck) const;

@@ -14,9 +14,6 @@ Result<LoadedMap> load(const std::string& name, const std::vector<std::filesyste
     if (!found) return found.error();
     LoadedMap loaded;
     loaded.hash = protocol::map_hash(*found);
-    loaded.puck_count = static_cast<std::uint32_t>(found->puck_spawns.size());
-    loaded.slot_count = 2 * found->team_size;
-    loaded.disc_count = static_cast<std::uint32_t>(found->discs.size());
     loaded.map = std::move(*found);
     return loaded;
 }

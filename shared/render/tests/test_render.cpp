@@ -1,4 +1,4 @@
-// The renderer against golden grids (client/tests/golden/), and the exact
+// The renderer against golden grids (shared/render/tests/golden/), and the exact
 // cells and dots a disk lands on. CAROM_UPDATE_GOLDENS=1 rewrites the goldens
 // instead of comparing (then read the diff before committing it).
 #include <doctest/doctest.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "carom/client/map_lookup.hpp"
+#include "carom/protocol/map_file.hpp"
 #include "carom/render/render.hpp"
 
 namespace carom::render {
@@ -20,8 +20,7 @@ const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 const std::filesystem::path kGoldens = CAROM_GOLDEN_DIR;
 
 game::Map arena() {
-    const std::filesystem::path dirs[] = {kMaps};
-    auto found = client::find_map("arena", dirs);
+    auto found = protocol::load_map_file(kMaps / "arena.json");
     REQUIRE(found.ok());
     return std::move(*found);
 }
@@ -239,8 +238,7 @@ namespace {
 // An imported HaxBall stadium: its arcs (rounded corners, curved nets, the
 // centre circle hidden), straight lines and posts are drawn; planes are not.
 TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
-    const std::filesystem::path dirs[] = {CAROM_STADIUMS_DIR};
-    auto found = client::find_map("curves", dirs);
+    auto found = protocol::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
     REQUIRE_MESSAGE(found.ok(), (!found.ok() ? found.error().message : ""));
     const game::Map map = std::move(*found);
     const std::vector<DiskView> disks = {{{400.0, 200.0}, map.tuning.puck_radius, Ink::puck}};
@@ -252,8 +250,7 @@ TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
 }
 
 TEST_CASE("render_gives_a_stadiums_walls_posts_and_discs_their_own_colours") {
-    const std::filesystem::path dirs[] = {CAROM_STADIUMS_DIR};
-    auto found = client::find_map("curves", dirs);
+    auto found = protocol::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
     REQUIRE(found.ok());
     const game::Map map = std::move(*found);
     // A disc of the stadium's own colour, and one too dark to see (drawn in its ink's).

@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "carom/client/chase_bot.hpp"
-
 namespace carom::loadgen {
 
 SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
@@ -113,7 +111,7 @@ void SimClient::tick() {
 void SimClient::on_accepted(std::uint64_t now_ms) {
     accepted_ms_ = now_ms;
     snapshots_seen_ = connection_.stats().snapshots_received;  // none counted before acceptance
-    const client::Session& s = connection_.session();
+    const client::Admission& s = connection_.admission();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
     // Spectators too: every client steps its copy of the match with the map.
@@ -126,20 +124,12 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
     }
     map_ = *found;
     connection_.set_map(map_->map);
-    if (spectator_) return;
-    goal_ = client::opposing_goal(map_->map, s.team == 0 ? game::Team::left : game::Team::right);
-    reach_ = client::kick_distance(map_->map.tuning);
 }
 
-game::Input SimClient::next_input() const {
-    const client::Frame* frame = connection_.latest_frame();
-    const std::int32_t slot = connection_.session().slot;
-    if (map_ == nullptr || frame == nullptr || slot < 0 || spectator_) return game::Input::idle();
-    // A frame that does not fit the map would steer by the wrong disks.
-    if (!client::DiskLayout{map_->puck_count, map_->slot_count, map_->disc_count}.fits(*frame))
-        return game::Input::idle();
-    return client::chase_input(*frame, static_cast<game::Slot>(slot), map_->puck_count, goal_,
-                               reach_);
+game::Input SimClient::next_input() {
+    const client::Replica* replica = connection_.replica();
+    if (replica == nullptr || spectator_) return game::Input::idle();
+    return bot_.next(*replica, connection_.admission().slot);
 }
 
 ClientResult SimClient::finish() {
@@ -174,13 +164,15 @@ ClientResult SimClient::finish() {
         if (!spectator_)
             r.max_input_stall_ms =
                 std::max(max_input_stall_ms_, now - last_applied_ms_.value_or(*accepted_ms_));
-        r.snapshot_rate_hz = connection_.session().snapshot_rate_hz;
+        r.snapshot_rate_hz = connection_.admission().snapshot_rate_hz;
     }
-    r.client_id = connection_.session().client_id;
-    if (const client::Frame* f = connection_.latest_frame(); f != nullptr)
-        spdlog::debug("client {}: {}; last snapshot tick {}, score {}-{}",
-                      connection_.session().client_id, r.outcome, f->tick, f->score[0],
-                      f->score[1]);
+    r.client_id = connection_.admission().client_id;
+    if (const client::Replica* replica = connection_.replica();
+        replica != nullptr && replica->holds())
+        spdlog::debug("client {}: {}; last update tick {}, score {}-{}",
+                      connection_.admission().client_id, r.outcome, replica->tick(),
+                      replica->match().score(game::Team::left),
+                      replica->match().score(game::Team::right));
 
     closing_ = true;
     pump_timer_.cancel();

@@ -15,9 +15,6 @@ namespace carom::loadgen {
 struct LoadedMap {
     game::Map map;
     std::uint64_t hash = 0;
-    std::uint32_t puck_count = 0;
-    std::uint32_t slot_count = 0;
-    std::uint32_t disc_count = 0;
 };
 
 class MapCache {

@@ -185,7 +185,7 @@ class Abuser {
     }
 
     client::Connection& connection() { return connection_; }
-    const client::Session& session() const { return connection_.session(); }
+    const client::Admission& session() const { return connection_.admission(); }
     bool ok() const { return fd_ >= 0; }
     std::uint64_t full = 0, delta = 0, inputs_sent = 0, newest_tick = 0;
 

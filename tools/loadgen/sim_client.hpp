@@ -1,6 +1,6 @@
 #pragma once
 // One simulated player (or spectator): a Connection over its own connected
-// UDP socket, driven by the chase bot once the server accepted it. With a
+// UDP socket, driven by the game's bot (client::BotDriver) once the server accepted it. With a
 // link spec, both directions pass through a simulated link (linksim) between
 // the Connection and the socket.
 #include <array>
@@ -10,7 +10,7 @@
 
 #include <asio.hpp>
 
-#include "carom/client/chase_bot.hpp"
+#include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
 #include "clock.hpp"
@@ -53,7 +53,7 @@ class SimClient {
     void pump();
     void arm_pump();
     void on_accepted(std::uint64_t now_ms);
-    game::Input next_input() const;
+    game::Input next_input();
 
     asio::ip::udp::socket socket_;
     const RunClock& clock_;
@@ -82,8 +82,7 @@ class SimClient {
     std::uint64_t max_input_stall_ms_ = 0;
     const LoadedMap* map_ = nullptr;
     std::string map_problem_;
-    game::Vec2 goal_;
-    double reach_ = client::kick_distance(game::Tuning{});
+    client::BotDriver bot_;
 };
 
 }  // namespace carom::loadgen

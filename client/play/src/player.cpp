@@ -1,0 +1,289 @@
+#include "carom/play/player.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "carom/client/map_lookup.hpp"
+#include "carom/game/printable_name.hpp"
+#include "carom/protocol/map_codec.hpp"
+
+namespace carom::play {
+namespace {
+
+// Exit codes of carom-client (its --help lists them).
+constexpr int kExitUnreachable = 3;
+constexpr int kExitRefused = 4;
+constexpr int kExitLost = 5;
+constexpr int kExitMap = 6;
+
+// "kick-off" stays on the HUD this long after the whistle.
+constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
+
+std::string deny_message(net::DenyReason reason, const std::string& detail) {
+    std::string m;
+    switch (reason) {
+        case net::DenyReason::server_full:
+            m = "the server is full";
+            break;
+        case net::DenyReason::room_full:
+            m = "the room is full";
+            break;
+        case net::DenyReason::version_mismatch:
+            m = "version mismatch: the server speaks another protocol version (ours is " +
+                std::to_string(protocol::kProtocolVersion) + ")";
+            break;
+        case net::DenyReason::bad_cookie:
+            m = "the handshake failed (bad cookie)";
+            break;
+        case net::DenyReason::banned_name:
+            m = "that name is not allowed";
+            break;
+        case net::DenyReason::no_such_room:
+            m = "no such room";
+            break;
+        case net::DenyReason::shutting_down:
+            m = "the server is shutting down";
+            break;
+        default:
+            m = "refused";
+    }
+    return detail.empty() ? m : m + " (" + detail + ")";
+}
+
+}  // namespace
+
+Player::Player(PlayerConfig config, client::Connection::SendFn send)
+    : config_(std::move(config)),
+      connection_(config_.connection, std::move(send)),
+      keys_(config_.keys) {}
+
+const game::Match* Player::match() const {
+    const client::Replica* r = connection_.replica();
+    return r != nullptr && !r->history().empty() ? &r->match() : nullptr;
+}
+
+void Player::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    connection_.on_datagram(bytes, now_ms);
+    if (!accepted_ && connection_.state() == client::State::connected) on_accepted();
+    const std::optional<client::MatchInfo>& info = connection_.match_info();
+    if (map_ && info && info != match_info_) on_new_match(*info);
+    for (const client::ServerEvent& e : connection_.take_events()) {
+        // Events of an earlier match (a late update's) are not this one's.
+        if (match_info_ && e.tick <= match_info_->start_tick) continue;
+        if (e.kind == game::MatchEvent::Kind::goal) goal_ = e;
+        if (e.kind == game::MatchEvent::Kind::kickoff) kickoff_tick_ = e.tick;
+    }
+    const client::Replica* replica = connection_.replica();
+    if (replica != nullptr && replica->holds() && replica->tick() != newest_tick_) {
+        newest_tick_ = replica->tick();
+        on_new_state(now_ms);
+    }
+}
+
+void Player::on_accepted() {
+    accepted_ = true;
+    const client::Admission& a = connection_.admission();
+    auto found = client::find_map(a.map_name, config_.map_dirs);
+    if (!found) {
+        map_problem_ = game::printable_name(found.error().message, 200);
+        return;
+    }
+    game::Map map = std::move(*found);
+    if (protocol::map_hash(map) != a.map_hash) {
+        map_problem_ = "map '" + game::printable_name(a.map_name) +
+                       "' differs from the server's (another version?)";
+        return;
+    }
+    try {
+        // Both refuse a map that cannot be played; the predictor a slot the map has not.
+        connection_.set_map(map);
+        if (a.slot >= 0)
+            predictor_ = std::make_unique<Predictor>(map, static_cast<game::Slot>(a.slot),
+                                                     config_.prediction);
+    } catch (const std::exception& e) {
+        map_problem_ = "map '" + game::printable_name(a.map_name) +
+                       "': " + game::printable_name(e.what(), 200);
+        return;
+    }
+    InterpolatorConfig ic;
+    const std::uint32_t tick_hz = std::max<std::uint32_t>(a.tick_rate_hz, 1);
+    ic.tick_ms = 1000.0 / tick_hz;
+    ic.update_interval_ms = 1000.0 / std::clamp<std::uint32_t>(a.snapshot_rate_hz, 1, tick_hz);
+    interpolator_ = std::make_unique<Interpolator>(ic);
+    map_ = std::move(map);
+}
+
+void Player::on_new_match(const client::MatchInfo& info) {
+    // A new match of the room: its kick-off and goals start afresh.
+    match_info_ = info;
+    kickoff_tick_ = info.start_tick;
+    goal_.reset();
+}
+
+void Player::send(game::Input input, std::uint64_t now_ms) {
+    const std::uint32_t sequence = connection_.next_sequence();
+    connection_.send_input(input, now_ms);
+    if (predictor_) predictor_->apply_input(sequence, input);
+}
+
+std::string Player::banner(const game::Match& m) const {
+    const std::uint32_t left = m.score(game::Team::left);
+    const std::uint32_t right = m.score(game::Team::right);
+    const auto score = std::to_string(left) + "-" + std::to_string(right);
+    if (m.phase() == game::Phase::finished) {
+        if (left == right) return "FINAL " + score + " DRAW";
+        return "FINAL " + score + (left > right ? " left wins" : " right wins");
+    }
+    if (m.phase() != game::Phase::goal_pause) return "";
+    // The goal of this pause, if its event arrived (it rides one update).
+    const std::uint64_t tick = newest_tick_;
+    if (!goal_ || goal_->tick > tick || goal_->tick + game::kGoalPauseTicks < tick) return "GOAL!";
+    const auto name = [&m](game::Slot s) {
+        return s < m.slot_count() ? render::display_name(m, s) : "slot " + std::to_string(s);
+    };
+    if (goal_->scorer) return "GOAL! " + name(*goal_->scorer);
+    if (goal_->own_goal_by) return "GOAL! own goal by " + name(*goal_->own_goal_by);
+    return goal_->team == game::Team::left ? "GOAL! left" : "GOAL! right";
+}
+
+void Player::on_new_state(std::uint64_t now_ms) {
+    if (!map_) return;
+    interpolator_->on_state(newest_tick_, static_cast<double>(now_ms));
+    if (predictor_)
+        predictor_->on_state(connection_.replica()->match(), connection_.last_input_sequence());
+}
+
+game::Input Player::next_input(std::uint64_t now_ms) {
+    if (!config_.bot) return keys_.input(now_ms);
+    const client::Replica* replica = connection_.replica();
+    if (replica == nullptr) return game::Input::idle();
+    return bot_.next(*replica, connection_.admission().slot);
+}
+
+void Player::tick(std::uint64_t now_ms) {
+    connection_.update(now_ms);
+    note_traffic(now_ms);
+    if (connection_.state() != client::State::connected || !map_) return;
+    const game::Input input = next_input(now_ms);
+    if (!cushioned_) {
+        // One idle input ahead: the server then holds one in its queue, and a
+        // lost packet (its input comes again in the next) does not leave it
+        // without one, which would repeat an input and spoil the prediction.
+        cushioned_ = true;
+        send(game::Input::idle(), now_ms);
+    }
+    send(input, now_ms);
+}
+
+void Player::note_traffic(std::uint64_t now_ms) {
+    const client::ConnectionStats& st = connection_.stats();
+    traffic_.push_back({now_ms, st.bytes_in, st.bytes_out});
+    const auto old = std::find_if(traffic_.begin(), traffic_.end(),
+                                  [now_ms](const Traffic& t) { return t.ms + 1000 >= now_ms; });
+    traffic_.erase(traffic_.begin(), old);
+}
+
+std::optional<Ending> Player::ending() const {
+    if (!map_problem_.empty()) return Ending{kExitMap, "cannot play: " + map_problem_};
+    if (connection_.state() != client::State::closed) return std::nullopt;
+    switch (connection_.close_reason()) {
+        case client::CloseReason::connect_timeout:
+            return Ending{kExitUnreachable,
+                          "server unreachable: no answer within " +
+                              std::to_string(config_.connection.connect_timeout_ms / 1000) + " s"};
+        case client::CloseReason::denied:
+            return Ending{kExitRefused, "refused: " + deny_message(connection_.deny_reason(),
+                                                                   connection_.close_detail())};
+        case client::CloseReason::timeout:
+            return Ending{kExitLost, "connection lost: nothing heard from the server for " +
+                                         std::to_string(config_.connection.timeout_ms / 1000) +
+                                         " s"};
+        case client::CloseReason::server_disconnect: {
+            const net::DisconnectReason r = connection_.server_disconnect_reason();
+            std::string m = r == net::DisconnectReason::kicked    ? "kicked by the server"
+                            : r == net::DisconnectReason::timeout ? "timed out by the server"
+                            : r == net::DisconnectReason::server_shutdown
+                                ? "the server shut down"
+                                : "disconnected by the server";
+            if (!connection_.close_detail().empty()) m += " (" + connection_.close_detail() + ")";
+            return Ending{r == net::DisconnectReason::server_shutdown ? 0 : kExitLost, m};
+        }
+        case client::CloseReason::quit:
+        case client::CloseReason::none:
+            break;
+    }
+    return Ending{0, "bye"};
+}
+
+render::Hud Player::hud() const {
+    render::Hud h;
+    const client::ConnectionStats& st = connection_.stats();
+    const client::Admission& a = connection_.admission();
+    h.tick_rate_hz = a.tick_rate_hz;
+    if (!st.rtt_ms.empty()) {
+        // The median of the recent pings: one late packet does not make the HUD jump.
+        const std::size_t n = std::min<std::size_t>(st.rtt_ms.size(), 31);
+        std::vector<double> recent(st.rtt_ms.end() - static_cast<std::ptrdiff_t>(n),
+                                   st.rtt_ms.end());
+        std::nth_element(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(n / 2),
+                         recent.end());
+        h.ping_ms = recent[n / 2];
+    }
+    h.loss = st.loss_estimate();
+    if (traffic_.size() >= 2) {
+        const Traffic& first = traffic_.front();
+        const Traffic& last = traffic_.back();
+        const double seconds =
+            std::max<double>(static_cast<double>(last.ms - first.ms), 1.0) / 1000.0;
+        h.kb_in_per_s = static_cast<double>(last.bytes_in - first.bytes_in) / 1000.0 / seconds;
+        h.kb_out_per_s = static_cast<double>(last.bytes_out - first.bytes_out) / 1000.0 / seconds;
+    }
+    return h;
+}
+
+render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
+    const std::string help =
+        config_.connection.spectator
+            ? "Tab roster  q quit  (spectating)"
+            : "WASD/arrows move (two for diagonals)  space kick  Tab roster  q quit";
+    const game::Match* m = match();
+    if (!map_ || m == nullptr || !interpolator_) {
+        render::Scene waiting;
+        waiting.hud = hud();
+        waiting.hud.phase = render::Phase::waiting;
+        waiting.hud.note = connection_.state() == client::State::connecting ? "connecting..." : "";
+        waiting.help = help;
+        return waiting;
+    }
+    const client::Replica& replica = *connection_.replica();
+    const std::int32_t own = connection_.admission().slot;
+    render::SceneRequest request;
+    request.positions = &interpolator_->sample(replica.history(), static_cast<double>(now_ms));
+    if (own >= 0) request.followed = static_cast<game::Slot>(own);
+    if (predictor_ && predictor_->ready()) request.followed_at = predictor_->drawn_position();
+    request.kickoff = kickoff_tick_ && *kickoff_tick_ <= newest_tick_ &&
+                      newest_tick_ - *kickoff_tick_ < kKickoffShownTicks;
+    request.roster = show_roster;
+    request.is_bot = [&replica](game::Slot s) { return replica.bot(s); };
+    render::Scene scene = scenes_.build(*m, request);
+
+    const render::Hud built = scene.hud;
+    scene.hud = hud();
+    scene.hud.score = built.score;
+    scene.hud.ticks_left = built.ticks_left;
+    scene.hud.phase = built.phase;
+    scene.hud.server_tick = newest_tick_;
+    scene.hud.banner = banner(*m);
+    if (own < 0) {
+        scene.hud.note = "spectating";
+    } else if (static_cast<game::Slot>(own) < m->slot_count()) {
+        scene.hud.note = m->team_of(static_cast<game::Slot>(own)) == game::Team::left
+                             ? "you: left"
+                             : "you: right";
+    }
+    scene.help = help;
+    return scene;
+}
+
+}  // namespace carom::play
