@@ -10,7 +10,7 @@
 //              server applied (p50, p95, p99, max) and the corrections the
 //              eye sees per minute, 4 v 4 over 100 ms round trip, 5 % loss
 //
-// The figures are in the README ("The client"), with this command.
+// The figures are in docs/client.md ("Figures"), with this command.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 // hosting (cameraWidth, bg, canBeStored...) are accepted and listed in the
 // notes, since carom's client draws the whole field and its own pitch.
 // Keys outside the format and unknown collision flag names are passed over,
-// as HaxBall does, and noted. README, "HaxBall's stadiums", says what plays
+// as HaxBall does, and noted. docs/stadiums.md says what plays
 // as in HaxBall and what differs.
 #include <cstdint>
 #include <filesystem>
