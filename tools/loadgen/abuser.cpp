@@ -1,0 +1,85 @@
+#include "abuser.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <random>
+
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
+#include "flood_sockets.hpp"
+
+namespace carom::loadgen {
+namespace {
+
+client::ConnectionConfig config(std::int32_t room, const std::string& name) {
+    client::ConnectionConfig c;
+    c.name = name;
+    c.room = room;
+    c.token = std::random_device{}();
+    return c;
+}
+
+}  // namespace
+
+Abuser::Abuser(std::uint16_t port, std::int32_t room, const std::string& name)
+    : fd_(loopback_socket(port)),
+      connection_(config(room, name), [this](std::span<const std::uint8_t> b) {
+          (void)::send(fd_, b.data(), b.size(), 0);
+      }) {}
+
+Abuser::~Abuser() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool Abuser::connect(const RunClock& clock) {
+    connection_.connect(clock.now_ms());
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (std::chrono::steady_clock::now() < give_up &&
+           connection_.state() == client::State::connecting) {
+        pollfd p{fd_, POLLIN, 0};
+        ::poll(&p, 1, 20);
+        drain(clock);
+        connection_.update(clock.now_ms());
+    }
+    return connected();
+}
+
+void Abuser::drain(const RunClock& clock) {
+    alignas(8) std::array<std::uint8_t, 2048> buffer{};
+    for (;;) {
+        const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
+        if (n <= 0) return;
+        const std::span<const std::uint8_t> d(buffer.data(), static_cast<std::size_t>(n));
+        if (protocol::classify(d) == protocol::DatagramKind::server_update) {
+            if (const auto u = protocol::verify_server_update(d)) {
+                ++delta;
+                newest_tick =
+                    std::max(newest_tick, protocol::extend16((*u)->head()->tick(), newest_tick));
+            }
+        } else if (const auto p = protocol::verify_packet(d); p && (*p)->body_as_FullState()) {
+            ++full;
+            newest_tick = std::max(newest_tick, (*p)->body_as_FullState()->tick());
+        }
+        if (connection_.state() != client::State::closed)
+            connection_.on_datagram(d, clock.now_ms());
+    }
+}
+
+void Abuser::send_input(std::uint32_t first, std::uint32_t count, std::uint64_t ack) {
+    flatbuffers::FlatBufferBuilder b;
+    protocol::ClientReport r;
+    r.inputs.assign(count, game::Input::idle());
+    r.sequence = first + count - 1;
+    if (ack != 0) r.ack = ack;
+    r.proof = protocol::client_proof(connection_.admission().secret, r.sequence, ack);
+    const auto bytes = protocol::encode_client_report(b, r);
+    (void)::send(fd_, bytes.data(), bytes.size(), 0);
+    ++inputs_sent;
+}
+
+}  // namespace carom::loadgen
