@@ -26,6 +26,7 @@
 #include "abuser.hpp"
 #include "attacks.hpp"
 #include "carom/cli/cli.hpp"
+#include "carom/result.hpp"
 #include "clock.hpp"
 #include "flood_sockets.hpp"
 
@@ -76,9 +77,9 @@ void add_options(CLI::App& app, Options& o) {
         ->capture_default_str();
 }
 
-// The kinds named by --attacks, in order; the unknown name when there is one.
-std::optional<std::string> parse_attacks(const std::vector<std::string>& names,
-                                         std::vector<Attack>& attacks) {
+// The kinds named by --attacks, in order ("all": every one).
+Result<std::vector<Attack>> parse_attacks(const std::vector<std::string>& names) {
+    std::vector<Attack> attacks;
     for (const std::string& name : names) {
         if (name == "all") {
             for (std::size_t i = 0; i < static_cast<std::size_t>(Attack::count_); ++i)
@@ -86,25 +87,24 @@ std::optional<std::string> parse_attacks(const std::vector<std::string>& names,
             continue;
         }
         Attack a{};
-        if (!parse_attack(name, a)) return name;
+        if (!parse_attack(name, a)) return fail("--attacks: unknown kind '" + name + "'");
         attacks.push_back(a);
     }
-    return std::nullopt;
+    return attacks;
 }
 
-// The ports of "127.0.0.1:PORT" victims; nullopt when one does not parse.
-std::optional<std::vector<std::uint16_t>> parse_ports(const std::vector<std::string>& victims) {
+// The ports of the "127.0.0.1:PORT" victims.
+Result<std::vector<std::uint16_t>> parse_ports(const std::vector<std::string>& victims) {
     std::vector<std::uint16_t> ports;
     for (const std::string& v : victims) {
         const auto colon = v.rfind(':');
-        if (colon == std::string::npos) return std::nullopt;
         unsigned long port = 0;
         try {
-            port = std::stoul(v.substr(colon + 1));
+            port = colon == std::string::npos ? 0 : std::stoul(v.substr(colon + 1));
         } catch (const std::exception&) {
-            return std::nullopt;
+            port = 0;
         }
-        if (port == 0 || port > 65535) return std::nullopt;
+        if (port == 0 || port > 65535) return fail("--victims: '" + v + "' is not 127.0.0.1:PORT");
         ports.push_back(static_cast<std::uint16_t>(port));
     }
     return ports;
@@ -326,17 +326,11 @@ int main(int argc, char** argv) {
     add_options(app, o);
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
-    std::vector<Attack> attacks;
-    if (const auto unknown = parse_attacks(o.attack_names, attacks)) {
-        std::fprintf(stderr, "--attacks: unknown kind '%s'\n", unknown->c_str());
-        return 2;
-    }
-    const auto victims = parse_ports(o.victims);
-    if (!victims) {
-        std::fprintf(stderr, "--victims: expected 127.0.0.1:PORT,...\n");
-        return 2;
-    }
-    Flood flood(o, std::move(attacks), *victims);
+    auto attacks = parse_attacks(o.attack_names);
+    if (!attacks) return carom::cli::usage_error(app, attacks.error().message);
+    auto victims = parse_ports(o.victims);
+    if (!victims) return carom::cli::usage_error(app, victims.error().message);
+    Flood flood(o, std::move(*attacks), std::move(*victims));
     if (!flood.prepare()) return 1;
     flood.run();
     std::printf("%s\n", flood.report().dump().c_str());
