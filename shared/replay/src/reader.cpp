@@ -28,7 +28,7 @@ struct ChunkReader {
 
     // The next checked chunk, or why there is none (the chunk at `offset`,
     // which stays there). What it points to is valid until the next call.
-    carom::Result<ChunkContent> next() {
+    Result<ChunkContent> next() {
         const std::size_t left = bytes.size() - offset;
         if (left == 0) return ChunkContent{};
         if (left < detail::kChunkHeaderSize)
@@ -111,21 +111,21 @@ void append_batch(detail::TickBatch batch, Replay& r) {
 
 }  // namespace
 
-const char* to_string(Result result) {
-    switch (result) {
-        case Result::left_won:
+const char* to_string(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::left_won:
             return "left won";
-        case Result::right_won:
+        case Outcome::right_won:
             return "right won";
-        case Result::draw:
+        case Outcome::draw:
             return "draw";
-        case Result::unfinished:
+        case Outcome::unfinished:
             return "unfinished";
     }
     return "unknown";
 }
 
-carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
+Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
     if (bytes.empty()) return refused_at(0, "empty file");
     if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     if (bytes.size() < detail::kPreambleSize ||
@@ -208,7 +208,7 @@ carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
     return r;
 }
 
-carom::Result<Replay> read_replay(const std::filesystem::path& path) {
+Result<Replay> read_replay(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return refused_at(0, "cannot open " + path.string());
     // The size before reading where there is one; a pipe is read up to the limit.
