@@ -35,8 +35,8 @@ std::string default_file() {
 }
 
 // Both measurements of one file; false if it did not verify.
-bool bench_file(const std::string& path, const ReplayOptions& options) {
-    const LoadedReplay file = load_replay(path);
+bool bench_file(const LoadedReplay& file, const ReplayOptions& options) {
+    const std::string& path = file.path;
     if (!options.json) print_table_file(file);
 
     const VerifySpeed speed = measure_verify(file.replay, options.verify);
@@ -51,9 +51,9 @@ bool bench_file(const std::string& path, const ReplayOptions& options) {
         throw std::logic_error(path + ": bytes counted do not add up to the file size");
     const std::uint64_t resimulated = player_ticks_resimulated(file.replay);
     if (resimulated != size.player_ticks) {
-        throw std::runtime_error(fmt::format(
-            "{}: {} player-ticks from the header and roster, {} from re-simulating", path,
-            size.player_ticks, resimulated));
+        throw std::runtime_error(
+            fmt::format("{}: {} player-ticks from the header and roster, {} from re-simulating",
+                        path, size.player_ticks, resimulated));
     }
     if (options.json) {
         print_json_size(file, size);
@@ -68,13 +68,21 @@ int run_replay(const ReplayOptions& options) {
         options.files.empty() ? std::vector<std::string>{default_file()} : options.files;
     if (!options.json) print_table_preamble(options.verify);
     bool all_ok = true;
+    const auto failed = [&all_ok](const std::string& why) {
+        std::fflush(stdout);
+        fmt::print(stderr, "carom-bench replay: {}\n", why);
+        all_ok = false;
+    };
     for (const std::string& path : files) {
+        const auto file = load_replay(path);
+        if (!file) {
+            failed(file.error().message);
+            continue;
+        }
         try {
-            all_ok = bench_file(path, options) && all_ok;
+            all_ok = bench_file(*file, options) && all_ok;
         } catch (const std::exception& e) {
-            std::fflush(stdout);
-            fmt::print(stderr, "carom-bench replay: {}\n", e.what());
-            all_ok = false;
+            failed(e.what());  // the file and the library disagree: see bench_file
         }
     }
     return all_ok ? EXIT_SUCCESS : EXIT_FAILURE;
@@ -95,7 +103,8 @@ void add_replay_command(CLI::App& app) {
     command->add_option("--runs", options->verify.timed_runs, "Timed verify runs per file")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
-    command->add_option("--warmup", options->verify.warmup_runs, "Untimed verify runs before timing")
+    command
+        ->add_option("--warmup", options->verify.warmup_runs, "Untimed verify runs before timing")
         ->capture_default_str();
     command->add_flag("--json", options->json, "One JSON object per line instead of a table");
 

@@ -77,11 +77,15 @@ Figures run(const game::Map& map, std::uint64_t ticks, game::StaticsInHash how) 
 
 int run_hash(const HashOptions& o) {
     std::vector<game::Map> maps;
-    for (const char* file : kMapSources)
-        maps.push_back(
-            load_replay(
-                (std::filesystem::path(CAROM_SOURCE_DIR) / "replays" / "corpus" / file).string())
-                .replay.header.map);
+    for (const char* file : kMapSources) {
+        const auto loaded = load_replay(
+            (std::filesystem::path(CAROM_SOURCE_DIR) / "replays" / "corpus" / file).string());
+        if (!loaded) {
+            fmt::print(stderr, "carom-bench hash: {}\n", loaded.error().message);
+            return 1;
+        }
+        maps.push_back(loaded->replay.header.map);
+    }
     maps.push_back(most_walls(maps[1]));
     fmt::print("state hash per tick, bots on every slot, {} ticks (µs per tick)\n", o.ticks);
     fmt::print("{:<16} {:>7} {:>9} {:>15} {:>13} {:>8}\n", "map", "statics", "step",
@@ -104,7 +108,9 @@ void add_hash_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "hash", "Match::state_hash() per tick: statics streamed (core 1-2) vs folded (core 3)");
     cmd->add_option("--ticks", o->ticks, "Ticks per match")->capture_default_str();
-    cmd->callback([o] { run_hash(*o); });
+    cmd->callback([o] {
+        if (run_hash(*o) != 0) throw CLI::RuntimeError(1);
+    });
 }
 
 }  // namespace carom::bench

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "carom/replay/replay.hpp"
+#include "carom/result.hpp"
 
 namespace carom::bench {
 
@@ -17,8 +18,8 @@ struct LoadedReplay {
     double read_ms;  // reading the file and replay::read_replay on its bytes, once
 };
 
-// Throws std::runtime_error naming the file when it cannot be read, or when
-// the library does not read it whole (a cut or damaged file is no benchmark).
-LoadedReplay load_replay(const std::string& path);
+// Fails naming the file when it cannot be read, or when the library does not
+// read it whole (a cut or damaged file is no benchmark).
+Result<LoadedReplay> load_replay(const std::string& path);
 
 }  // namespace carom::bench

@@ -125,7 +125,12 @@ int run_seek(const SeekOptions& o) {
             o.seeks, o.seed, kWidth, kHeight, kSpeed, kFps, "file", "ticks", "seeks", "seek p50",
             "seek p99", "seek max", "shown p99", "shown max", "play CPU");
     for (const std::string& path : files) {
-        const LoadedReplay file = load_replay(path);
+        const auto loaded = load_replay(path);
+        if (!loaded) {
+            fmt::print(stderr, "carom-bench seek: {}\n", loaded.error().message);
+            return 1;
+        }
+        const LoadedReplay& file = *loaded;
         const FileFigures f = measure(file.replay, o);
         const double cpu_pct = 100.0 * f.play_cpu_s / f.play_wall_s;
         const double s50 = percentile(f.seek_ms, 0.5);

@@ -20,8 +20,11 @@ struct BotsOptions {
 };
 
 int bots(const BotsOptions& o) {
-    const auto replay = load(o.file, "bots");
-    if (!replay) return kExitUnreadable;
+    const auto replay = load(o.file);
+    if (!replay) {
+        std::fprintf(stderr, "carom-replay bots: %s\n", replay.error().message.c_str());
+        return kExitUnreadable;
+    }
     const game::Map& map = replay->header.map;
     game::Match match(map, replay->header.seed);
     // Every slot, filled left then right as `record` fills them.

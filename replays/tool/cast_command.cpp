@@ -6,6 +6,7 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/game/printable_name.hpp"
+#include "carom/result.hpp"
 #include "cast.hpp"
 #include "commands.hpp"
 #include "load.hpp"
@@ -25,26 +26,36 @@ struct CastArgs {
     bool ascii = false;
 };
 
-bool parse_size(const std::string& text, int& width, int& height) {
+struct TerminalSize {
+    int width = 0;
+    int height = 0;
+};
+
+// --size: "WIDTHxHEIGHT", 20x8 to 1000x500.
+Result<TerminalSize> parse_size(const std::string& text) {
     unsigned w = 0;
     unsigned h = 0;
     char end = '\0';
-    if (std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &end) != 2) return false;
-    if (w < 20 || w > 1000 || h < 8 || h > 500) return false;
-    width = static_cast<int>(w);
-    height = static_cast<int>(h);
-    return true;
+    if (std::sscanf(text.c_str(), "%ux%u%c", &w, &h, &end) != 2 || w < 20 || w > 1000 || h < 8 ||
+        h > 500)
+        return fail("--size " + text + ": want WIDTHxHEIGHT, 20x8 to 1000x500");
+    return TerminalSize{static_cast<int>(w), static_cast<int>(h)};
 }
 
 int run_cast(const CastArgs& a) {
     CastOptions o;
-    if (!parse_size(a.size, o.width, o.height)) {
-        std::fprintf(stderr, "carom-replay cast: --size %s: want WIDTHxHEIGHT, 20x8 to 1000x500\n",
-                     a.size.c_str());
+    const auto size = parse_size(a.size);
+    if (!size) {
+        std::fprintf(stderr, "carom-replay cast: %s\n", size.error().message.c_str());
         return kExitUnreadable;
     }
-    const auto replay = load(a.file, "cast");
-    if (!replay) return kExitUnreadable;
+    o.width = size->width;
+    o.height = size->height;
+    const auto replay = load(a.file);
+    if (!replay) {
+        std::fprintf(stderr, "carom-replay cast: %s\n", replay.error().message.c_str());
+        return kExitUnreadable;
+    }
     const std::uint32_t rate = replay->header.tick_rate;
     if (!a.from.empty()) {
         const auto t = parse_time(a.from, rate);

@@ -191,8 +191,10 @@ bool compare_keyframes(const replay::Replay& a, const replay::Replay& b) {
 }
 
 int diff(const std::string& path_a, const std::string& path_b) {
-    const auto a = load(path_a, "diff");
-    const auto b = load(path_b, "diff");
+    const auto a = load(path_a);
+    const auto b = load(path_b);
+    if (!a) std::fprintf(stderr, "carom-replay diff: %s\n", a.error().message.c_str());
+    if (!b) std::fprintf(stderr, "carom-replay diff: %s\n", b.error().message.c_str());
     if (!a || !b) return kExitUnreadable;
     bool equal = true;
     for (const auto& [name, r] : {std::pair{"A", &*a}, std::pair{"B", &*b}}) {

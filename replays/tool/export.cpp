@@ -47,8 +47,11 @@ nlohmann::json tick_json(const game::Match& m) {
 }
 
 int export_json(const std::string& file, std::uint64_t every) {
-    const auto r = load(file, "export");
-    if (!r) return kExitUnreadable;
+    const auto r = load(file);
+    if (!r) {
+        std::fprintf(stderr, "carom-replay export: %s\n", r.error().message.c_str());
+        return kExitUnreadable;
+    }
     replay::Resimulation sim(*r);
     std::printf("%s\n", tick_json(sim.match()).dump().c_str());
     while (sim.tick() < r->last_tick()) {

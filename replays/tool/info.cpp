@@ -130,8 +130,11 @@ Command add_info(CLI::App& app) {
     cmd->add_option("file", o->file, "Replay file")->required();
     cmd->add_flag("--json", o->json, "One JSON object on stdout");
     return {cmd, [o] {
-                auto r = load(o->file, "info");
-                if (!r) return kExitUnreadable;
+                auto r = load(o->file);
+                if (!r) {
+                    std::fprintf(stderr, "carom-replay info: %s\n", r.error().message.c_str());
+                    return kExitUnreadable;
+                }
                 const nlohmann::json j = describe_json(o->file, *r);
                 if (o->json) {
                     std::printf("%s\n", j.dump().c_str());

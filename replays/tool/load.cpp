@@ -16,19 +16,12 @@ std::string describe(const replay::ReadProblem& problem) {
     return "at byte " + std::to_string(problem.offset) + ": " + problem.reason;
 }
 
-std::optional<replay::Replay> load(const std::string& path, const char* command) {
+Result<replay::Replay> load(const std::string& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        std::fprintf(stderr, "carom-replay %s: %s: is a directory\n", command, path.c_str());
-        return std::nullopt;
-    }
+    if (std::filesystem::is_directory(path, ec)) return fail(path + ": is a directory");
     auto read = replay::read_replay(path);
-    if (!read) {
-        std::fprintf(stderr, "carom-replay %s: %s: unreadable %s\n", command, path.c_str(),
-                     read.error().message.c_str());
-        return std::nullopt;
-    }
-    return *std::move(read);
+    if (!read) return fail(path + ": unreadable " + read.error().message);
+    return read;
 }
 
 }  // namespace carom::tool

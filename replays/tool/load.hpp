@@ -1,14 +1,16 @@
 #pragma once
-// Reads a replay for a command; an unreadable file is reported on stderr.
+// Reads a replay for a command.
 #include <cstdint>
-#include <optional>
 #include <string>
 
 #include "carom/replay/reader.hpp"
+#include "carom/result.hpp"
 
 namespace carom::tool {
 
-std::optional<replay::Replay> load(const std::string& path, const char* command);
+// The replay at `path`, or why not: "PATH: is a directory", "PATH: unreadable
+// at byte N: why". The command prints it ("carom-replay info: ...").
+Result<replay::Replay> load(const std::string& path);
 // A 64-bit hash as JSON shows it: 16 lowercase hex digits, as a string (a number
 // past 2^53 is rounded by JavaScript and many JSON tools).
 std::string hex64(std::uint64_t value);

@@ -108,8 +108,11 @@ std::string stop_note(const replay::Replay& r) {
 }
 
 int run_play(const PlayArgs& a) {
-    const auto replay = load(a.file, "play");
-    if (!replay) return kExitUnreadable;
+    const auto replay = load(a.file);
+    if (!replay) {
+        std::fprintf(stderr, "carom-replay play: %s\n", replay.error().message.c_str());
+        return kExitUnreadable;
+    }
     if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0) {
         std::fprintf(stderr,
                      "carom-replay play: needs a terminal (stdin and stdout). Without one, use\n"

@@ -46,8 +46,11 @@ void print_divergence(const std::string& file, const replay::Divergence& d) {
 }
 
 int verify_one(const std::string& file, bool synctest) {
-    const auto r = load(file, "verify");
-    if (!r) return kExitUnreadable;
+    const auto r = load(file);
+    if (!r) {
+        std::fprintf(stderr, "carom-replay verify: %s\n", r.error().message.c_str());
+        return kExitUnreadable;
+    }
     Progress progress("verify " + file);
     replay::VerifyOptions options;
     options.synctest = synctest;

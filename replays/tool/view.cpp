@@ -26,7 +26,7 @@ bool finished_at_end(const SeekEngine& engine) {
 
 std::uint64_t timeline_length(const replay::Replay& replay) {
     const bool finished =
-        replay.footer.has_value() && replay.footer->result != replay::Result::unfinished;
+        replay.footer.has_value() && replay.footer->result != replay::Outcome::unfinished;
     if (!finished) return replay.last_tick();
     return replay.last_tick() +
            std::max<std::uint64_t>(replay.header.final_pause_ticks, replay.header.tick_rate);

@@ -10,15 +10,18 @@
 
 namespace carom::server {
 
-std::optional<HttpAddress> parse_http_address(const std::string& text) {
+Result<HttpAddress> parse_http_address(const std::string& text) {
+    const auto refused = [&] {
+        return fail("'" + text + "' is not ADDR:PORT (127.0.0.1:9100, [::1]:9100)");
+    };
     const std::size_t colon = text.rfind(':');
-    if (colon == std::string::npos || colon == 0) return std::nullopt;
+    if (colon == std::string::npos || colon == 0) return refused();
     std::string host = text.substr(0, colon);
     if (host.front() == '[') {
-        if (host.size() < 3 || host.back() != ']') return std::nullopt;
+        if (host.size() < 3 || host.back() != ']') return refused();
         host = host.substr(1, host.size() - 2);
     } else if (host.find(':') != std::string::npos) {
-        return std::nullopt;  // an IPv6 address needs brackets
+        return refused();  // an IPv6 address needs brackets
     }
     const std::string port_text = text.substr(colon + 1);
     unsigned port = 0;
@@ -26,7 +29,7 @@ std::optional<HttpAddress> parse_http_address(const std::string& text) {
         std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
     if (ec != std::errc{} || end != port_text.data() + port_text.size() || port > 65535 ||
         port_text.empty())
-        return std::nullopt;
+        return refused();
     return HttpAddress{host, static_cast<std::uint16_t>(port)};
 }
 

@@ -6,10 +6,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <thread>
 
+#include "carom/result.hpp"
 #include "metrics.hpp"
 
 namespace httplib {
@@ -22,8 +22,9 @@ struct HttpAddress {
     std::string host;  // without brackets
     std::uint16_t port = 0;
 };
-// "127.0.0.1:9100", "[::1]:9100", "0.0.0.0:0"; nullopt when not of that form.
-std::optional<HttpAddress> parse_http_address(const std::string& text);
+// "127.0.0.1:9100", "[::1]:9100", "0.0.0.0:0"; an error naming the text and
+// the form when it is not of that form.
+Result<HttpAddress> parse_http_address(const std::string& text);
 
 class HttpEndpoint {
   public:

@@ -169,9 +169,9 @@ int main(int argc, char** argv) {
         ->envname("CAROM_HTTP")
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
-                return text.empty() || parse_http_address(text)
-                           ? std::string()
-                           : "'" + text + "' is not ADDR:PORT (127.0.0.1:9100, [::1]:9100)";
+                if (text.empty()) return {};
+                const auto address = parse_http_address(text);
+                return address ? std::string() : address.error().message;
             },
             "ADDR:PORT"));
     app.add_option("--stall-after", stall_after_s,
@@ -219,10 +219,10 @@ int main(int argc, char** argv) {
         Metrics metrics{std::chrono::duration<double>(stall_after_s)};
         std::optional<HttpEndpoint> http;
         if (!http_address.empty()) {
-            http.emplace(*parse_http_address(http_address), metrics);
+            const auto address = parse_http_address(http_address);  // checked by --http
+            http.emplace(*address, metrics);
             host.ready_extra["http_port"] = http->port();
-            spdlog::info("http: /metrics and /healthz on {} port {}",
-                         parse_http_address(http_address)->host, http->port());
+            spdlog::info("http: /metrics and /healthz on {} port {}", address->host, http->port());
         }
         asio::io_context io;
         // First, so that a signal during start-up is a clean shutdown too.

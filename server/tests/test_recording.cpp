@@ -79,7 +79,7 @@ TEST_CASE("a room whose match ends records it and starts the next") {
     CHECK(server.room(0).match().tick() <= 1);
     const replay::Replay r = read(server.finished_matches().front().replay);
     REQUIRE(r.footer.has_value());
-    CHECK(r.footer->result != replay::Result::unfinished);
+    CHECK(r.footer->result != replay::Outcome::unfinished);
     CHECK_FALSE(replay::verify(r).divergence.has_value());
     server.shutdown();
     std::filesystem::remove_all(dir);

@@ -186,7 +186,7 @@ TEST_CASE("a join or leave in the tick the match ends, and during its final whis
     REQUIRE(replays.size() == 2);
     CHECK(replays[0].footer->final_tick == end_tick);
     CHECK(replays[0].header.final_pause_ticks == pause);
-    CHECK(replays[0].footer->result == replay::Result::draw);
+    CHECK(replays[0].footer->result == replay::Outcome::draw);
     CHECK(roster_at(replays[0], end_tick) == std::vector<std::string>{"-0"});
     CHECK(roster_at(replays[0], end_tick + 1) == std::vector<std::string>{"+0"});
     REQUIRE(replays[1].header.players.size() == 1);

@@ -58,7 +58,7 @@ flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, 
 
 flatbuffers::Offset<schema::Footer> encode(flatbuffers::FlatBufferBuilder& b, const Footer& f) {
     return schema::CreateFooter(b, f.final_tick, f.final_hash, f.score[0], f.score[1],
-                                static_cast<schema::Result>(f.result));
+                                static_cast<schema::Outcome>(f.result));
 }
 
 Status decode(const schema::Header& t, Header& out) {
@@ -136,11 +136,11 @@ Status decode(const schema::Keyframe& t, Keyframe& out) {
 }
 
 Status decode(const schema::Footer& t, Footer& out) {
-    if (t.result() > schema::Result::MAX) return fail("footer: unknown result");
+    if (t.result() > schema::Outcome::MAX) return fail("footer: unknown result");
     out = {t.final_tick(),
            t.final_hash(),
            {t.score_left(), t.score_right()},
-           static_cast<Result>(t.result())};
+           static_cast<Outcome>(t.result())};
     return {};
 }
 
@@ -157,7 +157,7 @@ void put_varint(std::vector<std::uint8_t>& out, std::uint64_t v) {
 }
 
 // Reads a varint at `at` (advanced past it); at most 64 bits.
-carom::Result<std::uint64_t> get_varint(std::span<const std::uint8_t> in, std::size_t& at) {
+Result<std::uint64_t> get_varint(std::span<const std::uint8_t> in, std::size_t& at) {
     std::uint64_t v = 0;
     for (int shift = 0;; shift += 7) {
         if (at >= in.size() || shift > 56) return fail("bad varint");
@@ -219,9 +219,9 @@ Status check_roster(const RosterChange& c, std::uint32_t slots, std::uint64_t fi
 }
 
 // Events as the game has them; a slot field of -1 is none.
-carom::Result<game::MatchEvent> event_of(std::uint64_t tick, std::uint64_t kind, std::uint64_t team,
-                                         std::uint64_t puck, std::int64_t scorer, bool draw,
-                                         std::int64_t own_goal_by, std::uint32_t slots) {
+Result<game::MatchEvent> event_of(std::uint64_t tick, std::uint64_t kind, std::uint64_t team,
+                                  std::uint64_t puck, std::int64_t scorer, bool draw,
+                                  std::int64_t own_goal_by, std::uint32_t slots) {
     if (kind > static_cast<std::uint64_t>(schema::EventKind::MAX) ||
         team > static_cast<std::uint64_t>(schema::Team::MAX))
         return fail("event: unknown kind or team");
@@ -296,17 +296,17 @@ namespace {
 class ByteReader {
   public:
     explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-    carom::Result<std::uint64_t> varint(const char* what) {
+    Result<std::uint64_t> varint(const char* what) {
         auto v = get_varint(bytes_, at_);
         if (!v) return fail(std::string(what) + ": bad varint");
         return v;
     }
-    carom::Result<std::uint8_t> byte(const char* what) {
+    Result<std::uint8_t> byte(const char* what) {
         if (at_ >= bytes_.size()) return fail(std::string(what) + ": the batch ends early");
         return bytes_[at_++];
     }
     // `n` bytes (n comes from the file: checked against what is left first).
-    carom::Result<std::span<const std::uint8_t>> bytes(std::uint64_t n, const char* what) {
+    Result<std::span<const std::uint8_t>> bytes(std::uint64_t n, const char* what) {
         if (n > bytes_.size() - at_) return fail(std::string(what) + ": the batch ends early");
         const auto out = bytes_.subspan(at_, static_cast<std::size_t>(n));
         at_ += static_cast<std::size_t>(n);

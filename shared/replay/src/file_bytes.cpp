@@ -7,7 +7,7 @@
 
 namespace carom::replay {
 
-carom::Result<FileBytes> count_file_bytes(std::span<const std::uint8_t> file) {
+Result<FileBytes> count_file_bytes(std::span<const std::uint8_t> file) {
     if (file.size() < detail::kPreambleSize || detail::get_u32(file.data() + 8) < 2)
         return fail("not a replay of format 2 or later");
     FileBytes b;

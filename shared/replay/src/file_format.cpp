@@ -38,8 +38,8 @@ std::vector<std::uint8_t> compress(std::span<const std::uint8_t> bytes) {
     return out;
 }
 
-carom::Result<std::vector<std::uint8_t>> decompress(std::span<const std::uint8_t> frame,
-                                                    std::size_t max_bytes) {
+Result<std::vector<std::uint8_t>> decompress(std::span<const std::uint8_t> frame,
+                                             std::size_t max_bytes) {
     const unsigned long long size = ZSTD_getFrameContentSize(frame.data(), frame.size());
     if (size == ZSTD_CONTENTSIZE_ERROR) return fail("not a zstd frame");
     if (size == ZSTD_CONTENTSIZE_UNKNOWN) return fail("zstd frame without its size");

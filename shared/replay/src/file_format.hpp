@@ -33,8 +33,8 @@ enum class ChunkEncoding : std::uint8_t {
 std::vector<std::uint8_t> compress(std::span<const std::uint8_t> bytes);
 // The content of one zstd frame that records its size, at most `max_bytes`
 // (checked before anything is allocated for it).
-carom::Result<std::vector<std::uint8_t>> decompress(std::span<const std::uint8_t> frame,
-                                                    std::size_t max_bytes);
+Result<std::vector<std::uint8_t>> decompress(std::span<const std::uint8_t> frame,
+                                             std::size_t max_bytes);
 
 inline void put_u32(std::uint8_t* out, std::uint32_t v) {
     for (int i = 0; i < 4; ++i)

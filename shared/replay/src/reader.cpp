@@ -26,39 +26,38 @@ struct ChunkReader {
     std::size_t offset = detail::kPreambleSize;
     std::vector<std::uint64_t> aligned;  // the current chunk's table; valid until next()
 
-    // The next checked chunk, or the reason there is none. What it points to
-    // is valid until the next call.
-    std::variant<ChunkContent, ReadProblem> next() {
+    // The next checked chunk, or why there is none (the chunk at `offset`,
+    // which stays there). What it points to is valid until the next call.
+    Result<ChunkContent> next() {
         const std::size_t left = bytes.size() - offset;
         if (left == 0) return ChunkContent{};
         if (left < detail::kChunkHeaderSize)
-            return ReadProblem{offset, "truncated: " + std::to_string(left) +
-                                           " byte(s) of a chunk header, the file was cut"};
+            return fail("truncated: " + std::to_string(left) +
+                        " byte(s) of a chunk header, the file was cut");
         const std::uint32_t size = detail::get_u32(bytes.data() + offset);
         const std::uint64_t sum = detail::get_u64(bytes.data() + offset + 4);
         if (size == 0 || size > detail::kMaxChunkSize)
-            return ReadProblem{offset, "chunk size " + std::to_string(size) +
-                                           " is out of range (damaged size field)"};
+            return fail("chunk size " + std::to_string(size) +
+                        " is out of range (damaged size field)");
         if (size > left - detail::kChunkHeaderSize)
-            return ReadProblem{offset, "truncated: chunk of " + std::to_string(size) +
-                                           " bytes, only " +
-                                           std::to_string(left - detail::kChunkHeaderSize) +
-                                           " left, the file was cut"};
+            return fail("truncated: chunk of " + std::to_string(size) + " bytes, only " +
+                        std::to_string(left - detail::kChunkHeaderSize) +
+                        " left, the file was cut");
         auto payload = bytes.subspan(offset + detail::kChunkHeaderSize, size);
         if (detail::checksum(payload) != sum)
-            return ReadProblem{offset, "checksum mismatch: the chunk is damaged"};
+            return fail("checksum mismatch: the chunk is damaged");
         std::vector<std::uint8_t> inflated;
         if (format_version >= 2) {
             const auto encoding = static_cast<detail::ChunkEncoding>(payload[0]);
             payload = payload.subspan(1);
             switch (encoding) {
                 case detail::ChunkEncoding::packed_ticks:
-                    if (payload.empty()) return ReadProblem{offset, "empty tick batch"};
+                    if (payload.empty()) return fail("empty tick batch");
                     offset += detail::kChunkHeaderSize + size;
                     return ChunkContent{nullptr, payload};
                 case detail::ChunkEncoding::zstd: {
                     auto content = detail::decompress(payload, detail::kMaxChunkSize);
-                    if (!content) return ReadProblem{offset, content.error().message};
+                    if (!content) return content.error();
                     inflated = std::move(*content);
                     payload = inflated;
                     break;
@@ -66,8 +65,8 @@ struct ChunkReader {
                 case detail::ChunkEncoding::flatbuffers:
                     break;
                 default:
-                    return ReadProblem{offset, "unknown chunk encoding " +
-                                                   std::to_string(static_cast<int>(encoding))};
+                    return fail("unknown chunk encoding " +
+                                std::to_string(static_cast<int>(encoding)));
             }
         }
         // Chunks sit at any offset in the file; FlatBuffers reads doubles in
@@ -77,11 +76,22 @@ struct ChunkReader {
         const auto* data = reinterpret_cast<const std::uint8_t*>(aligned.data());
         flatbuffers::Verifier verifier(data, payload.size());
         if (!schema::VerifyChunkBuffer(verifier))
-            return ReadProblem{offset, "chunk is not a valid replay chunk (FlatBuffers verifier)"};
+            return fail("chunk is not a valid replay chunk (FlatBuffers verifier)");
         offset += detail::kChunkHeaderSize + size;
         return ChunkContent{schema::GetChunk(data), {}};
     }
 };
+
+// A file refused whole: "at byte N: why".
+Error refused_at(std::size_t offset, const std::string& reason) {
+    return fail("at byte " + std::to_string(offset) + ": " + reason);
+}
+
+Error too_large(std::uint64_t size) {
+    return refused_at(0, "file of " + std::to_string(size) +
+                             " bytes is larger than a replay may be (" +
+                             std::to_string(kMaxReplayBytes) + " bytes)");
+}
 
 // A batch's ticks follow the last one read, without a gap.
 Status check_first_tick(std::uint64_t first_tick, const Replay& r) {
@@ -101,61 +111,54 @@ void append_batch(detail::TickBatch batch, Replay& r) {
 
 }  // namespace
 
-const char* to_string(Result result) {
-    switch (result) {
-        case Result::left_won:
+const char* to_string(Outcome outcome) {
+    switch (outcome) {
+        case Outcome::left_won:
             return "left won";
-        case Result::right_won:
+        case Outcome::right_won:
             return "right won";
-        case Result::draw:
+        case Outcome::draw:
             return "draw";
-        case Result::unfinished:
+        case Outcome::unfinished:
             return "unfinished";
     }
     return "unknown";
 }
 
-namespace {
-ReadProblem too_large(std::uint64_t size) {
-    return ReadProblem{0, "file of " + std::to_string(size) +
-                              " bytes is larger than a replay may be (" +
-                              std::to_string(kMaxReplayBytes) + " bytes)"};
-}
-
-std::variant<Replay, ReadProblem> read_bytes(std::span<const std::uint8_t> bytes) {
-    if (bytes.empty()) return ReadProblem{0, "empty file"};
+Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
+    if (bytes.empty()) return refused_at(0, "empty file");
     if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     if (bytes.size() < detail::kPreambleSize ||
         std::memcmp(bytes.data(), detail::kMagic.data(), detail::kMagic.size()) != 0)
-        return ReadProblem{0, "not a carom replay (bad magic)"};
+        return refused_at(0, "not a carom replay (bad magic)");
     const std::uint32_t version = detail::get_u32(bytes.data() + 8);
     if (version > kFormatVersion)
-        return ReadProblem{8, "replay format version " + std::to_string(version) +
-                                  " is newer than this build reads (up to " +
-                                  std::to_string(kFormatVersion) + "); update carom"};
-    if (version == 0) return ReadProblem{8, "replay format version 0 does not exist"};
+        return refused_at(8, "replay format version " + std::to_string(version) +
+                                 " is newer than this build reads (up to " +
+                                 std::to_string(kFormatVersion) + "); update carom");
+    if (version == 0) return refused_at(8, "replay format version 0 does not exist");
 
     Replay r;
     r.file_size = bytes.size();
     r.tick_hash_bits = version >= 2 ? kTickHashBits : 64;
     ChunkReader chunks{bytes, version, detail::kPreambleSize, {}};
     const std::size_t header_offset = chunks.offset;
-    auto first = chunks.next();
-    if (auto* problem = std::get_if<ReadProblem>(&first)) return *problem;
-    const schema::Chunk* head = std::get<ChunkContent>(first).table;
+    const auto first = chunks.next();
+    if (!first) return refused_at(header_offset, first.error().message);
+    const schema::Chunk* head = first->table;
     if (!head || !head->body_as_Header())
-        return ReadProblem{header_offset, "the first chunk is not the header"};
+        return refused_at(header_offset, "the first chunk is not the header");
     if (auto decoded = detail::decode(*head->body_as_Header(), r.header); !decoded)
-        return ReadProblem{header_offset, decoded.error().message};
+        return refused_at(header_offset, decoded.error().message);
 
     for (;;) {
         const std::size_t at = chunks.offset;
-        auto next = chunks.next();
-        if (auto* problem = std::get_if<ReadProblem>(&next)) {
-            r.problem = *problem;
+        const auto next = chunks.next();
+        if (!next) {
+            r.problem = ReadProblem{at, next.error().message};
             break;
         }
-        const ChunkContent content = std::get<ChunkContent>(next);
+        const ChunkContent content = *next;
         if (content.end()) break;
         const schema::Chunk* chunk = content.table;
         const std::uint32_t slots = 2 * r.header.map.team_size;
@@ -205,9 +208,9 @@ std::variant<Replay, ReadProblem> read_bytes(std::span<const std::uint8_t> bytes
     return r;
 }
 
-std::variant<Replay, ReadProblem> read_file(const std::filesystem::path& path) {
+Result<Replay> read_replay(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return ReadProblem{0, "cannot open " + path.string()};
+    if (!in) return refused_at(0, "cannot open " + path.string());
     // The size before reading where there is one; a pipe is read up to the limit.
     std::error_code error;
     const std::uint64_t size = std::filesystem::file_size(path, error);
@@ -219,24 +222,8 @@ std::variant<Replay, ReadProblem> read_file(const std::filesystem::path& path) {
         bytes.insert(bytes.end(), buffer, buffer + in.gcount());
         if (bytes.size() > kMaxReplayBytes) return too_large(bytes.size());
     }
-    if (in.bad()) return ReadProblem{0, "read error on " + path.string()};
-    return read_bytes(bytes);
-}
-
-carom::Result<Replay> refused_or_read(std::variant<Replay, ReadProblem> read) {
-    if (auto* problem = std::get_if<ReadProblem>(&read))
-        return fail("at byte " + std::to_string(problem->offset) + ": " + problem->reason);
-    return std::get<Replay>(std::move(read));
-}
-
-}  // namespace
-
-carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
-    return refused_or_read(read_bytes(bytes));
-}
-
-carom::Result<Replay> read_replay(const std::filesystem::path& path) {
-    return refused_or_read(read_file(path));
+    if (in.bad()) return refused_at(0, "read error on " + path.string());
+    return read_replay(std::span<const std::uint8_t>(bytes));
 }
 
 }  // namespace carom::replay

@@ -86,11 +86,11 @@ Footer MatchRecorder::finish(const game::Match& match) {
     f.final_hash = last.hash;
     f.score = last.state.score;
     if (last.state.phase != game::Phase::finished) {
-        f.result = Result::unfinished;
+        f.result = Outcome::unfinished;
     } else if (f.score[0] == f.score[1]) {
-        f.result = Result::draw;
+        f.result = Outcome::draw;
     } else {
-        f.result = f.score[0] > f.score[1] ? Result::left_won : Result::right_won;
+        f.result = f.score[0] > f.score[1] ? Outcome::left_won : Outcome::right_won;
     }
     writer_.finish(f);
     finished_ = true;

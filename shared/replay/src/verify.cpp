@@ -112,12 +112,12 @@ Status check_keyframe_schedule(const Replay& replay) {
     return {};
 }
 
-Result result_of(const game::Match& match) {
-    if (match.phase() != game::Phase::finished) return Result::unfinished;
+Outcome outcome_of(const game::Match& match) {
+    if (match.phase() != game::Phase::finished) return Outcome::unfinished;
     const std::uint32_t left = match.score(game::Team::left);
     const std::uint32_t right = match.score(game::Team::right);
-    if (left == right) return Result::draw;
-    return left > right ? Result::left_won : Result::right_won;
+    if (left == right) return Outcome::draw;
+    return left > right ? Outcome::left_won : Outcome::right_won;
 }
 
 // Roster changes recorded after the last step (before a tick that never ran)
@@ -229,9 +229,9 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
                 what = "footer score " + std::to_string(f.score[0]) + ":" +
                        std::to_string(f.score[1]) + " differs from the re-simulation's " +
                        std::to_string(score[0]) + ":" + std::to_string(score[1]);
-            } else if (f.result != result_of(sim.match())) {
+            } else if (f.result != outcome_of(sim.match())) {
                 what = std::string("footer result ") + to_string(f.result) +
-                       " differs from the re-simulation's " + to_string(result_of(sim.match()));
+                       " differs from the re-simulation's " + to_string(outcome_of(sim.match()));
             }
             if (!what.empty()) {
                 const std::uint64_t hash = sim.match().state_hash();

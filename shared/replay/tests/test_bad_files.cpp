@@ -18,20 +18,20 @@ std::vector<std::uint8_t> small_replay() {
 }
 
 // What reading saw: refused outright, or read with a problem, or clean.
-enum class Outcome { refused, partial, clean };
+enum class ReadOutcome { refused, partial, clean };
 
-Outcome read_outcome(const std::vector<std::uint8_t>& bytes, std::string* reason = nullptr) {
+ReadOutcome read_outcome(const std::vector<std::uint8_t>& bytes, std::string* reason = nullptr) {
     auto r = read_replay(bytes);
     if (!r) {
         if (reason) *reason = r.error().message;
-        return Outcome::refused;
+        return ReadOutcome::refused;
     }
     const Replay& replay = *r;
     if (replay.problem) {
         if (reason) *reason = replay.problem->reason;
-        return Outcome::partial;
+        return ReadOutcome::partial;
     }
-    return Outcome::clean;
+    return ReadOutcome::clean;
 }
 
 bool contains(const std::string& s, const char* part) {
@@ -42,19 +42,19 @@ bool contains(const std::string& s, const char* part) {
 
 TEST_CASE("Empty, wrong magic and newer versions are refused with the reason") {
     std::string reason;
-    CHECK(read_outcome({}, &reason) == Outcome::refused);
+    CHECK(read_outcome({}, &reason) == ReadOutcome::refused);
     CHECK(reason == "at byte 0: empty file");
 
     auto bytes = small_replay();
-    REQUIRE(read_outcome(bytes) == Outcome::clean);
+    REQUIRE(read_outcome(bytes) == ReadOutcome::clean);
     auto wrong = bytes;
     wrong[0] = 'X';
-    CHECK(read_outcome(wrong, &reason) == Outcome::refused);
+    CHECK(read_outcome(wrong, &reason) == ReadOutcome::refused);
     CHECK(contains(reason, "bad magic"));
 
     auto newer = bytes;
     newer[8] = static_cast<std::uint8_t>(kFormatVersion + 1);
-    CHECK(read_outcome(newer, &reason) == Outcome::refused);
+    CHECK(read_outcome(newer, &reason) == ReadOutcome::refused);
     CHECK(contains(reason, "newer than this build reads"));
 }
 
@@ -64,7 +64,7 @@ TEST_CASE("A huge size field is refused before anything is allocated") {
     for (std::size_t i = 12; i < 16; ++i)
         bytes[i] = 0xFF;
     std::string reason;
-    CHECK(read_outcome(bytes, &reason) == Outcome::refused);
+    CHECK(read_outcome(bytes, &reason) == ReadOutcome::refused);
     CHECK(contains(reason, "out of range"));
 }
 
@@ -105,10 +105,10 @@ TEST_CASE("Every single-bit flip is caught") {
             damaged[at] ^= static_cast<std::uint8_t>(1u << bit);
             CAPTURE(at);
             CAPTURE(bit);
-            const Outcome o = read_outcome(damaged);
-            CHECK(o != Outcome::clean);
-            refused += o == Outcome::refused;
-            partial += o == Outcome::partial;
+            const ReadOutcome o = read_outcome(damaged);
+            CHECK(o != ReadOutcome::clean);
+            refused += o == ReadOutcome::refused;
+            partial += o == ReadOutcome::partial;
         }
     }
     CHECK(refused > 0);

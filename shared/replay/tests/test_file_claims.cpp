@@ -111,9 +111,9 @@ TEST_CASE("a footer that claims another score, result or final tick is a diverge
     }
     {
         Replay changed = r;
-        changed.footer->result = r.footer->result == replay::Result::left_won
-                                     ? replay::Result::right_won
-                                     : replay::Result::left_won;
+        changed.footer->result = r.footer->result == replay::Outcome::left_won
+                                     ? replay::Outcome::right_won
+                                     : replay::Outcome::left_won;
         CHECK(contains(divergence_of(changed), "footer result"));
     }
     {

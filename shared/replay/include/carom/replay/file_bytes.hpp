@@ -29,6 +29,6 @@ struct FileBytes {
 // Every byte of a format 2 file counted once (format 1 files are counted by
 // the benchmark itself, from their FlatBuffers tables). Fails on a file that
 // does not read whole.
-carom::Result<FileBytes> count_file_bytes(std::span<const std::uint8_t> file);
+Result<FileBytes> count_file_bytes(std::span<const std::uint8_t> file);
 
 }  // namespace carom::replay

@@ -21,7 +21,7 @@ inline constexpr std::uint64_t kMaxReplayBytes = 256u << 20;
 
 // A file whose start is unusable is an error, "at byte N: why"; a file
 // read up to a problem is a Replay whose `problem` says where and why.
-carom::Result<Replay> read_replay(const std::filesystem::path& path);
-carom::Result<Replay> read_replay(std::span<const std::uint8_t> bytes);
+Result<Replay> read_replay(const std::filesystem::path& path);
+Result<Replay> read_replay(std::span<const std::uint8_t> bytes);
 
 }  // namespace carom::replay

@@ -84,13 +84,14 @@ struct Keyframe {
     std::vector<std::uint64_t> world;
 };
 
-enum class Result : std::uint8_t { left_won = 0, right_won = 1, draw = 2, unfinished = 3 };
+// How the match ended, as the footer records it.
+enum class Outcome : std::uint8_t { left_won = 0, right_won = 1, draw = 2, unfinished = 3 };
 
 struct Footer {
     std::uint64_t final_tick = 0;
     std::uint64_t final_hash = 0;
     std::array<std::uint32_t, 2> score{};
-    Result result = Result::unfinished;
+    Outcome result = Outcome::unfinished;
 };
 
 // Why reading stopped before the end of the file: what was read before it stays usable.
@@ -132,6 +133,6 @@ struct Replay {
     }
 };
 
-const char* to_string(Result result);
+const char* to_string(Outcome outcome);
 
 }  // namespace carom::replay
