@@ -64,7 +64,7 @@ class Server {
     void note_catch_up_tick() { ++stats_.ticks_catch_up; }
 
   private:
-    // Construction (server.cpp).
+    // Construction, and what tick() and shutdown() share (server.cpp).
     void create_rooms(const std::string& run_id);
     void keep_finished(const MatchSummary& summary);
     void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
