@@ -1,5 +1,6 @@
 #include "server/harness.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -9,6 +10,12 @@
 #include "carom/protocol/proof.hpp"
 
 namespace carom::bench {
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
+}
 
 std::filesystem::path arena_map() {
     const std::filesystem::path relative = "shared/game/maps/arena.json";

@@ -1,6 +1,6 @@
 #pragma once
 // What the server benchmarks share: the map, client inputs that keep disks
-// moving, and a Transport that only counts.
+// moving, a Transport that only counts, and percentiles.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -10,6 +10,12 @@
 #include "server.hpp"
 
 namespace carom::bench {
+
+// The tick period at 60 Hz.
+constexpr double kTickMs = 1000.0 / 60.0;
+
+// The value at fraction `p` (0..1) of `v` sorted, the nearest rank; 0 when `v` is empty.
+double percentile(std::vector<double> v, double p);
 
 // The 4 v 4 map, from the working directory or the source tree.
 std::filesystem::path arena_map();

@@ -171,6 +171,112 @@ class Downlinks final : public server::Transport {
     std::uint32_t slots_;
 };
 
+// Each player's address (127.0.0.1, a port each), its links both ways and its Connection.
+void set_up_players(std::vector<Player>& players, Downlinks& transport, const LinkRunOptions& o) {
+    const linksim::LinkSpec spec = spec_of(o.link);
+    for (std::uint32_t i = 0; i < players.size(); ++i) {
+        Player& p = players[i];
+        p.at.address[10] = p.at.address[11] = 0xFF;
+        p.at.address[12] = 127;
+        p.at.address[15] = 1;
+        p.at.port = static_cast<std::uint16_t>(40000 + i);
+        p.up =
+            std::make_unique<linksim::LinkSimulator<>>(spec, linksim::derive_seed(o.seed, 2 * i));
+        p.down = std::make_unique<linksim::LinkSimulator<>>(
+            spec, linksim::derive_seed(o.seed, 2 * i + 1));
+        client::ConnectionConfig cc;
+        cc.name = fmt::format("p{}", i);
+        cc.token = o.seed * 1000 + i + 1;
+        Player* self = &p;
+        p.connection = std::make_unique<client::Connection>(
+            cc, [self, &transport](std::span<const std::uint8_t> b) {
+                self->up->send(transport.now_us, b);
+            });
+        // Client ticks fall at their own phase within the server's tick.
+        p.next_tick_us = 1000 + static_cast<std::int64_t>(i) * 1900 % kTickUs;
+    }
+}
+
+// The match on the simulated clock up to `end_us`: each step delivers what
+// the links let through, then the server's tick and the clients' when due,
+// each client playing the chase bot.
+void play(std::vector<Player>& players, Downlinks& transport, server::Server& server,
+          const game::Map& map, const game::Match& rules, std::int64_t end_us) {
+    std::int64_t next_server_us = kTickUs;
+    for (Player& p : players)
+        p.connection->connect(0);
+    const game::Vec2 goals[2] = {client::opposing_goal(map, game::Team::left),
+                                 client::opposing_goal(map, game::Team::right)};
+    const double reach = client::kick_distance(map.tuning);
+    for (std::int64_t now = 0; now <= end_us; now += kStepUs) {
+        transport.now_us = now;
+        const auto now_ms = static_cast<std::uint64_t>(now / 1000);
+        for (Player& p : players) {
+            p.up->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
+                server.receive(p.at, b);
+            });
+            p.down->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
+                p.connection->on_datagram(b, now_ms);
+            });
+        }
+        if (now >= next_server_us) {
+            server.tick();
+            next_server_us += kTickUs;
+        }
+        for (Player& p : players) {
+            if (now < p.next_tick_us) continue;
+            p.next_tick_us += kTickUs;
+            client::Connection& c = *p.connection;
+            c.update(now_ms);
+            if (c.state() != client::State::connected) continue;
+            if (c.replica() == nullptr) c.set_map(map);
+            game::Input input = game::Input::idle();
+            const client::Frame* frame = c.latest_frame();
+            if (frame != nullptr && c.session().slot >= 0)
+                input = client::chase_input(*frame, static_cast<game::Slot>(c.session().slot),
+                                            rules.puck_count(), goals[c.session().team & 1], reach);
+            c.send_input(input, now_ms);
+        }
+    }
+}
+
+// The run's figures, per client per second, but the information floor.
+LinkFigures figures_of(const std::vector<Player>& players, const Downlinks& transport,
+                       const server::Server& server, double seconds) {
+    const auto clients = static_cast<std::uint32_t>(players.size());
+    LinkFigures f;
+    f.clients = clients;
+    for (const Player& p : players) {
+        const client::ConnectionStats& s = p.connection->stats();
+        f.down_bytes_per_s += static_cast<double>(p.down_bytes);
+        f.down_datagrams_per_s += static_cast<double>(p.down_datagrams);
+        f.up_bytes_per_s += static_cast<double>(s.bytes_out);
+        f.up_datagrams_per_s += static_cast<double>(s.packets_out);
+        f.undecodable += s.snapshots_undecodable;
+        f.hash_mismatches += s.hash_mismatches;
+        f.resyncs += s.resyncs;
+    }
+    const double per = static_cast<double>(clients) * seconds;
+    f.down_bytes_per_s /= per;
+    f.down_datagrams_per_s /= per;
+    f.up_bytes_per_s /= per;
+    f.up_datagrams_per_s /= per;
+    f.mean_update_bytes = transport.updates == 0 ? 0.0
+                                                 : static_cast<double>(transport.update_bytes) /
+                                                       static_cast<double>(transport.updates);
+    f.full_state_bytes = static_cast<double>(transport.full_bytes_max);
+    f.full_states = transport.full_states;
+    f.down = transport.bytes;
+    for (double* x : {&f.down.framing, &f.down.proof, &f.down.tick, &f.down.age, &f.down.sequence,
+                      &f.down.count, &f.down.first_changes, &f.down.resent_changes, &f.down.unused,
+                      &f.down.more_framing, &f.down.rare, &f.down.full_states})
+        *x /= per;
+    const std::uint64_t player_ticks = server.stats().ticks * clients;
+    f.repeated_share = static_cast<double>(server.stats().inputs_repeated) /
+                       static_cast<double>(std::max<std::uint64_t>(player_ticks, 1));
+    return f;
+}
+
 }  // namespace
 
 LinkFigures run_link(const LinkRunOptions& o) {
@@ -195,31 +301,10 @@ LinkFigures run_link(const LinkRunOptions& o) {
     config.max_clients = clients;
     config.max_sessions_per_ip = clients;
     auto server = std::make_unique<server::Server>(config, transport, server::CookieJar{}, "link");
-
-    const linksim::LinkSpec spec = spec_of(o.link);
-    for (std::uint32_t i = 0; i < clients; ++i) {
-        Player& p = players[i];
-        p.at.address[10] = p.at.address[11] = 0xFF;
-        p.at.address[12] = 127;
-        p.at.address[15] = 1;
-        p.at.port = static_cast<std::uint16_t>(40000 + i);
-        p.up =
-            std::make_unique<linksim::LinkSimulator<>>(spec, linksim::derive_seed(o.seed, 2 * i));
-        p.down = std::make_unique<linksim::LinkSimulator<>>(
-            spec, linksim::derive_seed(o.seed, 2 * i + 1));
-        client::ConnectionConfig cc;
-        cc.name = fmt::format("p{}", i);
-        cc.token = o.seed * 1000 + i + 1;
-        Player* self = &p;
-        p.connection = std::make_unique<client::Connection>(
-            cc, [self, &transport](std::span<const std::uint8_t> b) {
-                self->up->send(transport.now_us, b);
-            });
-        // Client ticks fall at their own phase within the server's tick.
-        p.next_tick_us = 1000 + static_cast<std::int64_t>(i) * 1900 % kTickUs;
-    }
+    set_up_players(players, transport, o);
 
     const auto end_us = static_cast<std::int64_t>(o.seconds * 1e6);
+<<<<<<< HEAD
     std::int64_t next_server_us = kTickUs;
     for (Player& p : players)
         p.connection->connect(0);
@@ -248,37 +333,11 @@ LinkFigures run_link(const LinkRunOptions& o) {
             c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
         }
     }
+=======
+    play(players, transport, *server, map, rules, end_us);
+>>>>>>> sizes
 
-    LinkFigures f;
-    f.clients = clients;
-    for (const Player& p : players) {
-        const client::ConnectionStats& s = p.connection->stats();
-        f.down_bytes_per_s += static_cast<double>(p.down_bytes);
-        f.down_datagrams_per_s += static_cast<double>(p.down_datagrams);
-        f.up_bytes_per_s += static_cast<double>(s.bytes_out);
-        f.up_datagrams_per_s += static_cast<double>(s.packets_out);
-        f.undecodable += s.snapshots_undecodable;
-        f.hash_mismatches += s.hash_mismatches;
-        f.resyncs += s.resyncs;
-    }
-    const double per = static_cast<double>(clients) * o.seconds;
-    f.down_bytes_per_s /= per;
-    f.down_datagrams_per_s /= per;
-    f.up_bytes_per_s /= per;
-    f.up_datagrams_per_s /= per;
-    f.mean_update_bytes = transport.updates == 0 ? 0.0
-                                                 : static_cast<double>(transport.update_bytes) /
-                                                       static_cast<double>(transport.updates);
-    f.full_state_bytes = static_cast<double>(transport.full_bytes_max);
-    f.full_states = transport.full_states;
-    f.down = transport.bytes;
-    for (double* x : {&f.down.framing, &f.down.proof, &f.down.tick, &f.down.age, &f.down.sequence,
-                      &f.down.count, &f.down.first_changes, &f.down.resent_changes, &f.down.unused,
-                      &f.down.more_framing, &f.down.rare, &f.down.full_states})
-        *x /= per;
-    const std::uint64_t player_ticks = server->stats().ticks * clients;
-    f.repeated_share = static_cast<double>(server->stats().inputs_repeated) /
-                       static_cast<double>(std::max<std::uint64_t>(player_ticks, 1));
+    LinkFigures f = figures_of(players, transport, *server, o.seconds);
     for (Player& p : players)
         p.connection->disconnect(static_cast<std::uint64_t>(end_us / 1000));
     server->shutdown();

@@ -77,7 +77,7 @@ void AgonesClient::run() {
                                                : "tick loop running again: health pings resume");
         was_stalled = stalled;
         if (!stalled && ready_sent) call("POST", "/health", "{}");
-        const MetricsSnapshot s = metrics_.snapshot();
+        const MetricsReading s = metrics_.read();
         const std::pair<std::uint64_t, std::uint64_t> now{s.rooms, s.players};
         if (ready_sent && labelled != now) {
             const bool rooms_ok =

@@ -8,7 +8,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <ctime>
-#include <functional>
 #include <optional>
 #include <thread>
 
@@ -23,24 +22,15 @@
 
 namespace {
 
+using namespace carom::server;
+
 // Exit codes: 0 clean shutdown, 1 could not start (socket, maps, replay dir), 2 bad arguments
 // (or standard error could not be written).
 constexpr int kExitCannotStart = 1;
 
-std::string run_id_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&t, &utc);
-    char out[32];
-    std::strftime(out, sizeof out, "%Y%m%d-%H%M%S", &utc);
-    return out;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-    using namespace carom::server;
-    ServerConfig config;
+// What the command line and the environment say.
+struct Options {
+    ServerConfig config;  // but its maps (found from `maps`) and delta_snapshots (`no_delta`)
     HostOptions host;
     std::string bind = "::";
     std::uint16_t port = 27960;
@@ -52,28 +42,39 @@ int main(int argc, char** argv) {
     std::string http_address;
     double stall_after_s = 2.0;
     bool use_agones = false;
+    AgonesOptions agones;
     double test_stall_s = 0.0;
+};
 
-    CLI::App app{"carom-server: the authoritative carom game server (UDP)"};
-    app.footer(
-        "Exit codes: 0 clean shutdown on SIGINT/SIGTERM, 1 cannot start, 2 bad arguments.\n"
-        "Every option can also be set with the environment variable shown.\n"
-        "A map named without a path (arena) is looked for in each directory of CAROM_MAPS\n"
-        "(':'-separated), in maps/ beside this program, then in ../share/carom/maps.");
-    carom::cli::add_version(app);
-    app.add_option("--bind", bind, "Address to listen on (:: = IPv6 and IPv4)")
+std::string run_id_now() {
+    const std::time_t t = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&t, &utc);
+    char out[32];
+    std::strftime(out, sizeof out, "%Y%m%d-%H%M%S", &utc);
+    return out;
+}
+
+// Where the server listens.
+void add_socket_options(CLI::App& app, Options& o) {
+    app.add_option("--bind", o.bind, "Address to listen on (:: = IPv6 and IPv4)")
         ->envname("CAROM_BIND")
         ->capture_default_str();
-    app.add_option("--port", port, "UDP port (0: any free port, see --ready-file)")
+    app.add_option("--port", o.port, "UDP port (0: any free port, see --ready-file)")
         ->envname("CAROM_PORT")
         ->capture_default_str();
-    app.add_option("--socket-buffer", socket_buffer_bytes,
+    app.add_option("--socket-buffer", o.socket_buffer_bytes,
                    "Socket receive and send buffer bytes asked for (capped by "
                    "net.core.rmem_max/wmem_max)")
         ->envname("CAROM_SOCKET_BUFFER")
         ->check(carom::cli::finite(4096, 1 << 30))
         ->capture_default_str();
-    app.add_option("--map", maps,
+}
+
+// The rooms, who may join them, how clients are served, and the replays.
+void add_server_options(CLI::App& app, Options& o) {
+    ServerConfig& config = o.config;
+    app.add_option("--map", o.maps,
                    "Map names or files (JSON, or HaxBall stadiums *.hbs; comma-separated too), "
                    "assigned to rooms in turn")
         ->delimiter(',')
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
         ->envname("CAROM_INPUT_REDUNDANCY")
         ->check(carom::cli::finite(1, carom::protocol::kMaxInputRedundancy))
         ->capture_default_str();
-    app.add_flag("--no-delta", no_delta, "Always send full states, never updates")
+    app.add_flag("--no-delta", o.no_delta, "Always send full states, never updates")
         ->envname("CAROM_NO_DELTA");
     app.add_option("--timeout", config.timeout_s, "Seconds of silence before a client times out")
         ->envname("CAROM_TIMEOUT")
@@ -144,26 +145,30 @@ int main(int argc, char** argv) {
         ->envname("CAROM_SEED")
         ->capture_default_str();
     app.add_option("--ban", config.banned_names, "Player names to refuse")->envname("CAROM_BAN");
-    app.add_option("--stats-interval", host.stats_interval_s,
+}
+
+// What the operator sees: stats, logs, HTTP, Agones.
+void add_operator_options(CLI::App& app, Options& o) {
+    app.add_option("--stats-interval", o.host.stats_interval_s,
                    "Seconds between stats lines (0: none)")
         ->envname("CAROM_STATS_INTERVAL")
         ->check(carom::cli::finite(0, 86400))
         ->capture_default_str();
-    app.add_option("--stats-file", host.stats_file,
+    app.add_option("--stats-file", o.host.stats_file,
                    "JSON stats rewritten every second (health: \"healthy\" and its age)")
         ->envname("CAROM_STATS_FILE");
-    app.add_option("--ready-file", host.ready_file,
+    app.add_option("--ready-file", o.host.ready_file,
                    "Written once listening: {\"port\": N, \"pid\": P}")
         ->envname("CAROM_READY_FILE");
-    app.add_option("--log-level", log_level, "trace, debug, info, warn, error, off")
+    app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error, off")
         ->envname("CAROM_LOG_LEVEL")
         ->capture_default_str()
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
-    app.add_option("--log-format", log_format, "text, or json (one object per line)")
+    app.add_option("--log-format", o.log_format, "text, or json (one object per line)")
         ->envname("CAROM_LOG_FORMAT")
         ->capture_default_str()
         ->check(CLI::IsMember({"text", "json"}));
-    app.add_option("--http", http_address,
+    app.add_option("--http", o.http_address,
                    "Serve /metrics (Prometheus) and /healthz on ADDR:PORT (port 0: any free "
                    "one, see --ready-file); empty: no HTTP")
         ->envname("CAROM_HTTP")
@@ -174,91 +179,150 @@ int main(int argc, char** argv) {
                 return address ? std::string() : address.error().message;
             },
             "ADDR:PORT"));
-    app.add_option("--stall-after", stall_after_s,
+    app.add_option("--stall-after", o.stall_after_s,
                    "Seconds without a tick before /healthz fails and Agones health pings stop")
         ->envname("CAROM_STALL_AFTER")
         ->capture_default_str()
         ->check(carom::cli::finite(0.1, 3600));
-    app.add_flag("--agones", use_agones,
+    app.add_flag("--agones", o.use_agones,
                  "Report to the Agones SDK on 127.0.0.1:AGONES_SDK_HTTP_PORT (on by itself "
                  "when that variable is set)")
         ->envname("CAROM_AGONES");
     // Tests only: SIGUSR2 blocks the tick thread this long, as a stuck tick
     // would, while the HTTP and Agones threads go on.
-    app.add_option("--test-stall-on-sigusr2", test_stall_s)
+    app.add_option("--test-stall-on-sigusr2", o.test_stall_s)
         ->group("")
         ->check(carom::cli::finite(0, 600));
-    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
-    config.delta_snapshots = !no_delta;
+}
 
-    use_log_format(log_format, "carom-server");
-    spdlog::set_level(spdlog::level::from_str(log_level));
+void add_options(CLI::App& app, Options& o) {
+    app.footer(
+        "Exit codes: 0 clean shutdown on SIGINT/SIGTERM, 1 cannot start, 2 bad arguments.\n"
+        "Every option can also be set with the environment variable shown.\n"
+        "A map named without a path (arena) is looked for in each directory of CAROM_MAPS\n"
+        "(':'-separated), in maps/ beside this program, then in ../share/carom/maps.");
+    carom::cli::add_version(app);
+    add_socket_options(app, o);
+    add_server_options(app, o);
+    add_operator_options(app, o);
+}
 
-    AgonesOptions agones_options;
-    if (const char* agones_port = std::getenv("AGONES_SDK_HTTP_PORT")) {
-        unsigned value = 0;
-        const std::string text = agones_port;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc{} || end != text.data() + text.size() || value == 0 || value > 65535)
-            return carom::cli::usage_error(
-                app, "AGONES_SDK_HTTP_PORT: '" + text + "' is not a port number");
-        agones_options.port = static_cast<std::uint16_t>(value);
-        use_agones = true;
-    }
+void set_up_logging(const Options& o) {
+    use_log_format(o.log_format, "carom-server");
+    spdlog::set_level(spdlog::level::from_str(o.log_level));
+}
+
+// AGONES_SDK_HTTP_PORT, when set, is the sidecar's port and turns Agones on.
+// Returns the reason when it is not a port number.
+std::optional<std::string> read_agones_port(Options& o) {
+    const char* agones_port = std::getenv("AGONES_SDK_HTTP_PORT");
+    if (agones_port == nullptr) return std::nullopt;
+    unsigned value = 0;
+    const std::string text = agones_port;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc{} || end != text.data() + text.size() || value == 0 || value > 65535)
+        return "AGONES_SDK_HTTP_PORT: '" + text + "' is not a port number";
+    o.agones.port = static_cast<std::uint16_t>(value);
+    o.use_agones = true;
+    return std::nullopt;
+}
+
+// The options' ServerConfig with its map files found; nullopt (logged) when one is not.
+std::optional<ServerConfig> server_config(const Options& o) {
+    ServerConfig config = o.config;
+    config.delta_snapshots = !o.no_delta;
     const auto map_dirs = carom::protocol::map_search_dirs();
-    for (const auto& m : maps) {
+    for (const auto& m : o.maps) {
         auto found = carom::protocol::resolve_map(m, map_dirs);
         if (!found) {
             spdlog::critical("cannot start: {}", found.error().message);
-            return kExitCannotStart;
+            return std::nullopt;
         }
         config.maps.push_back(*found);
     }
+    return config;
+}
 
+// /metrics and /healthz into `http`, when --http is given; its port goes into the ready file.
+void start_http(std::optional<HttpEndpoint>& http, const std::string& address,
+                const Metrics& metrics, HostOptions& host) {
+    if (address.empty()) return;
+    http.emplace(*parse_http_address(address), metrics);
+    host.ready_extra["http_port"] = http->port();
+    spdlog::info("http: /metrics and /healthz on {} port {}", parse_http_address(address)->host,
+                 http->port());
+}
+
+// Tests only (--test-stall-on-sigusr2): each SIGUSR2 blocks the tick thread
+// for `seconds`, as a stuck tick would.
+class TestStall {
+  public:
+    TestStall(asio::io_context& io, double seconds) : signal_(io), seconds_(seconds) {
+        if (seconds_ <= 0) return;
+        signal_.add(SIGUSR2);
+        arm();
+    }
+    // Nothing may keep the io_context running after the drain.
+    void cancel() { signal_.cancel(); }
+
+  private:
+    void arm() {
+        signal_.async_wait([this](std::error_code ec, int) {
+            if (ec) return;
+            spdlog::warn("SIGUSR2: blocking the tick thread for {} s (test hook)", seconds_);
+            std::this_thread::sleep_for(std::chrono::duration<double>(seconds_));
+            arm();
+        });
+    }
+
+    asio::signal_set signal_;
+    double seconds_;
+};
+
+// The host's calls on the tick thread: the metrics follow every tick, Agones
+// hears Ready once listening, and a shutdown marks the server draining.
+void connect_host(HostOptions& host, Metrics& metrics, const Server& server,
+                  const UdpTransport& transport, std::optional<AgonesClient>& agones,
+                  TestStall& stall) {
+    host.on_tick = [&](double work_ms, double late_ms) {
+        metrics.record_tick(work_ms, late_ms);
+        metrics.publish(server, transport);
+    };
+    host.on_listening = [&] {
+        metrics.publish(server, transport, true);
+        if (agones) agones->ready();
+    };
+    host.on_stopping = [&] {
+        metrics.set_draining();
+        stall.cancel();
+    };
+}
+
+// Serves until SIGINT/SIGTERM and drains; the exit code.
+int serve(Options& o, const ServerConfig& config) {
     try {
-        Metrics metrics{std::chrono::duration<double>(stall_after_s)};
+        Metrics metrics{std::chrono::duration<double>(o.stall_after_s)};
         std::optional<HttpEndpoint> http;
+<<<<<<< HEAD
         if (!http_address.empty()) {
             const auto address = parse_http_address(http_address);  // checked by --http
             http.emplace(*address, metrics);
             host.ready_extra["http_port"] = http->port();
             spdlog::info("http: /metrics and /healthz on {} port {}", address->host, http->port());
         }
+=======
+        start_http(http, o.http_address, metrics, o.host);
+>>>>>>> sizes
         asio::io_context io;
         // First, so that a signal during start-up is a clean shutdown too.
         asio::signal_set signals(io, SIGINT, SIGTERM);
-        UdpTransport transport(io, bind, port, socket_buffer_bytes);
+        UdpTransport transport(io, o.bind, o.port, o.socket_buffer_bytes);
         Server server(config, transport, CookieJar{}, run_id_now());
         std::optional<AgonesClient> agones;
-        if (use_agones) agones.emplace(agones_options, metrics);
-
-        host.on_tick = [&](double work_ms, double late_ms) {
-            metrics.record_tick(work_ms, late_ms);
-            metrics.publish(server, transport);
-        };
-        host.on_listening = [&] {
-            metrics.publish(server, transport, true);
-            if (agones) agones->ready();
-        };
-        asio::signal_set stall_signal(io);
-        host.on_stopping = [&] {
-            metrics.set_draining();
-            stall_signal.cancel();  // nothing may keep the io_context running after the drain
-        };
-        std::function<void()> arm_stall = [&] {
-            stall_signal.async_wait([&](std::error_code ec, int) {
-                if (ec) return;
-                spdlog::warn("SIGUSR2: blocking the tick thread for {} s (test hook)",
-                             test_stall_s);
-                std::this_thread::sleep_for(std::chrono::duration<double>(test_stall_s));
-                arm_stall();
-            });
-        };
-        if (test_stall_s > 0) {
-            stall_signal.add(SIGUSR2);
-            arm_stall();
-        }
-        const int code = run_host(io, signals, transport, server, host);
+        if (o.use_agones) agones.emplace(o.agones, metrics);
+        TestStall stall(io, o.test_stall_s);
+        connect_host(o.host, metrics, server, transport, agones, stall);
+        const int code = run_host(io, signals, transport, server, o.host);
         metrics.publish(server, transport, true);
         if (agones) agones->shutdown();  // after the drain: clients told, replays finished
         return code;
@@ -266,4 +330,18 @@ int main(int argc, char** argv) {
         spdlog::critical("cannot start: {}", e.what());
         return kExitCannotStart;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options options;
+    CLI::App app{"carom-server: the authoritative carom game server (UDP)"};
+    add_options(app, options);
+    if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
+    set_up_logging(options);
+    if (const auto error = read_agones_port(options)) return carom::cli::usage_error(app, *error);
+    const std::optional<ServerConfig> config = server_config(options);
+    if (!config) return kExitCannotStart;
+    return serve(options, *config);
 }

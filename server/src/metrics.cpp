@@ -44,7 +44,7 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     const auto now = Clock::now();
     if (!force && now < next_publish_) return;
     next_publish_ = now + std::chrono::milliseconds(100);
-    MetricsSnapshot s;
+    MetricsReading s;
     s.tick_work = work_;
     s.tick_late = late_;
     const Stats& st = server.stats();
@@ -81,7 +81,7 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     published_ = std::move(s);
 }
 
-MetricsSnapshot Metrics::snapshot() const {
+MetricsReading Metrics::read() const {
     const std::lock_guard lock(mutex_);
     return published_;
 }
@@ -92,7 +92,7 @@ double Metrics::seconds_since_tick() const {
 }
 
 std::string Metrics::prometheus_text() const {
-    const MetricsSnapshot s = snapshot();
+    const MetricsReading s = read();
     std::string out;
     const auto metric = [&out](const char* name, const char* type, const char* help, auto value) {
         out +=

@@ -5,7 +5,7 @@
 // Threads: the server is one Asio thread (the tick loop); the HTTP endpoint
 // and the Agones client run on their own threads. Nothing of the Server is
 // read off the tick thread: the tick thread copies its figures into a
-// snapshot under a mutex (at most every 100 ms) and stamps an atomic
+// MetricsReading under a mutex (at most every 100 ms) and stamps an atomic
 // heartbeat every tick; the other threads read only those.
 #include <array>
 #include <atomic>
@@ -35,7 +35,8 @@ class Histogram {
     double sum_s_ = 0.0;
 };
 
-struct MetricsSnapshot {
+// The server's figures as the tick thread last published them.
+struct MetricsReading {
     Histogram tick_work, tick_late;
     std::uint64_t ticks = 0, ticks_dropped = 0, ticks_catch_up = 0;
     std::uint64_t clients = 0, players = 0, rooms = 0;
@@ -59,8 +60,8 @@ class Metrics {
     // Tick thread: the server has begun to shut down.
     void set_draining() { draining_.store(true); }
 
-    // Any thread.
-    MetricsSnapshot snapshot() const;
+    // Any thread: the figures last published.
+    MetricsReading read() const;
     std::string prometheus_text() const;
     // Seconds since the last tick ran (since construction before the first).
     double seconds_since_tick() const;
@@ -75,7 +76,7 @@ class Metrics {
     Clock::time_point next_publish_{};
     Histogram work_, late_;  // tick thread's own, copied on publish
     mutable std::mutex mutex_;
-    MetricsSnapshot published_;
+    MetricsReading published_;
 };
 
 }  // namespace carom::server

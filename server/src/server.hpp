@@ -64,29 +64,54 @@ class Server {
     void note_catch_up_tick() { ++stats_.ticks_catch_up; }
 
   private:
+    // Construction, and what tick() and shutdown() share (server.cpp).
+    void create_rooms(const std::string& run_id);
+    void keep_finished(const MatchSummary& summary);
+    void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
+
+    // Datagrams in (server_receive.cpp).
+    void on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram);
+    void on_report(Session& session, const protocol::ClientReport& report);
+    void drop_packet(const Endpoint& from, Drop why);
+
+    // The handshake (server_handshake.cpp).
     void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);
     void on_connect_response(const Endpoint& from, const net::ConnectResponse& response,
                              std::size_t size);
     // False (and counted) when `from`'s IP has had its handshake replies this second.
     bool handshake_budget(const Endpoint& from);
-    std::uint32_t new_client_id() const;
-    void on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram);
-    void drop_packet(const Endpoint& from, Drop why);
-    void on_report(Session& session, const protocol::ClientReport& report);
-    void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
+    std::uint64_t cookie_bucket() const;
+    // True when a session of `token` (not 0) was reclaimed for `from` and accepted again.
+    bool reclaim_session(const Endpoint& from, std::uint64_t token);
+    // A new session for `from`, or Denied with the reason.
+    void open_session(const Endpoint& from, const net::ConnectResponse& response,
+                      const std::string& name);
+    // Chooses the room and slot `session` asks for; false after sending Denied.
+    bool place_session(const Endpoint& from, const net::ConnectResponse& response,
+                       Session& session);
     void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail);
     void send_accepted(const Session& session);
-    void send_disconnect(const Session& session, net::DisconnectReason reason,
-                         const std::string& detail);
-    void send_updates();
-    void send_full_state(Session& session, const Room& room);
+
+    // Sessions (server_sessions.cpp).
+    std::uint32_t new_client_id() const;
+    Session* find_by_endpoint(const Endpoint& from);
     void expire_sessions();
     void remove_session(std::uint32_t client_id);
-    Session* find_by_endpoint(const Endpoint& from);
-    std::uint64_t cookie_bucket() const;
+    void send_disconnect(const Session& session, net::DisconnectReason reason,
+                         const std::string& detail);
+
+    // Updates out (server_updates.cpp).
+    void send_updates();
+    void send_full_state(Session& session, const Room& room);
+
+    // Replays on disk (server_replays.cpp).
+    // Opens DIR/index.sqlite and brings it in line with the files; logs and
+    // goes on without an index when it cannot.
+    void open_replay_index();
+    // Counts what the replay directory holds and keeps it within its limits (when it has any).
+    void start_replay_budget();
     // Keeps the replay directory within its budget (when it has one).
     void keep_replay_budget();
-    void keep_finished(const MatchSummary& summary);
     // A finished match's replay: its row in the index, and the budget's count.
     void replay_finished(const MatchSummary& summary);
 

@@ -116,6 +116,70 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
     if (ec) spdlog::warn("cannot write {}: {}", path.string(), ec.message());
 }
 
+// Runs the ticks that are due, a whole period apart however late each ran:
+// a bounded number catch up, the rest are skipped (and counted). Each tick's
+// work and lateness go to `on_tick` and into `figures`.
+void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& options,
+                   Clock::duration period, Clock::time_point& next,
+                   std::initializer_list<TickFigures*> figures) {
+    std::uint32_t ran = 0;
+    while (Clock::now() >= next && ran < options.max_catch_up_ticks) {
+        const auto t0 = Clock::now();
+        const double late = std::chrono::duration<double, std::milli>(t0 - next).count();
+        if (ran > 0) server.note_catch_up_tick();
+        server.tick();
+        transport.flush();
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        server.set_last_tick_ms(static_cast<float>(ms));
+        if (options.on_tick) options.on_tick(ms, late);
+        for (TickFigures* f : figures) {
+            f->work_ms.add(ms);
+            f->late_ms.add(late);
+        }
+        next += period;
+        ++ran;
+    }
+    if (Clock::now() >= next) {
+        const auto behind = (Clock::now() - next) / period + 1;
+        next += behind * period;
+        server.note_dropped_ticks(static_cast<std::uint64_t>(behind));
+        spdlog::warn("server is {} ticks behind; skipped them", behind);
+    }
+}
+
+// The periodic stats line, from stats_json's figures.
+void log_stats_line(const nlohmann::json& j) {
+    spdlog::info(
+        "stats: tick p50 {:.3f} ms p99 {:.3f} ms, late p99 {:.3f} max {:.3f} ms, "
+        "{} catch-up, {} clients, {} rooms, in {} pkt/{} B, "
+        "out {} pkt/{} B, send errors {}, invalid {} {}",
+        j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
+        j["tick_late_ms_p99"].get<double>(), j["tick_late_ms_max"].get<double>(),
+        j["ticks_catch_up"].get<std::uint64_t>(), j["clients"].get<std::size_t>(),
+        j["rooms"].get<std::uint32_t>(), j["packets_in"].get<std::uint64_t>(),
+        j["bytes_in"].get<std::uint64_t>(), j["packets_out"].get<std::uint64_t>(),
+        j["bytes_out"].get<std::uint64_t>(), j["send_errors"].get<std::uint64_t>(),
+        j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
+}
+
+// The line saying where the server listens, then on_listening and the ready file.
+void announce_listening(const Server& server, const UdpTransport& transport,
+                        const HostOptions& options) {
+    const auto local = transport.local_endpoint();
+    spdlog::info(
+        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
+        "in, {} KiB out)",
+        local.address().to_string(), local.port(), server.room_count(), game::kTickRate,
+        server.config().snapshot_rate_hz, transport.receive_buffer_bytes() / 1024,
+        transport.send_buffer_bytes() / 1024);
+    if (options.on_listening) options.on_listening();
+    if (!options.ready_file.empty()) {
+        nlohmann::json ready{{"port", local.port()}, {"pid", ::getpid()}};
+        ready.update(options.ready_extra);
+        write_atomically(options.ready_file, ready.dump());
+    }
+}
+
 }  // namespace
 
 UdpTransport::UdpTransport(asio::io_context& io, const std::string& bind_address,
@@ -299,45 +363,10 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
     std::function<void()> arm;
     const auto on_timer = [&](std::error_code ec) {
         if (ec || stopping) return;
-        // Drift-free: each tick is due a whole period after the last one was
-        // due, however late it ran; a bounded number catch up, the rest are dropped.
-        std::uint32_t ran = 0;
-        while (Clock::now() >= next && ran < options.max_catch_up_ticks) {
-            const auto t0 = Clock::now();
-            const double late = std::chrono::duration<double, std::milli>(t0 - next).count();
-            if (ran > 0) server.note_catch_up_tick();
-            server.tick();
-            transport.flush();
-            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-            server.set_last_tick_ms(static_cast<float>(ms));
-            if (options.on_tick) options.on_tick(ms, late);
-            for (TickFigures* f : {&report_ticks, &file_ticks}) {
-                f->work_ms.add(ms);
-                f->late_ms.add(late);
-            }
-            next += period;
-            ++ran;
-        }
-        if (Clock::now() >= next) {
-            const auto behind = (Clock::now() - next) / period + 1;
-            next += behind * period;
-            server.note_dropped_ticks(static_cast<std::uint64_t>(behind));
-            spdlog::warn("server is {} ticks behind; skipped them", behind);
-        }
+        run_due_ticks(server, transport, options, period, next, {&report_ticks, &file_ticks});
         const auto now = Clock::now();
         if (options.stats_interval_s > 0 && now >= next_report) {
-            const nlohmann::json j = stats_json(server, transport, report_ticks, uptime());
-            spdlog::info(
-                "stats: tick p50 {:.3f} ms p99 {:.3f} ms, late p99 {:.3f} max {:.3f} ms, "
-                "{} catch-up, {} clients, {} rooms, in {} pkt/{} B, "
-                "out {} pkt/{} B, send errors {}, invalid {} {}",
-                j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
-                j["tick_late_ms_p99"].get<double>(), j["tick_late_ms_max"].get<double>(),
-                j["ticks_catch_up"].get<std::uint64_t>(), j["clients"].get<std::size_t>(),
-                j["rooms"].get<std::uint32_t>(), j["packets_in"].get<std::uint64_t>(),
-                j["bytes_in"].get<std::uint64_t>(), j["packets_out"].get<std::uint64_t>(),
-                j["bytes_out"].get<std::uint64_t>(), j["send_errors"].get<std::uint64_t>(),
-                j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
+            log_stats_line(stats_json(server, transport, report_ticks, uptime()));
             report_ticks.clear();
             next_report += std::chrono::duration_cast<Clock::duration>(
                 std::chrono::duration<double>(options.stats_interval_s));
@@ -368,19 +397,7 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
         transport.close();
     });
 
-    const auto local = transport.local_endpoint();
-    spdlog::info(
-        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
-        "in, {} KiB out)",
-        local.address().to_string(), local.port(), server.room_count(), game::kTickRate,
-        server.config().snapshot_rate_hz, transport.receive_buffer_bytes() / 1024,
-        transport.send_buffer_bytes() / 1024);
-    if (options.on_listening) options.on_listening();
-    if (!options.ready_file.empty()) {
-        nlohmann::json ready{{"port", local.port()}, {"pid", ::getpid()}};
-        ready.update(options.ready_extra);
-        write_atomically(options.ready_file, ready.dump());
-    }
+    announce_listening(server, transport, options);
     io.run();
     if (!options.stats_file.empty()) {
         nlohmann::json j = stats_json(server, transport, file_ticks, uptime());

@@ -234,9 +234,7 @@ Status validate_discs(const Map& map) {
     return {};
 }
 
-}  // namespace
-
-Status validate(const Map& map) {
+Status validate_name(const Map& map) {
     using namespace limits;
     if (map.name.empty() || map.name.size() > kNameBytes)
         return fail("name: " + std::to_string(map.name.size()) + " characters, must be 1 to " +
@@ -247,9 +245,20 @@ Status validate(const Map& map) {
             return fail("name: character " + std::to_string(i) + " (byte " + std::to_string(c) +
                         ") is not printable ASCII (0x20..0x7E)");
     }
+    return {};
+}
+
+Status validate_size(const Map& map) {
+    using namespace limits;
     if (!finite(map.size)) return fail("size: width and height must be finite");
     if (auto e = range("size: width", map.size.x, kSizeMin, kSizeMax, " units"); !e) return e;
     if (auto e = range("size: height", map.size.y, kSizeMin, kSizeMax, " units"); !e) return e;
+    return {};
+}
+
+// Team size, match length, score limit.
+Status validate_rules(const Map& map) {
+    using namespace limits;
     if (map.team_size < 1 || map.team_size > kTeamSizeMax)
         return fail("team_size: must be in [1, 16], not " + std::to_string(map.team_size));
     if (map.match_seconds < 1 || map.match_seconds > kMatchSecondsMax)
@@ -258,6 +267,12 @@ Status validate(const Map& map) {
     if (map.score_limit > kScoreLimitMax)
         return fail("score_limit: " + std::to_string(map.score_limit) + " must be in [0, " +
                     std::to_string(kScoreLimitMax) + "] (0: no limit)");
+    return {};
+}
+
+// The lengths of the box, segment and spawn lists, before their contents.
+Status validate_list_sizes(const Map& map) {
+    using namespace limits;
     if (map.boxes.size() > kBoxesMax)
         return fail("boxes: " + std::to_string(map.boxes.size()) + ", at most " +
                     std::to_string(kBoxesMax));
@@ -267,6 +282,11 @@ Status validate(const Map& map) {
     if (map.spawns.size() > kSpawnsMax)
         return fail("spawns: " + std::to_string(map.spawns.size()) + ", at most " +
                     std::to_string(kSpawnsMax));
+    return {};
+}
+
+Status validate_boxes(const Map& map) {
+    using namespace limits;
     for (std::size_t i = 0; i < map.boxes.size(); ++i) {
         const Box& b = map.boxes[i];
         if (!finite(b.center)) return fail(at("boxes", i, "center: must be finite"));
@@ -280,6 +300,10 @@ Status validate(const Map& map) {
         if (b.axis.x * b.axis.x + b.axis.y * b.axis.y < kAxisLengthMin * kAxisLengthMin)
             return fail(at("boxes", i, "axis: shorter than ") + num(kAxisLengthMin));
     }
+    return {};
+}
+
+Status validate_segments(const Map& map) {
     for (std::size_t i = 0; i < map.segments.size(); ++i) {
         const Segment& s = map.segments[i];
         if (!finite(s.a) || !finite(s.b)) return fail(at("segments", i, "a/b: must be finite"));
@@ -287,6 +311,11 @@ Status validate(const Map& map) {
         if (auto e = point(at("segments", i, "b"), s.b); !e) return e;
         if (s.a == s.b) return fail(at("segments", i, "b: must differ from a (zero length)"));
     }
+    return {};
+}
+
+// Two goals, one per team, whose lines miss the field's centre.
+Status validate_goals(const Map& map) {
     if (map.goals.size() != 2) return fail("goals: need exactly two, one per team");
     if (map.goals[0].defender == map.goals[1].defender)
         return fail("goals: both goals are defended by the same team");
@@ -301,6 +330,12 @@ Status validate(const Map& map) {
         if (physics::cross(g.post_b - g.post_a, centre - g.post_a) == 0.0)
             return fail(at("goals", i, "posts: the goal line passes through the field centre"));
     }
+    return {};
+}
+
+// Finite player spawns, enough for each team, then the pucks' (1 to kPucksMax, finite).
+Status validate_spawns(const Map& map) {
+    using namespace limits;
     for (std::size_t i = 0; i < map.spawns.size(); ++i) {
         if (!finite(map.spawns[i].position))
             return fail(at("spawns", i, "position: must be finite"));
@@ -320,9 +355,11 @@ Status validate(const Map& map) {
     for (std::size_t i = 0; i < map.puck_spawns.size(); ++i) {
         if (!finite(map.puck_spawns[i])) return fail(at("puck_spawns", i, "must be finite"));
     }
-    if (auto e = validate_tuning(map.tuning); !e) return e;
-    if (auto e = validate_walls(map); !e) return e;
-    // As a game: every player and puck starts on the field, clear of the walls.
+    return {};
+}
+
+// As a game: every player and puck starts on the field, clear of the walls.
+Status validate_spawn_placements(const Map& map) {
     for (std::size_t i = 0; i < map.spawns.size(); ++i) {
         const Collision player = player_collision(map.spawns[i].team, false);
         if (auto e = placement(map, at("spawns", i, "position"), map.spawns[i].position,
@@ -336,10 +373,13 @@ Status validate(const Map& map) {
                                map.puck_collision.mask);
             !e)
             return e;
-    if (auto e = validate_discs(map); !e) return e;
-    // No two of them start overlapping (touching is allowed), unless their
-    // collision groups keep them apart (a disc only the ball meets may sit
-    // on a player's spawn).
+    return {};
+}
+
+// No two of the players, pucks and discs start overlapping (touching is
+// allowed), unless their collision groups keep them apart (a disc only the
+// ball meets may sit on a player's spawn).
+Status validate_starts_apart(const Map& map) {
     struct Start {
         std::string field;
         Vec2 position;
@@ -372,6 +412,27 @@ Status validate(const Map& map) {
                             " + " + num(a.radius) + ")");
         }
     }
+    return {};
+}
+
+}  // namespace
+
+Status validate(const Map& map) {
+    // In this order: the first check that fails is the one reported, and the
+    // placements rely on the radii and walls checked before them.
+    if (auto e = validate_name(map); !e) return e;
+    if (auto e = validate_size(map); !e) return e;
+    if (auto e = validate_rules(map); !e) return e;
+    if (auto e = validate_list_sizes(map); !e) return e;
+    if (auto e = validate_boxes(map); !e) return e;
+    if (auto e = validate_segments(map); !e) return e;
+    if (auto e = validate_goals(map); !e) return e;
+    if (auto e = validate_spawns(map); !e) return e;
+    if (auto e = validate_tuning(map.tuning); !e) return e;
+    if (auto e = validate_walls(map); !e) return e;
+    if (auto e = validate_spawn_placements(map); !e) return e;
+    if (auto e = validate_discs(map); !e) return e;
+    if (auto e = validate_starts_apart(map); !e) return e;
     return detail::check_goals_reachable(map);
 }
 

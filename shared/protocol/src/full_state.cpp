@@ -80,6 +80,100 @@ void encode_full_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t client_i
         send(encode_part(b, client_id, secret, s, p, parts));
 }
 
+namespace {
+
+// The fields every part of a FullState repeats.
+RoomState header_of(const net::FullState& f) {
+    RoomState s;
+    s.tick = f.tick();
+    s.state_hash = f.state_hash();
+    s.last_input_sequence = f.last_input_sequence();
+    s.match_seed = f.match_seed();
+    s.match_start_tick = f.match_start_tick();
+    s.halted_since = f.halted_since();
+    s.server_tick_ms = f.server_tick_ms();
+    s.match.tick = f.match_tick();
+    s.match.phase = static_cast<game::Phase>(f.phase());
+    s.match.phase_ticks = f.phase_ticks();
+    s.match.score = {f.score_left(), f.score_right()};
+    s.match.rng = f.rng();
+    if (f.kickoff_team() != 0)
+        s.match.kickoff_team = f.kickoff_team() == 1 ? game::Team::left : game::Team::right;
+    return s;
+}
+
+// Whether two parts' headers describe one state (the server's tick time aside).
+bool same_header(const RoomState& a, const RoomState& b) {
+    return a.state_hash == b.state_hash && a.last_input_sequence == b.last_input_sequence &&
+           a.match_seed == b.match_seed && a.match_start_tick == b.match_start_tick &&
+           a.halted_since == b.halted_since && a.match.tick == b.match.tick &&
+           a.match.phase == b.match.phase && a.match.phase_ticks == b.match.phase_ticks &&
+           a.match.score == b.match.score && a.match.rng == b.match.rng &&
+           a.match.kickoff_team == b.match.kickoff_team;
+}
+
+// A part's player slots into `s`, each of the `slots` at most once over the parts.
+Status read_slots(const net::FullState& f, std::uint32_t slots, RoomState& s,
+                  std::vector<bool>& seen) {
+    if (f.slots() == nullptr) return {};
+    for (const net::SlotState* p : *f.slots()) {
+        if (p->slot() >= slots || seen[p->slot()])
+            return fail("full state: slot " + std::to_string(p->slot()) +
+                        " out of range or given twice");
+        if (p->name() != nullptr && p->name()->size() > kMaxNameBytes)
+            return fail("full state: a name longer than " + std::to_string(kMaxNameBytes));
+        game::PlayerSnapshot& out = s.match.players[p->slot()];
+        out.active = p->active();
+        out.name = p->name() != nullptr ? p->name()->str() : std::string();
+        out.last_input = game::Input::from_bits(p->last_input());
+        out.kick_cooldown = p->kick_cooldown();
+        out.goals = p->goals();
+        out.disk = disk_of(p->disk());
+        s.bots[p->slot()] = p->bot();
+        seen[p->slot()] = true;
+    }
+    return {};
+}
+
+// A part's pucks into `s`, each of the `pucks` at most once over the parts.
+Status read_pucks(const net::FullState& f, std::uint32_t pucks, std::uint32_t slots, RoomState& s,
+                  std::vector<bool>& seen) {
+    if (f.pucks() == nullptr) return {};
+    for (const net::PuckState* p : *f.pucks()) {
+        if (p->puck() >= pucks || seen[p->puck()])
+            return fail("full state: puck " + std::to_string(p->puck()) +
+                        " out of range or given twice");
+        if (p->last_kicker() < -1 || p->last_kicker() >= static_cast<std::int32_t>(slots))
+            return fail("full state: puck kicker " + std::to_string(p->last_kicker()) +
+                        " out of range");
+        game::PuckSnapshot& out = s.match.pucks[p->puck()];
+        out.disk = disk_of(p->disk());
+        if (p->last_kicker() >= 0) out.last_kicker = static_cast<game::Slot>(p->last_kicker());
+        seen[p->puck()] = true;
+    }
+    return {};
+}
+
+// A part's movable discs into `s`, each of the `discs` at most once over the parts.
+Status read_discs(const net::FullState& f, std::uint32_t discs, RoomState& s,
+                  std::vector<bool>& seen) {
+    if (f.discs() == nullptr) return {};
+    for (const net::DiscState* d : *f.discs()) {
+        if (d->disc() >= discs || seen[d->disc()])
+            return fail("full state: disc " + std::to_string(d->disc()) +
+                        " out of range or given twice");
+        s.match.discs[d->disc()] = disk_of(d->disk());
+        seen[d->disc()] = true;
+    }
+    return {};
+}
+
+bool all_seen(const std::vector<bool>& seen) {
+    return std::find(seen.begin(), seen.end(), false) == seen.end();
+}
+
+}  // namespace
+
 void FullStateAssembly::clear() {
     building_.reset();
 }
@@ -92,39 +186,12 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
                     std::to_string(f.parts()));
     if (f.phase() > schema::Phase::MAX) return fail("full state: unknown phase");
     if (f.kickoff_team() > 2) return fail("full state: unknown kick-off team");
-    const auto header_of = [&] {
-        RoomState s;
-        s.tick = f.tick();
-        s.state_hash = f.state_hash();
-        s.last_input_sequence = f.last_input_sequence();
-        s.match_seed = f.match_seed();
-        s.match_start_tick = f.match_start_tick();
-        s.halted_since = f.halted_since();
-        s.server_tick_ms = f.server_tick_ms();
-        s.match.tick = f.match_tick();
-        s.match.phase = static_cast<game::Phase>(f.phase());
-        s.match.phase_ticks = f.phase_ticks();
-        s.match.score = {f.score_left(), f.score_right()};
-        s.match.rng = f.rng();
-        if (f.kickoff_team() != 0)
-            s.match.kickoff_team = f.kickoff_team() == 1 ? game::Team::left : game::Team::right;
-        return s;
-    };
-    RoomState header = header_of();
+    RoomState header = header_of(f);
     if (building_ && header.tick > building_->tick) building_.reset();
     if (building_) {
         const RoomState& b = *building_;
         if (header.tick < b.tick) return std::optional<RoomState>{};  // a late part of an older one
-        const bool agrees =
-            f.parts() == parts_ && header.state_hash == b.state_hash &&
-            header.last_input_sequence == b.last_input_sequence &&
-            header.match_seed == b.match_seed && header.match_start_tick == b.match_start_tick &&
-            header.halted_since == b.halted_since && header.match.tick == b.match.tick &&
-            header.match.phase == b.match.phase &&
-            header.match.phase_ticks == b.match.phase_ticks &&
-            header.match.score == b.match.score && header.match.rng == b.match.rng &&
-            header.match.kickoff_team == b.match.kickoff_team;
-        if (!agrees)
+        if (f.parts() != parts_ || !same_header(header, b))
             return fail("full state: parts of tick " + std::to_string(b.tick) + " disagree");
         if (part_seen_[f.part()]) return std::optional<RoomState>{};  // a duplicate
     } else {
@@ -140,6 +207,7 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
         disc_seen_.assign(discs, false);
     }
     RoomState& s = *building_;
+<<<<<<< HEAD
     if (f.slots() != nullptr) {
         for (const net::SlotState* p : *f.slots()) {
             if (p->slot() >= slots || slot_seen_[p->slot()])
@@ -181,12 +249,14 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
             disc_seen_[d->disc()] = true;
         }
     }
+=======
+    if (const Status read = read_slots(f, slots, s, slot_seen_); !read) return read.error();
+    if (const Status read = read_pucks(f, pucks, slots, s, puck_seen_); !read) return read.error();
+    if (const Status read = read_discs(f, discs, s, disc_seen_); !read) return read.error();
+>>>>>>> sizes
     part_seen_[f.part()] = true;
-    if (std::find(part_seen_.begin(), part_seen_.end(), false) != part_seen_.end())
-        return std::optional<RoomState>{};
-    if (std::find(slot_seen_.begin(), slot_seen_.end(), false) != slot_seen_.end() ||
-        std::find(puck_seen_.begin(), puck_seen_.end(), false) != puck_seen_.end() ||
-        std::find(disc_seen_.begin(), disc_seen_.end(), false) != disc_seen_.end()) {
+    if (!all_seen(part_seen_)) return std::optional<RoomState>{};
+    if (!all_seen(slot_seen_) || !all_seen(puck_seen_) || !all_seen(disc_seen_)) {
         building_.reset();
         return fail("full state: its parts lack a slot, a puck or a disc");
     }

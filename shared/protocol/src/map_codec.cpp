@@ -108,8 +108,11 @@ flatbuffers::Offset<schema::Map> encode_map(flatbuffers::FlatBufferBuilder& b,
         stadium.discs.empty() ? nullptr : &stadium.discs, map.kickoff_resets_discs);
 }
 
-Result<game::Map> decode_map(const schema::Map& m) {
-    // Enum values outside the schema are refused rather than guessed.
+namespace {
+
+// What the decoder refuses before it allocates anything: enum values outside
+// the schema (refused rather than guessed), lists beyond the limits (map.hpp).
+Status check_before_decoding(const schema::Map& m) {
     if (m.goals()) {
         for (flatbuffers::uoffset_t i = 0; i < m.goals()->size(); ++i) {
             if (m.goals()->Get(i)->defender() > schema::Team::MAX)
@@ -122,7 +125,6 @@ Result<game::Map> decode_map(const schema::Map& m) {
                 return fail("spawns[" + std::to_string(i) + "].team: unknown team");
         }
     }
-    // Lists beyond the limits (map.hpp) are refused before anything is allocated for them.
     namespace limits = game::limits;
     const auto too_many = [](const char* field, flatbuffers::uoffset_t n,
                              std::size_t max) -> Status {
@@ -156,7 +158,11 @@ Result<game::Map> decode_map(const schema::Map& m) {
                 return fail("walls[" + std::to_string(i) + "].shape: unknown shape");
         }
     }
-    game::Map map;
+    return {};
+}
+
+// The field, its boxes, segments, goals and spawns, the rules and the tuning.
+Status decode_field(const schema::Map& m, game::Map& map) {
     map.name = m.name()->str();
     map.size = {m.width(), m.height()};
     if (m.boxes()) {
@@ -206,6 +212,11 @@ Result<game::Map> decode_map(const schema::Map& m) {
                       t->player_restitution(), t->puck_restitution(),    t->kicking_acceleration(),
                       t->kicking_drag()};
     }
+    return {};
+}
+
+// The stadium fields (walls, posts, discs, puck groups), and the kick-off's.
+void decode_stadium(const schema::Map& m, game::Map& map) {
     if (m.walls()) {
         for (const schema::Wall* w : *m.walls()) {
             game::Wall g;
@@ -240,6 +251,15 @@ Result<game::Map> decode_map(const schema::Map& m) {
         }
     }
     map.kickoff_resets_discs = m.kickoff_resets_discs();
+}
+
+}  // namespace
+
+Result<game::Map> decode_map(const schema::Map& m) {
+    if (const Status checked = check_before_decoding(m); !checked) return checked.error();
+    game::Map map;
+    if (const Status decoded = decode_field(m, map); !decoded) return decoded.error();
+    decode_stadium(m, map);
     if (const Status valid = game::validate(map); !valid) return valid.error();
     return map;
 }

@@ -142,148 +142,187 @@ Status check_trailing_roster(const Replay& replay, const game::Match& match) {
     return {};
 }
 
+// The ticks a verification steps in all (twice the file's with the synctest), for progress.
+std::uint64_t ticks_in_all(const Replay& replay, const VerifyOptions& options) {
+    const std::uint64_t last = replay.last_tick();
+    return options.synctest ? 2 * last : last;
+}
+
+// The main pass's place in the file's keyframes, which it meets in order.
+class KeyframeCursor {
+  public:
+    explicit KeyframeCursor(const std::vector<Keyframe>& keyframes) : keyframes_(keyframes) {}
+
+    // The keyframes at the re-simulation's tick against its match (`hash`
+    // its state hash): those that agree are counted in `agreed`, the first
+    // that does not is returned.
+    std::optional<Divergence> check(const Resimulation& sim, std::uint64_t hash,
+                                    std::uint32_t& agreed) {
+        for (; next_ < keyframes_.size() && keyframes_[next_].state.tick == sim.tick(); ++next_) {
+            if (auto d = compare_keyframe(keyframes_[next_], sim.match(), hash)) return d;
+            ++agreed;
+        }
+        return std::nullopt;
+    }
+
+    // Names in `d` the fields that differ at the nearest keyframe at or after
+    // `tick`, stepping `sim` on to it (none there: `d` is left as it is).
+    void name_fields(Resimulation& sim, std::uint64_t tick, Divergence& d) {
+        for (; next_ < keyframes_.size(); ++next_) {
+            const Keyframe& k = keyframes_[next_];
+            if (k.state.tick < tick) continue;
+            while (sim.tick() < k.state.tick)
+                sim.step();
+            d.keyframe_tick = k.state.tick;
+            d.fields = diff_states(k.state, sim.match().save());
+            break;
+        }
+    }
+
+  private:
+    const std::vector<Keyframe>& keyframes_;
+    std::size_t next_ = 0;
+};
+
+// The main pass: from tick 0 to the file's last, each tick's hash, events
+// and keyframes against the file's; then no event of the file may be left
+// over. Counts ticks and keyframes into `report`; the first divergence.
+std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOptions& options,
+                                           Resimulation& sim, VerifyReport& report) {
+    const std::uint64_t last = replay.last_tick();
+    KeyframeCursor keys(replay.keyframes);
+    if (auto d = keys.check(sim, sim.match().state_hash(), report.keyframes)) return d;
+    const auto& events = replay.events;
+    std::size_t next_event = 0;
+    for (std::uint64_t tick = 1; tick <= last; ++tick) {
+        const std::uint64_t hash = sim.step();
+        if (!replay.hash_agrees(tick, hash)) {
+            Divergence d{tick, replay.hash_after(tick), replay.kept(hash), std::nullopt,
+                         {},   "state hash differs"};
+            d.hash_bits = replay.tick_hash_bits;
+            keys.name_fields(sim, tick, d);
+            return d;
+        }
+        const std::size_t first_event = next_event;
+        while (next_event < events.size() && events[next_event].tick == tick)
+            ++next_event;
+        if (auto same =
+                compare_events(std::span(events).subspan(first_event, next_event - first_event),
+                               sim.events(), replay.header.core_version);
+            !same)
+            return Divergence{tick, hash, hash, std::nullopt, {}, same.error().message};
+        if (auto d = keys.check(sim, hash, report.keyframes)) return d;
+        report.ticks = tick;
+        if (options.progress && tick % 4096 == 0)
+            options.progress(tick, ticks_in_all(replay, options));
+    }
+    if (next_event < events.size())
+        return Divergence{last,
+                          0,
+                          0,
+                          std::nullopt,
+                          {},
+                          "the file claims an event at tick " +
+                              std::to_string(events[next_event].tick) + " that no step made"};
+    return std::nullopt;
+}
+
+// The footer's final tick, score and result against the re-simulation's
+// end: which differs first, or empty.
+std::string footer_mismatch(const Footer& f, const game::Match& match, std::uint64_t last) {
+    const std::array<std::uint32_t, 2> score{match.score(game::Team::left),
+                                             match.score(game::Team::right)};
+    std::string what;
+    if (f.final_tick != last) {
+        what = "footer final tick " + std::to_string(f.final_tick) +
+               " differs from the re-simulation's " + std::to_string(last);
+    } else if (f.score != score) {
+        what = "footer score " + std::to_string(f.score[0]) + ":" + std::to_string(f.score[1]) +
+               " differs from the re-simulation's " + std::to_string(score[0]) + ":" +
+               std::to_string(score[1]);
+    } else if (f.result != outcome_of(match)) {
+        what = std::string("footer result ") + to_string(f.result) +
+               " differs from the re-simulation's " + to_string(outcome_of(match));
+    }
+    return what;
+}
+
+// The footer against the re-simulation's end: its fields, then its hash,
+// which is the full one of the last state (every tick's hash may keep only
+// some of its bits), against the state's and the last tick's.
+std::optional<Divergence> check_footer(const Replay& replay, const Footer& f,
+                                       const game::Match& match) {
+    const std::uint64_t last = replay.last_tick();
+    if (std::string what = footer_mismatch(f, match, last); !what.empty()) {
+        const std::uint64_t hash = match.state_hash();
+        return Divergence{last, hash, hash, std::nullopt, {}, std::move(what)};
+    }
+    if (f.final_hash != match.state_hash())
+        return Divergence{
+            last,         f.final_hash, match.state_hash(),
+            std::nullopt, {},           "footer hash differs from the re-simulation's"};
+    if (last > 0 && !replay.hash_agrees(last, f.final_hash)) {
+        Divergence d{last,
+                     replay.kept(f.final_hash),
+                     replay.hash_after(last),
+                     std::nullopt,
+                     {},
+                     "footer hash differs from the last tick's"};
+        d.hash_bits = replay.tick_hash_bits;
+        return d;
+    }
+    return std::nullopt;
+}
+
+// From each keyframe alone, the following stretch must hash the same:
+// catches state that a keyframe or the hash leaves out. Counts the windows
+// that agree in `windows`; the first divergence.
+std::optional<Divergence> synctest(const Replay& replay, const VerifyOptions& options,
+                                   std::uint32_t& windows) {
+    const std::uint64_t last = replay.last_tick();
+    const auto& keyframes = replay.keyframes;
+    for (std::size_t k = 0; k < keyframes.size(); ++k) {
+        const std::uint64_t from = keyframes[k].state.tick;
+        const std::uint64_t to = k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
+        Resimulation window(replay, keyframes[k]);
+        for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
+            const std::uint64_t hash = window.step();
+            if (!replay.hash_agrees(tick, hash)) {
+                Divergence d{tick, replay.hash_after(tick), replay.kept(hash), from, {}, ""};
+                d.hash_bits = replay.tick_hash_bits;
+                d.what = "synctest: re-simulated from the keyframe at tick " +
+                         std::to_string(from) + " alone, the hash differs";
+                return d;
+            }
+            if (options.progress && tick % 4096 == 0)
+                options.progress(last + tick, ticks_in_all(replay, options));
+        }
+        ++windows;
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
     VerifyReport report;
     const std::uint64_t last = replay.last_tick();
-    const std::uint64_t total = options.synctest ? 2 * last : last;
-    const auto& keyframes = replay.keyframes;
     try {
         Resimulation sim(replay);
-        std::size_t next_key = 0;
-        auto check_keyframes = [&](std::uint64_t hash) -> bool {
-            for (; next_key < keyframes.size() && keyframes[next_key].state.tick == sim.tick();
-                 ++next_key) {
-                if (auto d = compare_keyframe(keyframes[next_key], sim.match(), hash)) {
-                    report.divergence = std::move(d);
-                    return false;
-                }
-                ++report.keyframes;
-            }
-            return true;
-        };
-        if (!check_keyframes(sim.match().state_hash())) return report;
-        const auto& events = replay.events;
-        std::size_t next_event = 0;
-        for (std::uint64_t tick = 1; tick <= last; ++tick) {
-            const std::uint64_t hash = sim.step();
-            if (!replay.hash_agrees(tick, hash)) {
-                Divergence d{tick, replay.hash_after(tick), replay.kept(hash), std::nullopt,
-                             {},   "state hash differs"};
-                d.hash_bits = replay.tick_hash_bits;
-                // Name the fields at the nearest keyframe from here on.
-                for (; next_key < keyframes.size(); ++next_key) {
-                    const Keyframe& k = keyframes[next_key];
-                    if (k.state.tick < tick) continue;
-                    while (sim.tick() < k.state.tick)
-                        sim.step();
-                    d.keyframe_tick = k.state.tick;
-                    d.fields = diff_states(k.state, sim.match().save());
-                    break;
-                }
-                report.divergence = std::move(d);
-                return report;
-            }
-            const std::size_t first_event = next_event;
-            while (next_event < events.size() && events[next_event].tick == tick)
-                ++next_event;
-            if (auto same =
-                    compare_events(std::span(events).subspan(first_event, next_event - first_event),
-                                   sim.events(), replay.header.core_version);
-                !same) {
-                report.divergence =
-                    Divergence{tick, hash, hash, std::nullopt, {}, same.error().message};
-                return report;
-            }
-            if (!check_keyframes(hash)) return report;
-            report.ticks = tick;
-            if (options.progress && tick % 4096 == 0) options.progress(tick, total);
-        }
-        if (next_event < events.size()) {
-            report.divergence =
-                Divergence{last,
-                           0,
-                           0,
-                           std::nullopt,
-                           {},
-                           "the file claims an event at tick " +
-                               std::to_string(events[next_event].tick) + " that no step made"};
-            return report;
-        }
+        report.divergence = check_every_tick(replay, options, sim, report);
+        if (report.divergence) return report;
         if (auto possible = check_trailing_roster(replay, sim.match()); !possible)
             throw InconsistentReplay(possible.error().message);
         if (auto kept = check_keyframe_schedule(replay); !kept) {
             report.divergence = Divergence{last, 0, 0, std::nullopt, {}, kept.error().message};
             return report;
         }
-        if (replay.footer) {
-            const Footer& f = *replay.footer;
-            const std::array<std::uint32_t, 2> score{sim.match().score(game::Team::left),
-                                                     sim.match().score(game::Team::right)};
-            std::string what;
-            if (f.final_tick != last) {
-                what = "footer final tick " + std::to_string(f.final_tick) +
-                       " differs from the re-simulation's " + std::to_string(last);
-            } else if (f.score != score) {
-                what = "footer score " + std::to_string(f.score[0]) + ":" +
-                       std::to_string(f.score[1]) + " differs from the re-simulation's " +
-                       std::to_string(score[0]) + ":" + std::to_string(score[1]);
-            } else if (f.result != outcome_of(sim.match())) {
-                what = std::string("footer result ") + to_string(f.result) +
-                       " differs from the re-simulation's " + to_string(outcome_of(sim.match()));
-            }
-            if (!what.empty()) {
-                const std::uint64_t hash = sim.match().state_hash();
-                report.divergence = Divergence{last, hash, hash, std::nullopt, {}, std::move(what)};
-                return report;
-            }
-        }
-        // The footer's hash is the full one of the last state (every tick's
-        // hash may keep only some of its bits).
-        if (replay.footer && replay.footer->final_hash != sim.match().state_hash()) {
-            report.divergence = Divergence{last,
-                                           replay.footer->final_hash,
-                                           sim.match().state_hash(),
-                                           std::nullopt,
-                                           {},
-                                           "footer hash differs from the re-simulation's"};
-            return report;
-        }
-        if (replay.footer && last > 0 && !replay.hash_agrees(last, replay.footer->final_hash)) {
-            report.divergence = Divergence{last,
-                                           replay.kept(replay.footer->final_hash),
-                                           replay.hash_after(last),
-                                           std::nullopt,
-                                           {},
-                                           "footer hash differs from the last tick's"};
-            report.divergence->hash_bits = replay.tick_hash_bits;
-            return report;
-        }
-        if (options.synctest) {
-            // From each keyframe alone, the following stretch must hash the same:
-            // catches state that a keyframe or the hash leaves out.
-            for (std::size_t k = 0; k < keyframes.size(); ++k) {
-                const std::uint64_t from = keyframes[k].state.tick;
-                const std::uint64_t to =
-                    k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
-                Resimulation window(replay, keyframes[k]);
-                for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
-                    const std::uint64_t hash = window.step();
-                    if (!replay.hash_agrees(tick, hash)) {
-                        report.divergence = Divergence{
-                            tick, replay.hash_after(tick), replay.kept(hash), from, {}, ""};
-                        report.divergence->hash_bits = replay.tick_hash_bits;
-                        report.divergence->what =
-                            "synctest: re-simulated from the keyframe at tick " +
-                            std::to_string(from) + " alone, the hash differs";
-                        return report;
-                    }
-                    if (options.progress && tick % 4096 == 0) options.progress(last + tick, total);
-                }
-                ++report.synctest_windows;
-            }
-        }
+        if (replay.footer) report.divergence = check_footer(replay, *replay.footer, sim.match());
+        if (report.divergence) return report;
+        if (options.synctest)
+            report.divergence = synctest(replay, options, report.synctest_windows);
+        if (report.divergence) return report;
+        const std::uint64_t total = ticks_in_all(replay, options);
         if (options.progress) options.progress(total, total);
     } catch (const InconsistentReplay& e) {
         report.inconsistency = e.what();

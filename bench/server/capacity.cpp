@@ -1,0 +1,157 @@
+#include "server/capacity.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <ctime>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "json_line.hpp"
+#include "server/harness.hpp"
+#include "server/loopback.hpp"
+#include "udp_host.hpp"
+
+namespace carom::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// CPU time this thread has used, in ms.
+double thread_cpu_ms() {
+    timespec ts{};
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+}  // namespace
+
+Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
+    asio::io_context io;
+    server::UdpTransport transport(io, "127.0.0.1", 0);
+    server::ServerConfig config = bench_config(n);
+    server::Server server(config, transport, server::CookieJar{}, "bench");
+    transport.start_receiving(
+        [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
+            server.receive(from, bytes);
+        });
+    struct SocketClient {
+        std::unique_ptr<asio::ip::udp::socket> socket;
+        InProcessClient state;
+        std::uint64_t newest = 0;
+    };
+    std::vector<SocketClient> clients;
+    flatbuffers::FlatBufferBuilder b;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        SocketClient c;
+        c.socket = std::make_unique<asio::ip::udp::socket>(io);
+        const InProcessClient accepted =
+            connect_socket(io, *c.socket, transport.local_endpoint(), i);
+        c.state.index = i;
+        c.state.id = accepted.id;
+        c.state.secret = accepted.secret;
+        clients.push_back(std::move(c));
+    }
+
+    std::vector<double> times, cpu_times, without_receive;
+    std::uint64_t missing = 0;
+    std::uint64_t packets_in_before = 0;
+    std::array<double, 3> phase_ms{};  // receive, Server::tick, flush
+    for (std::uint32_t t = 0; t < 60 + ticks; ++t) {
+        if (t == 60) packets_in_before = server.stats().packets_in;
+        for (auto& c : clients) {
+            drain(*c.socket, [&](std::span<const std::uint8_t> d) {
+                if (const auto tick = snapshot_tick(d, c.newest))
+                    c.newest = std::max(c.newest, *tick);
+            });
+            if (t >= 62 && c.newest + 2 < server.current_tick()) ++missing;
+            const auto input = next_input(b, c.state, config.input_redundancy, c.newest);
+            c.socket->send(asio::buffer(input.data(), input.size()));
+        }
+        const double cpu0 = thread_cpu_ms();
+        const auto t0 = Clock::now();
+        poll(io);
+        const auto t1 = Clock::now();
+        server.tick();
+        const auto t2 = Clock::now();
+        transport.flush();
+        const auto t3 = Clock::now();
+        const double cpu3 = thread_cpu_ms();
+        if (t >= 60) {
+            times.push_back(std::chrono::duration<double, std::milli>(t3 - t0).count());
+            cpu_times.push_back(cpu3 - cpu0);
+            without_receive.push_back(std::chrono::duration<double, std::milli>(t3 - t1).count());
+            phase_ms[0] += std::chrono::duration<double, std::milli>(t1 - t0).count();
+            phase_ms[1] += std::chrono::duration<double, std::milli>(t2 - t1).count();
+            phase_ms[2] += std::chrono::duration<double, std::milli>(t3 - t2).count();
+        }
+    }
+    const std::uint64_t received = server.stats().packets_in - packets_in_before;
+    server.shutdown();
+    Capacity out;
+    out.clients = n;
+    out.received = static_cast<double>(received) / (static_cast<double>(n) * ticks);
+    out.receive_ms = phase_ms[0] / ticks;
+    out.logic_ms = phase_ms[1] / ticks;
+    out.send_ms = phase_ms[2] / ticks;
+    out.p50_ms = percentile(times, 0.5);
+    out.p99_ms = percentile(times, 0.99);
+    out.max_ms = *std::max_element(times.begin(), times.end());
+    out.cpu_p50_ms = percentile(cpu_times, 0.5);
+    out.cpu_p99_ms = percentile(cpu_times, 0.99);
+    out.without_receive_p99_ms = percentile(without_receive, 0.99);
+    double sum = 0;
+    for (double x : cpu_times)
+        sum += x;
+    out.load = sum / static_cast<double>(cpu_times.size()) / kTickMs;
+    out.snapshots_missing = missing;
+    return out;
+}
+
+void print_capacity_heading(std::uint32_t ticks) {
+    fmt::print(
+        "Capacity: loopback UDP, rooms of 8 (arena), every client sends input each "
+        "tick, {} ticks timed, one thread\n",
+        ticks);
+    fmt::print(
+        "  tick = receive the inputs + Server::tick + flush, wall time (the target: p99 < 2 "
+        "ms);\n"
+        "  cpu = the same in this thread's CPU time; no-recv = Server::tick + flush only, as\n"
+        "  carom-server's stats line times a tick (it reads datagrams between ticks)\n");
+    fmt::print("  {:>7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6} {:>6} {:>8}   {}\n", "clients",
+               "tick p50", "tick p99", "max", "cpu p50", "cpu p99", "no-recv", "load", "behind",
+               "received", "mean ms: receive / tick / flush");
+}
+
+void print_capacity(const Capacity& c, bool json) {
+    if (json) {
+        print_json_line({
+            {"bench", "server_capacity"},
+            {"clients", c.clients},
+            {"rooms", (c.clients + 7) / 8},
+            {"tick_ms_p50", rounded(c.p50_ms, 4)},
+            {"tick_ms_p99", rounded(c.p99_ms, 4)},
+            {"tick_ms_max", rounded(c.max_ms, 4)},
+            {"cpu_ms_p50", rounded(c.cpu_p50_ms, 4)},
+            {"cpu_ms_p99", rounded(c.cpu_p99_ms, 4)},
+            {"tick_ms_p99_without_receive", rounded(c.without_receive_p99_ms, 4)},
+            {"cpu", rounded(c.load, 4)},
+            {"client_ticks_behind", c.snapshots_missing},
+            {"inputs_received", rounded(c.received, 4)},
+            {"receive_ms_mean", rounded(c.receive_ms, 4)},
+            {"server_tick_ms_mean", rounded(c.logic_ms, 4)},
+            {"flush_ms_mean", rounded(c.send_ms, 4)},
+        });
+        return;
+    }
+    fmt::print(
+        "  {:>7} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>5.1f}% {:>6} "
+        "{:>7.1f}%   {:.3f} / {:.3f} / {:.3f}\n",
+        c.clients, c.p50_ms, c.p99_ms, c.max_ms, c.cpu_p50_ms, c.cpu_p99_ms,
+        c.without_receive_p99_ms, 100.0 * c.load, c.snapshots_missing, 100.0 * c.received,
+        c.receive_ms, c.logic_ms, c.send_ms);
+}
+
+}  // namespace carom::bench

@@ -1,0 +1,244 @@
+// The Server's handshake: ConnectRequest is answered with a Challenge (a
+// cookie, no state kept), ConnectResponse with Accepted (a session, new or
+// reclaimed) or Denied with the reason. Replies are rate-limited per source IP.
+#include "server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <sodium.h>
+
+#include <algorithm>
+
+#include "carom/game/printable_name.hpp"
+#include "carom/protocol/packet.hpp"
+
+namespace carom::server {
+namespace {
+
+// Cookies are good for this long (and one bucket more).
+constexpr std::uint64_t kCookieBucketSeconds = 5;
+// Source addresses tracked per second for the handshake rate limit; past
+// this many, new addresses get no reply until the next second.
+constexpr std::size_t kMaxHandshakeAddresses = 4096;
+
+std::uint64_t random_secret() {
+    std::uint64_t s = 0;
+    while (s == 0)
+        randombytes_buf(&s, sizeof s);
+    return s;
+}
+
+Endpoint ip_of(const Endpoint& e) {
+    Endpoint ip = e;
+    ip.port = 0;
+    return ip;
+}
+
+std::string str(const flatbuffers::String* s) {
+    return s != nullptr ? s->str() : std::string();
+}
+
+}  // namespace
+
+bool Server::handshake_budget(const Endpoint& from) {
+    if (tick_ >= handshake_window_tick_ + game::kTickRate) {
+        handshake_replies_.clear();
+        handshake_window_tick_ = tick_;
+    }
+    const Endpoint ip = ip_of(from);
+    auto it = handshake_replies_.find(ip);
+    if (it == handshake_replies_.end()) {
+        if (handshake_replies_.size() >= kMaxHandshakeAddresses) return false;
+        it = handshake_replies_.emplace(ip, 0).first;
+    }
+    if (it->second >= config_.handshake_replies_per_ip_s) return false;
+    ++it->second;
+    return true;
+}
+
+std::uint64_t Server::cookie_bucket() const {
+    return tick_ / (kCookieBucketSeconds * game::kTickRate);
+}
+
+void Server::on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size) {
+    // Answering a short request would let a spoofed sender amplify traffic.
+    if (size < protocol::kConnectRequestMinBytes) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
+        return;
+    }
+    if (!handshake_budget(from)) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
+        return;
+    }
+    if (packet.protocol() != protocol::kProtocolVersion)
+        return send_denied(from, net::DenyReason::version_mismatch,
+                           fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+    builder_.Clear();
+    const auto challenge = net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()));
+    send(from, protocol::finish_packet(builder_, 0, net::Body::Challenge, challenge.Union()));
+}
+
+void Server::on_connect_response(const Endpoint& from, const net::ConnectResponse& r,
+                                 std::size_t size) {
+    // Padded like the request, so that no answer (Denied, Accepted) is larger.
+    if (size < protocol::kConnectRequestMinBytes) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
+        return;
+    }
+    // Before the cookie's hash: a flood of responses costs a table lookup each.
+    if (!handshake_budget(from)) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
+        return;
+    }
+    if (!cookies_.check(from, cookie_bucket(), r.cookie()))
+        return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged");
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+
+    // A repeated response (our Accepted was lost): answer the same.
+    if (Session* existing = find_by_endpoint(from)) {
+        existing->last_heard_tick = tick_;
+        return send_accepted(*existing);
+    }
+    const std::string name = protocol::clean_name(str(r.name()));
+    if (std::find(config_.banned_names.begin(), config_.banned_names.end(), name) !=
+        config_.banned_names.end())
+        return send_denied(from, net::DenyReason::banned_name, name);
+    if (reclaim_session(from, r.token())) return;
+    open_session(from, r, name);
+}
+
+bool Server::reclaim_session(const Endpoint& from, std::uint64_t token) {
+    // The same token within the grace window reclaims its session and slot.
+    for (auto& [id, s] : sessions_) {
+        if (s.token != token || token == 0) continue;
+        // An away session's old address is no longer its own (another client
+        // may hold it now); a connected one is told it has been taken over.
+        if (s.connected) {
+            send_disconnect(s, net::DisconnectReason::kicked, "the session was taken over");
+            by_endpoint_.erase(s.endpoint);
+        }
+        s.endpoint = from;
+        by_endpoint_[from] = &s;
+        s.secret = random_secret();  // the old holder's secret no longer works
+        s.connected = true;
+        s.last_heard_tick = tick_;
+        s.acked = 0;
+        s.full_sent_tick = 0;
+        spdlog::info("client {} ({}) reconnected from {}", id, game::printable_name(s.name),
+                     from.to_string());
+        send_accepted(s);
+        return true;
+    }
+    return false;
+}
+
+void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
+                          const std::string& name) {
+    if (sessions_.size() >= config_.max_clients)
+        return send_denied(from, net::DenyReason::server_full,
+                           fmt::format("{} clients", config_.max_clients));
+    const Endpoint ip = ip_of(from);
+    const auto from_ip = std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& e) {
+        return ip_of(e.second.endpoint) == ip;
+    });
+    if (static_cast<std::uint64_t>(from_ip) >= config_.max_sessions_per_ip)
+        return send_denied(from, net::DenyReason::too_many_from_address,
+                           fmt::format("{} per address", config_.max_sessions_per_ip));
+    if (r.room() >= static_cast<std::int32_t>(rooms_.size()))
+        return send_denied(from, net::DenyReason::no_such_room,
+                           fmt::format("rooms are 0..{}", rooms_.size() - 1));
+
+    Session s;
+    s.token = r.token();
+    s.endpoint = from;
+    s.name = name;
+    s.last_heard_tick = tick_;
+    if (!place_session(from, r, s)) return;
+    s.client_id = new_client_id();
+    s.secret = random_secret();
+    s.spread = next_spread_++;
+    s.applied.resize(config_.snapshot_history + 1);
+    if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
+    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
+                 game::printable_name(s.name), from.to_string(), s.room,
+                 s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
+    const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
+    by_endpoint_[from] = &it->second;
+    send_accepted(it->second);
+}
+
+bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, Session& s) {
+    if (r.spectator()) {
+        s.room = r.room() < 0 ? 0 : static_cast<std::uint32_t>(r.room());
+        const auto watching = std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& e) {
+            return e.second.room == s.room && !e.second.slot;
+        });
+        if (static_cast<std::uint32_t>(watching) >= config_.max_spectators_per_room) {
+            send_denied(from, net::DenyReason::room_full, "no spectator places");
+            return false;
+        }
+        return true;
+    }
+    std::optional<game::Slot> slot;
+    if (r.room() >= 0) {
+        s.room = static_cast<std::uint32_t>(r.room());
+        slot = rooms_[s.room]->slot_for_client();
+        if (!slot) {
+            send_denied(from, net::DenyReason::room_full, fmt::format("room {}", s.room));
+            return false;
+        }
+    } else {
+        for (const auto& room : rooms_) {
+            if ((slot = room->slot_for_client())) {
+                s.room = room->index();
+                break;
+            }
+        }
+        if (!slot) {
+            send_denied(from, net::DenyReason::room_full, "every room");
+            return false;
+        }
+    }
+    s.slot = slot;
+    return true;
+}
+
+void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
+    // The operator's answer to "why can't they join": at info, one line per address per window.
+    if (spdlog::should_log(spdlog::level::info)) {
+        if (const auto suppressed = refusals_.admit(to.address, tick_)) {
+            std::string line =
+                fmt::format("refused {}: {}", to.to_string(), net::EnumNameDenyReason(reason));
+            if (!detail.empty()) line += " (" + detail + ")";
+            if (*suppressed > 0)
+                line += fmt::format(", {} more from this address not logged", *suppressed);
+            spdlog::info("{}", line);
+        }
+    }
+    builder_.Clear();
+    const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail));
+    send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));
+}
+
+void Server::send_accepted(const Session& s) {
+    const Room& room = *rooms_[s.room];
+    builder_.Clear();
+    const auto map_name = builder_.CreateString(room.map().name);
+    net::AcceptedBuilder a(builder_);
+    a.add_client_id(s.client_id);
+    a.add_room(s.room);
+    a.add_slot(s.slot ? static_cast<std::int32_t>(*s.slot) : -1);
+    a.add_team(s.slot ? game::index_of(room.match().team_of(*s.slot)) : 0);
+    a.add_tick_rate_hz(game::kTickRate);
+    a.add_snapshot_rate_hz(config_.snapshot_rate_hz);
+    a.add_map_name(map_name);
+    a.add_map_hash(room.map_hash());
+    a.add_seed(room.seed());
+    a.add_input_redundancy(config_.input_redundancy);
+    a.add_session_secret(s.secret);
+    send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,
+                                             a.Finish().Union(), s.secret));
+}
+
+}  // namespace carom::server

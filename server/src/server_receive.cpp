@@ -1,0 +1,129 @@
+// Datagrams into the Server: refused as cheaply as possible when they are
+// not valid, then handed on by type; a client's inputs and acknowledgement.
+#include "server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "carom/game/printable_name.hpp"
+#include "carom/protocol/packet.hpp"
+#include "carom/protocol/proof.hpp"
+
+namespace carom::server {
+
+void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagram) {
+    ++stats_.packets_in;
+    stats_.bytes_in += datagram.size();
+    const auto refuse = [&](protocol::PacketError error) {
+        ++stats_.invalid[static_cast<std::size_t>(error)];
+        // Formatting the address costs an allocation: only when it is logged.
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("dropped {} bytes from {}: {}", datagram.size(), from.to_string(),
+                          protocol::to_string(error));
+    };
+    // The cheap refusals first (size, identifier, version), before the
+    // verifier or any hash: a flood of junk costs a few compares a datagram.
+    const protocol::DatagramKind kind = protocol::classify(datagram);
+    if (kind == protocol::DatagramKind::client_update) return on_client_update(from, datagram);
+    if (kind == protocol::DatagramKind::server_update)
+        return drop_packet(from, Drop::unexpected_type);
+    if (kind != protocol::DatagramKind::packet) return refuse(protocol::refusal_of(kind));
+    const auto version = protocol::peek_protocol(datagram);
+    if (!version) return refuse(protocol::PacketError::malformed);
+    // Another version is only answered (Denied version_mismatch) for a padded
+    // ConnectRequest: anything shorter is refused here.
+    if (*version != protocol::kProtocolVersion &&
+        datagram.size() < protocol::kConnectRequestMinBytes)
+        return refuse(protocol::PacketError::wrong_version);
+    const auto verified = protocol::verify_packet(datagram);
+    if (!verified) return refuse(protocol::PacketError::malformed);
+    const net::Packet& packet = **verified;
+
+    switch (packet.body_type()) {
+        case net::Body::ConnectRequest:
+            on_connect_request(from, packet, datagram.size());
+            return;
+        case net::Body::ConnectResponse:
+            on_connect_response(from, *packet.body_as_ConnectResponse(), datagram.size());
+            return;
+        case net::Body::KeepAlive:
+        case net::Body::Disconnect:
+            break;
+        default:
+            return drop_packet(from, Drop::unexpected_type);
+    }
+
+    Session* session = find_by_endpoint(from);
+    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
+    if (packet.client_id() != session->client_id) return drop_packet(from, Drop::wrong_client_id);
+    // The address can be forged; the secret from Accepted cannot be guessed.
+    if (packet.session_secret() != session->secret) return drop_packet(from, Drop::wrong_secret);
+    session->last_heard_tick = tick_;
+    if (packet.body_as_Disconnect() != nullptr) {
+        spdlog::info("client {} ({}) left", session->client_id,
+                     game::printable_name(session->name));
+        remove_session(session->client_id);
+    }
+}
+
+void Server::drop_packet(const Endpoint& from, Drop why) {
+    ++stats_.dropped[static_cast<std::size_t>(why)];
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
+}
+
+void Server::on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram) {
+    // Before the verifier: a flood from addresses without a session costs a lookup.
+    Session* session = find_by_endpoint(from);
+    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
+    const auto verified = protocol::verify_client_update(datagram);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    const auto report =
+        protocol::decode_client_report(**verified, tick_, session->inputs.last_applied_sequence());
+    if (!report) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("dropped an update from {}: {}", from.to_string(),
+                          report.error().message);
+        return;
+    }
+    // The address can be forged; a proof keyed by the session's secret cannot.
+    if (report->proof !=
+        protocol::client_proof(session->secret, report->sequence, report->ack.value_or(0)))
+        return drop_packet(from, Drop::wrong_secret);
+    session->last_heard_tick = tick_;
+    on_report(*session, *report);
+}
+
+void Server::on_report(Session& session, const protocol::ClientReport& report) {
+    if (!report.ack) {
+        // It holds no state (it lost its own, or never had one): a FullState.
+        session.acked = 0;
+    } else if (*report.ack > session.acked) {
+        session.acked = *report.ack;
+        if (session.acked >= session.full_sent_tick) session.full_sent_tick = 0;
+    }
+    if (!session.slot) return;
+    const std::size_t n = report.inputs.size();
+    const std::uint64_t overflowed_before = session.inputs.overflowed();
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto sequence = report.sequence - static_cast<std::uint32_t>(n - 1 - i);
+        switch (session.inputs.offer(sequence, report.inputs[i].bits())) {
+            case InputQueue::Offer::queued:
+                // Not the report's newest: its own packet was lost or overtaken.
+                if (i + 1 < n) ++stats_.inputs_recovered;
+                break;
+            case InputQueue::Offer::duplicate:
+                ++stats_.inputs_duplicate;
+                break;
+            case InputQueue::Offer::stale:
+                ++stats_.inputs_stale;
+                break;
+        }
+    }
+    stats_.inputs_overflowed += session.inputs.overflowed() - overflowed_before;
+}
+
+}  // namespace carom::server
