@@ -68,6 +68,8 @@ linksim::LinkSpec spec_of(const LinkCondition& c) {
 std::pair<std::uint64_t, std::uint64_t> input_change_bytes(const std::filesystem::path& dir) {
     std::uint64_t bytes = 0, changes = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        // The server keeps its index of matches (index.sqlite, -wal, -shm) beside them.
+        if (entry.path().extension() != ".crpl") continue;
         auto read = replay::read_replay(entry.path());
         if (!read)
             throw std::runtime_error("link bench: unreadable replay " + entry.path().string() +
@@ -205,9 +207,6 @@ void play(std::vector<Player>& players, Downlinks& transport, server::Server& se
     std::int64_t next_server_us = kTickUs;
     for (Player& p : players)
         p.connection->connect(0);
-    const game::Vec2 goals[2] = {client::opposing_goal(map, game::Team::left),
-                                 client::opposing_goal(map, game::Team::right)};
-    const double reach = client::kick_distance(map.tuning);
     for (std::int64_t now = 0; now <= end_us; now += kStepUs) {
         transport.now_us = now;
         const auto now_ms = static_cast<std::uint64_t>(now / 1000);
@@ -230,12 +229,7 @@ void play(std::vector<Player>& players, Downlinks& transport, server::Server& se
             c.update(now_ms);
             if (c.state() != client::State::connected) continue;
             if (c.replica() == nullptr) c.set_map(map);
-            game::Input input = game::Input::idle();
-            const client::Frame* frame = c.latest_frame();
-            if (frame != nullptr && c.session().slot >= 0)
-                input = client::chase_input(*frame, static_cast<game::Slot>(c.session().slot),
-                                            rules.puck_count(), goals[c.session().team & 1], reach);
-            c.send_input(input, now_ms);
+            c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
         }
     }
 }
@@ -304,38 +298,7 @@ LinkFigures run_link(const LinkRunOptions& o) {
     set_up_players(players, transport, o);
 
     const auto end_us = static_cast<std::int64_t>(o.seconds * 1e6);
-<<<<<<< HEAD
-    std::int64_t next_server_us = kTickUs;
-    for (Player& p : players)
-        p.connection->connect(0);
-    for (std::int64_t now = 0; now <= end_us; now += kStepUs) {
-        transport.now_us = now;
-        const auto now_ms = static_cast<std::uint64_t>(now / 1000);
-        for (Player& p : players) {
-            p.up->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
-                server->receive(p.at, b);
-            });
-            p.down->deliver(now, [&](std::span<const std::uint8_t> b, std::monostate) {
-                p.connection->on_datagram(b, now_ms);
-            });
-        }
-        if (now >= next_server_us) {
-            server->tick();
-            next_server_us += kTickUs;
-        }
-        for (Player& p : players) {
-            if (now < p.next_tick_us) continue;
-            p.next_tick_us += kTickUs;
-            client::Connection& c = *p.connection;
-            c.update(now_ms);
-            if (c.state() != client::State::connected) continue;
-            if (c.replica() == nullptr) c.set_map(map);
-            c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
-        }
-    }
-=======
     play(players, transport, *server, map, rules, end_us);
->>>>>>> sizes
 
     LinkFigures f = figures_of(players, transport, *server, o.seconds);
     for (Player& p : players)

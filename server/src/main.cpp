@@ -247,10 +247,10 @@ std::optional<ServerConfig> server_config(const Options& o) {
 void start_http(std::optional<HttpEndpoint>& http, const std::string& address,
                 const Metrics& metrics, HostOptions& host) {
     if (address.empty()) return;
-    http.emplace(*parse_http_address(address), metrics);
+    const auto parsed = parse_http_address(address);  // checked by --http
+    http.emplace(*parsed, metrics);
     host.ready_extra["http_port"] = http->port();
-    spdlog::info("http: /metrics and /healthz on {} port {}", parse_http_address(address)->host,
-                 http->port());
+    spdlog::info("http: /metrics and /healthz on {} port {}", parsed->host, http->port());
 }
 
 // Tests only (--test-stall-on-sigusr2): each SIGUSR2 blocks the tick thread
@@ -303,16 +303,7 @@ int serve(Options& o, const ServerConfig& config) {
     try {
         Metrics metrics{std::chrono::duration<double>(o.stall_after_s)};
         std::optional<HttpEndpoint> http;
-<<<<<<< HEAD
-        if (!http_address.empty()) {
-            const auto address = parse_http_address(http_address);  // checked by --http
-            http.emplace(*address, metrics);
-            host.ready_extra["http_port"] = http->port();
-            spdlog::info("http: /metrics and /healthz on {} port {}", address->host, http->port());
-        }
-=======
         start_http(http, o.http_address, metrics, o.host);
->>>>>>> sizes
         asio::io_context io;
         // First, so that a signal during start-up is a clean shutdown too.
         asio::signal_set signals(io, SIGINT, SIGTERM);

@@ -122,7 +122,7 @@ Status read_slots(const net::FullState& f, std::uint32_t slots, RoomState& s,
                         " out of range or given twice");
         if (p->name() != nullptr && p->name()->size() > kMaxNameBytes)
             return fail("full state: a name longer than " + std::to_string(kMaxNameBytes));
-        game::PlayerSnapshot& out = s.match.players[p->slot()];
+        game::PlayerState& out = s.match.players[p->slot()];
         out.active = p->active();
         out.name = p->name() != nullptr ? p->name()->str() : std::string();
         out.last_input = game::Input::from_bits(p->last_input());
@@ -146,7 +146,7 @@ Status read_pucks(const net::FullState& f, std::uint32_t pucks, std::uint32_t sl
         if (p->last_kicker() < -1 || p->last_kicker() >= static_cast<std::int32_t>(slots))
             return fail("full state: puck kicker " + std::to_string(p->last_kicker()) +
                         " out of range");
-        game::PuckSnapshot& out = s.match.pucks[p->puck()];
+        game::PuckState& out = s.match.pucks[p->puck()];
         out.disk = disk_of(p->disk());
         if (p->last_kicker() >= 0) out.last_kicker = static_cast<game::Slot>(p->last_kicker());
         seen[p->puck()] = true;
@@ -207,53 +207,9 @@ Result<std::optional<RoomState>> FullStateAssembly::add(const net::FullState& f,
         disc_seen_.assign(discs, false);
     }
     RoomState& s = *building_;
-<<<<<<< HEAD
-    if (f.slots() != nullptr) {
-        for (const net::SlotState* p : *f.slots()) {
-            if (p->slot() >= slots || slot_seen_[p->slot()])
-                return fail("full state: slot " + std::to_string(p->slot()) +
-                            " out of range or given twice");
-            if (p->name() != nullptr && p->name()->size() > kMaxNameBytes)
-                return fail("full state: a name longer than " + std::to_string(kMaxNameBytes));
-            game::PlayerState& out = s.match.players[p->slot()];
-            out.active = p->active();
-            out.name = p->name() != nullptr ? p->name()->str() : std::string();
-            out.last_input = game::Input::from_bits(p->last_input());
-            out.kick_cooldown = p->kick_cooldown();
-            out.goals = p->goals();
-            out.disk = disk_of(p->disk());
-            s.bots[p->slot()] = p->bot();
-            slot_seen_[p->slot()] = true;
-        }
-    }
-    if (f.pucks() != nullptr) {
-        for (const net::PuckState* p : *f.pucks()) {
-            if (p->puck() >= pucks || puck_seen_[p->puck()])
-                return fail("full state: puck " + std::to_string(p->puck()) +
-                            " out of range or given twice");
-            if (p->last_kicker() < -1 || p->last_kicker() >= static_cast<std::int32_t>(slots))
-                return fail("full state: puck kicker " + std::to_string(p->last_kicker()) +
-                            " out of range");
-            game::PuckState& out = s.match.pucks[p->puck()];
-            out.disk = disk_of(p->disk());
-            if (p->last_kicker() >= 0) out.last_kicker = static_cast<game::Slot>(p->last_kicker());
-            puck_seen_[p->puck()] = true;
-        }
-    }
-    if (f.discs() != nullptr) {
-        for (const net::DiscState* d : *f.discs()) {
-            if (d->disc() >= discs || disc_seen_[d->disc()])
-                return fail("full state: disc " + std::to_string(d->disc()) +
-                            " out of range or given twice");
-            s.match.discs[d->disc()] = disk_of(d->disk());
-            disc_seen_[d->disc()] = true;
-        }
-    }
-=======
     if (const Status read = read_slots(f, slots, s, slot_seen_); !read) return read.error();
     if (const Status read = read_pucks(f, pucks, slots, s, puck_seen_); !read) return read.error();
     if (const Status read = read_discs(f, discs, s, disc_seen_); !read) return read.error();
->>>>>>> sizes
     part_seen_[f.part()] = true;
     if (!all_seen(part_seen_)) return std::optional<RoomState>{};
     if (!all_seen(slot_seen_) || !all_seen(puck_seen_) || !all_seen(disc_seen_)) {
