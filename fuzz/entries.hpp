@@ -27,10 +27,10 @@ inline constexpr std::uint64_t kFuzzSecret = 0x4645524345534554;  // "TESECREF"
 inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;        // client target's Challenge
 
 int server_datagrams(std::span<const std::uint8_t> input);
-int client_snapshots(std::span<const std::uint8_t> input);
-// The same, and how many snapshots the client's copy of the match took: the
+int client_updates(std::span<const std::uint8_t> input);
+// The same, and how many updates the client's copy of the match took: the
 // corpus must reach past the proof.
-std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input);
+std::uint64_t client_updates_taken(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
 int map_binary(std::span<const std::uint8_t> input);

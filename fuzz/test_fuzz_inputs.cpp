@@ -42,20 +42,20 @@ TEST_CASE("fuzz inputs: server datagrams") {
     CHECK(run_all("server", "server_datagrams", carom::fuzz::server_datagrams) >= 10);
 }
 
-TEST_CASE("fuzz inputs: client snapshots") {
-    CHECK(run_all("client", "client_snapshots", carom::fuzz::client_snapshots) >= 4);
+TEST_CASE("fuzz inputs: client updates") {
+    CHECK(run_all("client", "client_updates", carom::fuzz::client_updates) >= 4);
 }
 
 TEST_CASE("fuzz inputs: the client seeds reach past the proof: every update is taken") {
-    // Four seconds of a real server's snapshots to one player (its FullState,
+    // Four seconds of a real server's updates to one player (its FullState,
     // then an update a tick): the client's copy takes them all, so mutations
     // of these seeds start from the deep paths, not from a refused proof.
     const fs::path file =
-        fs::path(CAROM_SOURCE_DIR) / "client/fuzz/corpus/client_snapshots/four-seconds";
+        fs::path(CAROM_SOURCE_DIR) / "client/fuzz/corpus/client_updates/four-seconds";
     std::ifstream in(file, std::ios::binary);
     const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
     REQUIRE(!bytes.empty());
-    CHECK(carom::fuzz::client_snapshots_taken(bytes) == 240);
+    CHECK(carom::fuzz::client_updates_taken(bytes) == 240);
 }
 
 TEST_CASE("fuzz inputs: replay reader") {

@@ -26,7 +26,8 @@ server|--stats-interval -1|2|^carom-server: --stats-interval: -1 is outside
 server|--rooms 0|2|^carom-server: --rooms: 0 is outside \[1, 4096\]
 server|--rooms ten|2|^carom-server: --rooms: 'ten' is not a number
 server|--port 70000|2|^carom-server: .*--port
-server|--snapshot-rate 7|2|^carom-server: --snapshot-rate: 7 not in
+server|--update-rate 7|2|^carom-server: --update-rate: 7 not in
+server|--snapshot-rate 7|2|^carom-server: --update-rate: 7 not in
 server|--input-redundancy 0|2|^carom-server: --input-redundancy: 0 is outside \[1, 64\]
 server|--max-clients -1|2|^carom-server: --max-clients: -1 is outside
 server|--http nowhere|2|^carom-server: --http: 'nowhere' is not ADDR:PORT

@@ -12,7 +12,7 @@ namespace carom::bench {
 Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::uint16_t>* sizes) {
     CountingTransport link;
     server::ServerConfig config = bench_config(8);
-    config.delta_snapshots = delta;
+    config.delta_updates = delta;
     server::Server server(config, link, server::CookieJar{}, "bench");
     auto clients = connect_clients(server, link, 8);
     flatbuffers::FlatBufferBuilder b;
@@ -20,7 +20,7 @@ Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::ui
         for (std::uint32_t t = 0; t < n; ++t) {
             for (auto& c : clients)
                 server.receive(c.at, next_input(b, c, config.input_redundancy,
-                                                link.by_client[c.at].newest_snapshot));
+                                                link.by_client[c.at].newest_update));
             server.tick();
         }
     };
@@ -41,9 +41,8 @@ Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::ui
     Bandwidth out;
     out.bytes_per_s = static_cast<double>(bytes - bytes0) / 8.0 / seconds;
     out.datagrams_per_s = static_cast<double>(datagrams - datagrams0) / 8.0 / seconds;
-    out.mean_snapshot_bytes =
-        static_cast<double>(bytes - bytes0) /
-        static_cast<double>(std::max<std::uint64_t>(1, datagrams - datagrams0));
+    out.mean_update_bytes = static_cast<double>(bytes - bytes0) /
+                            static_cast<double>(std::max<std::uint64_t>(1, datagrams - datagrams0));
     if (sizes != nullptr) *sizes = link.sizes;
     server.shutdown();
     return out;
@@ -59,19 +58,19 @@ void print_bandwidth(const Bandwidth& delta, const Bandwidth& full, bool json) {
             {"delta_bytes_per_s", rounded(delta.bytes_per_s, 1)},
             {"full_bytes_per_s", rounded(full.bytes_per_s, 1)},
             {"delta_over_full", rounded(ratio, 3)},
-            {"delta_mean_snapshot_bytes", rounded(delta.mean_snapshot_bytes, 1)},
-            {"full_mean_snapshot_bytes", rounded(full.mean_snapshot_bytes, 1)},
+            {"delta_mean_update_bytes", rounded(delta.mean_update_bytes, 1)},
+            {"full_mean_update_bytes", rounded(full.mean_update_bytes, 1)},
         });
         return;
     }
     fmt::print(
         "Bandwidth per client, 4 v 4 arena, 8 in-process clients acknowledging every "
-        "snapshot at once, 60 s of play, 60 Hz "
+        "update at once, 60 s of play, 60 Hz "
         "(payload bytes; UDP/IP adds 28 B a datagram)\n");
     fmt::print("  updates:     {:8.1f} B/s ({:.1f} B a datagram)\n", delta.bytes_per_s,
-               delta.mean_snapshot_bytes);
+               delta.mean_update_bytes);
     fmt::print("  full states: {:8.1f} B/s ({:.1f} B a datagram)\n", full.bytes_per_s,
-               full.mean_snapshot_bytes);
+               full.mean_update_bytes);
     fmt::print("  updates / full states = {:.3f}\n\n", ratio);
 }
 

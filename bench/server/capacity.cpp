@@ -63,7 +63,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
         if (t == 60) packets_in_before = server.stats().packets_in;
         for (auto& c : clients) {
             drain(*c.socket, [&](std::span<const std::uint8_t> d) {
-                if (const auto tick = snapshot_tick(d, c.newest))
+                if (const auto tick = update_tick(d, c.newest))
                     c.newest = std::max(c.newest, *tick);
             });
             if (t >= 62 && c.newest + 2 < server.current_tick()) ++missing;
@@ -106,7 +106,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     for (double x : cpu_times)
         sum += x;
     out.load = sum / static_cast<double>(cpu_times.size()) / kTickMs;
-    out.snapshots_missing = missing;
+    out.updates_missing = missing;
     return out;
 }
 
@@ -138,7 +138,7 @@ void print_capacity(const Capacity& c, bool json) {
             {"cpu_ms_p99", rounded(c.cpu_p99_ms, 4)},
             {"tick_ms_p99_without_receive", rounded(c.without_receive_p99_ms, 4)},
             {"cpu", rounded(c.load, 4)},
-            {"client_ticks_behind", c.snapshots_missing},
+            {"client_ticks_behind", c.updates_missing},
             {"inputs_received", rounded(c.received, 4)},
             {"receive_ms_mean", rounded(c.receive_ms, 4)},
             {"server_tick_ms_mean", rounded(c.logic_ms, 4)},
@@ -150,7 +150,7 @@ void print_capacity(const Capacity& c, bool json) {
         "  {:>7} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>8.3f} {:>5.1f}% {:>6} "
         "{:>7.1f}%   {:.3f} / {:.3f} / {:.3f}\n",
         c.clients, c.p50_ms, c.p99_ms, c.max_ms, c.cpu_p50_ms, c.cpu_p99_ms,
-        c.without_receive_p99_ms, 100.0 * c.load, c.snapshots_missing, 100.0 * c.received,
+        c.without_receive_p99_ms, 100.0 * c.load, c.updates_missing, 100.0 * c.received,
         c.receive_ms, c.logic_ms, c.send_ms);
 }
 

@@ -15,13 +15,13 @@ struct Capacity {
     // Wall time of Server::tick and the flush alone, as carom-server's stats
     // line measures a tick: it reads datagrams as they arrive between ticks.
     double without_receive_p99_ms = 0;
-    double load = 0;                      // mean CPU time of a tick over the tick period (16.7 ms)
-    std::uint64_t snapshots_missing = 0;  // clients that fell behind by more than a snapshot
+    double load = 0;                    // mean CPU time of a tick over the tick period (16.7 ms)
+    std::uint64_t updates_missing = 0;  // clients that fell behind by more than an update
     // Input datagrams the server read, of those the clients sent in the timed
     // ticks: the rest overflowed the socket's receive buffer and cost it nothing.
     double received = 0;
     // Mean ms of a tick's parts: reading and handling the inputs (poll),
-    // Server::tick (rooms, snapshot encoding, queueing), and the final flush.
+    // Server::tick (rooms, update encoding, queueing), and the final flush.
     double receive_ms = 0, logic_ms = 0, send_ms = 0;
 };
 

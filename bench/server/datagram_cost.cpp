@@ -68,7 +68,7 @@ void print_datagram_cost(const DatagramCost& cost, bool json) {
         return;
     }
     fmt::print(
-        "\nSending a snapshot-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
+        "\nSending an update-sized datagram (sizes of the delta run), best of 3 x 100000:\n");
     fmt::print("  UdpTransport::send {:.0f} ns, bare sendto {:.0f} ns, ratio {:.3f}\n",
                cost.transport_ns, cost.sendto_ns, cost.transport_ns / cost.sendto_ns);
 }

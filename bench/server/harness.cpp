@@ -45,14 +45,14 @@ void CountingTransport::send(const server::Endpoint& to, std::span<const std::ui
     Traffic& t = by_client[to];
     ++t.datagrams;
     t.bytes += datagram.size();
-    if (const auto tick = snapshot_tick(last[to], t.newest_snapshot)) {
-        t.newest_snapshot = std::max(t.newest_snapshot, *tick);
+    if (const auto tick = update_tick(last[to], t.newest_update)) {
+        t.newest_update = std::max(t.newest_update, *tick);
         sizes.push_back(static_cast<std::uint16_t>(datagram.size()));
     }
 }
 
-std::optional<std::uint64_t> snapshot_tick(std::span<const std::uint8_t> datagram,
-                                           std::uint64_t reference) {
+std::optional<std::uint64_t> update_tick(std::span<const std::uint8_t> datagram,
+                                         std::uint64_t reference) {
     switch (protocol::classify(datagram)) {
         case protocol::DatagramKind::server_update:
             if (const auto u = protocol::verify_server_update(datagram))

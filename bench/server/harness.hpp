@@ -30,11 +30,11 @@ class CountingTransport final : public server::Transport {
     struct Traffic {
         std::uint64_t datagrams = 0;
         std::uint64_t bytes = 0;
-        std::uint64_t newest_snapshot = 0;  // server tick of the newest update or state sent to it
+        std::uint64_t newest_update = 0;  // server tick of the newest update or state sent to it
     };
     std::map<server::Endpoint, Traffic> by_client;
     std::map<server::Endpoint, std::vector<std::uint8_t>> last;  // the newest datagram to each
-    std::vector<std::uint16_t> sizes;  // every snapshot's size, for the datagram cost bench
+    std::vector<std::uint16_t> sizes;  // every update's size, for the datagram cost bench
 };
 
 // A simulated player talking to the server in process.
@@ -49,10 +49,10 @@ struct InProcessClient {
 // Handshake for clients 127.0.0.x:port; throws if one is not accepted.
 std::vector<InProcessClient> connect_clients(server::Server& server, CountingTransport& link,
                                              std::uint32_t count);
-// The server tick of a snapshot datagram (a ServerUpdate, its 16 bits read
+// The server tick of an update datagram (a ServerUpdate, its 16 bits read
 // back near `reference`, or a FullState), if it is one.
-std::optional<std::uint64_t> snapshot_tick(std::span<const std::uint8_t> datagram,
-                                           std::uint64_t reference);
+std::optional<std::uint64_t> update_tick(std::span<const std::uint8_t> datagram,
+                                         std::uint64_t reference);
 
 // The client's next ClientUpdate: its newest K inputs and its acknowledgement
 // (this client acknowledges what it received without stepping a copy of the

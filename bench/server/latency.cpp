@@ -25,11 +25,11 @@ constexpr double kLatencyTargetMs = kTickMs + 1.0;
 
 }  // namespace
 
-Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
+Latency measure_latency(std::uint32_t update_rate_hz, double seconds) {
     asio::io_context io;
     server::UdpTransport transport(io, "127.0.0.1", 0);
     server::ServerConfig config = bench_config(8);
-    config.snapshot_rate_hz = snapshot_rate_hz;
+    config.update_rate_hz = update_rate_hz;
     config.bots = true;
     server::Server server(config, transport, server::CookieJar{}, "bench");
     transport.start_receiving(
@@ -99,7 +99,7 @@ Latency measure_latency(std::uint32_t snapshot_rate_hz, double seconds) {
         on_received();
     }
     server.shutdown();
-    return {snapshot_rate_hz, percentile(samples, 0.5), percentile(samples, 0.99), samples.size()};
+    return {update_rate_hz, percentile(samples, 0.5), percentile(samples, 0.99), samples.size()};
 }
 
 void print_latency(const Latency& l, double seconds, bool json) {
@@ -107,28 +107,28 @@ void print_latency(const Latency& l, double seconds, bool json) {
     if (json) {
         print_json_line({
             {"bench", "server_latency"},
-            {"snapshot_rate_hz", l.snapshot_rate_hz},
-            {"input_to_snapshot_ms_p50", rounded(l.p50_ms, 3)},
-            {"input_to_snapshot_ms_p99", rounded(l.p99_ms, 3)},
+            {"update_rate_hz", l.update_rate_hz},
+            {"input_to_update_ms_p50", rounded(l.p50_ms, 3)},
+            {"input_to_update_ms_p99", rounded(l.p99_ms, 3)},
             {"samples", l.samples},
             {"target_ms_p99", rounded(kLatencyTargetMs, 3)},
             {"meets_target", meets},
         });
         return;
     }
-    if (l.snapshot_rate_hz == 30)
+    if (l.update_rate_hz == 30)
         fmt::print(
-            "\nLatency from sending an input to receiving the first snapshot that "
+            "\nLatency from sending an input to receiving the first update that "
             "reflects it (loopback, real time, {} s each;\ntarget: p99 at most a tick + 1 "
             "ms = {:.2f} ms):\n",
             seconds, kLatencyTargetMs);
-    fmt::print("  {:2} Hz snapshots: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples): {}\n",
-               l.snapshot_rate_hz, l.p50_ms, l.p99_ms, l.samples,
+    fmt::print("  {:2} Hz updates: p50 {:6.2f} ms, p99 {:6.2f} ms ({} samples): {}\n",
+               l.update_rate_hz, l.p50_ms, l.p99_ms, l.samples,
                meets ? "meets the target" : "misses the target");
-    if (l.snapshot_rate_hz == 30)
+    if (l.update_rate_hz == 30)
         fmt::print(
             "    (by construction: an input waits for the next tick, then for the "
-            "client's next snapshot,\n     which at 30 Hz comes every other tick: up to "
+            "client's next update,\n     which at 30 Hz comes every other tick: up to "
             "two ticks, 33.3 ms)\n");
 }
 

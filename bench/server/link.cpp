@@ -246,7 +246,7 @@ LinkFigures figures_of(const std::vector<Player>& players, const Downlinks& tran
         f.down_datagrams_per_s += static_cast<double>(p.down_datagrams);
         f.up_bytes_per_s += static_cast<double>(s.bytes_out);
         f.up_datagrams_per_s += static_cast<double>(s.packets_out);
-        f.undecodable += s.snapshots_undecodable;
+        f.undecodable += s.undecodable;
         f.hash_mismatches += s.hash_mismatches;
         f.resyncs += s.resyncs;
     }

@@ -245,10 +245,10 @@ int play_as_bot(const Options& o, carom::play::Player& player, carom::app::UdpLi
     const auto score = [m](carom::game::Team t) { return m != nullptr ? m->score(t) : 0U; };
     if (joined)
         spdlog::info(
-            "left after {:.1f} s: {} snapshots ({} undecodable, {:.1f}% lost), score {}-{}; "
+            "left after {:.1f} s: {} updates ({} undecodable, {:.1f}% lost), score {}-{}; "
             "{} failed proofs, {} full states asked again, {}",
-            static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.snapshots_received,
-            st.snapshots_undecodable, st.loss_estimate() * 100.0, score(carom::game::Team::left),
+            static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.states_taken,
+            st.undecodable, st.loss_estimate() * 100.0, score(carom::game::Team::left),
             score(carom::game::Team::right), st.hash_mismatches, st.resyncs,
             player.connection().replica() != nullptr && player.connection().replica()->holds()
                 ? "the match held"

@@ -11,7 +11,7 @@
 namespace carom::client {
 namespace {
 
-// A hostile tick jump must not overflow the missed-snapshot counter.
+// A hostile tick jump must not overflow the missed-update counter.
 constexpr std::uint64_t kMaxGapCounted = std::uint64_t{1} << 32;
 
 std::string string_of(const flatbuffers::String* s) {
@@ -182,7 +182,7 @@ void Connection::on_accepted(const net::Accepted& a) {
     admission_.slot = a.slot();
     admission_.team = a.team();
     admission_.tick_rate_hz = a.tick_rate_hz();
-    admission_.snapshot_rate_hz = a.snapshot_rate_hz();
+    admission_.update_rate_hz = a.update_rate_hz();
     admission_.map_name = string_of(a.map_name());
     admission_.map_hash = a.map_hash();
     admission_.seed = a.seed();
@@ -212,18 +212,18 @@ void Connection::set_map(const game::Map& map) {
 
 void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
     if (!replica_) {
-        ++stats_.snapshots_without_map;
+        ++stats_.before_map;
         return;
     }
     // A state older than the one held is of no use.
     if (replica_->holds() && part.tick() <= replica_->tick()) {
-        ++stats_.snapshots_out_of_order;
+        ++stats_.out_of_order;
         return;
     }
     const game::Match& m = replica_->match();
     const auto got = assembly_.add(part, m.slot_count(), m.puck_count(), m.disc_count());
     if (!got) {
-        ++stats_.snapshots_undecodable;
+        ++stats_.undecodable;
         return;
     }
     if (!got->has_value()) return;  // more parts to come
@@ -232,7 +232,7 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
         ++stats_.hash_mismatches;
         return;
     }
-    ++stats_.snapshots_full;
+    ++stats_.full_states;
     failures_in_a_row_ = 0;
     server_tick_ms_ = state.server_tick_ms;
     events_.clear();  // the events of a match that was not stepped here are not known
@@ -251,19 +251,19 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         return;
     }
     if (!replica_ || !replica_->holds()) {
-        ++(replica_ ? stats_.snapshots_undecodable : stats_.snapshots_without_map);
+        ++(replica_ ? stats_.undecodable : stats_.before_map);
         return;
     }
     const net::ServerUpdate& u = **verified;
     const std::uint64_t tick = protocol::extend16(u.head()->tick(), replica_->tick());
     if (tick <= replica_->tick()) {
-        ++stats_.snapshots_out_of_order;
+        ++stats_.out_of_order;
         return;
     }
     const game::Match& m = replica_->match();
     const auto update = protocol::decode_update(u, tick, {m.slot_count(), admission_.slot >= 0});
     if (!update) {
-        ++stats_.snapshots_undecodable;
+        ++stats_.undecodable;
         return;
     }
     const std::uint64_t before = replica_->tick();
@@ -271,10 +271,10 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         case Replica::Applied::taken:
             break;
         case Replica::Applied::old:
-            ++stats_.snapshots_out_of_order;
+            ++stats_.out_of_order;
             return;
         case Replica::Applied::not_held:
-            ++stats_.snapshots_undecodable;
+            ++stats_.undecodable;
             return;
         case Replica::Applied::mismatch:
             // A forged update or a copy that drifted: a few in a row, and it is the copy.
@@ -288,12 +288,12 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     }
     failures_in_a_row_ = 0;
     last_heard_ms_ = now_ms;  // only a proven update: a forged one keeps nothing alive
-    // The server sends an update every tick_rate / snapshot_rate ticks.
-    const std::uint32_t rate = std::max<std::uint32_t>(admission_.snapshot_rate_hz, 1);
+    // The server sends an update every tick_rate / update_rate ticks.
+    const std::uint32_t rate = std::max<std::uint32_t>(admission_.update_rate_hz, 1);
     const std::uint64_t every = std::max<std::uint32_t>(admission_.tick_rate_hz / rate, 1);
     const std::uint64_t steps = std::min((tick - before) / every, kMaxGapCounted);
-    if (steps > 1) stats_.snapshots_missed += steps - 1;
-    ++stats_.snapshots_delta;
+    if (steps > 1) stats_.updates_missed += steps - 1;
+    ++stats_.updates;
     if (update->server_tick_ms) server_tick_ms_ = *update->server_tick_ms;
     note_round_trip(update->baseline, now_ms);
     on_new_state(bytes.size());
@@ -301,8 +301,8 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
 
 void Connection::on_new_state(std::size_t bytes) {
     const Replica& r = *replica_;
-    ++stats_.snapshots_received;
-    stats_.snapshot_bytes += bytes;
+    ++stats_.states_taken;
+    stats_.taken_bytes += bytes;
     last_input_sequence_ = r.last_input_sequence();
     match_info_ = MatchInfo{r.match_seed(), r.match_start_tick()};
     for (ServerEvent& e : replica_->take_events()) {

@@ -9,11 +9,11 @@ std::uint64_t ConnectionStats::invalid_total() const {
 }
 
 double ConnectionStats::loss_estimate() const {
-    // A snapshot that arrives after a newer one is useless to the client, so
+    // An update that arrives after a newer one is useless to the client, so
     // it stays counted as missed.
-    const std::uint64_t expected = snapshots_received + snapshots_missed;
+    const std::uint64_t expected = states_taken + updates_missed;
     if (expected == 0) return 0.0;
-    return static_cast<double>(snapshots_missed) / static_cast<double>(expected);
+    return static_cast<double>(updates_missed) / static_cast<double>(expected);
 }
 
 }  // namespace carom::client

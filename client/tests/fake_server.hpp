@@ -1,6 +1,6 @@
 #pragma once
 // Test helpers: server packets built by hand, a room whose match the test
-// steps and whose snapshots (FullStates, ServerUpdates) it sends, and a
+// steps and whose full states and updates (FullStates, ServerUpdates) it sends, and a
 // Connection whose sent datagrams are captured and can be read back.
 #include <cstdint>
 #include <map>
@@ -39,7 +39,7 @@ struct AcceptedFields {
     std::int32_t slot = 1;
     std::uint8_t team = 1;
     std::uint32_t tick_rate_hz = 60;
-    std::uint32_t snapshot_rate_hz = 20;
+    std::uint32_t update_rate_hz = 20;
     std::string map_name = "rink";
     std::uint64_t map_hash = 0x1234'5678'9abc'def0;
     std::uint64_t seed = 99;
@@ -50,7 +50,7 @@ struct AcceptedFields {
 inline Bytes accepted(const AcceptedFields& a) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateAcceptedDirect(
-        b, a.client_id, a.room, a.slot, a.team, a.tick_rate_hz, a.snapshot_rate_hz,
+        b, a.client_id, a.room, a.slot, a.team, a.tick_rate_hz, a.update_rate_hz,
         a.map_name.c_str(), a.map_hash, a.seed, a.input_redundancy, a.secret);
     return copy_of(
         protocol::finish_packet(b, a.client_id, net::Body::Accepted, body.Union(), a.secret));
@@ -75,7 +75,7 @@ inline game::Map shipped_map(const char* name) {
 }
 
 // A room of a shipped map as a server keeps it for one client: its match,
-// stepped by the test, and the snapshots it would send that client.
+// stepped by the test, and the full states and updates it would send that client.
 class FakeRoom {
   public:
     explicit FakeRoom(const char* map_name = "rink", std::uint64_t secret = 0,

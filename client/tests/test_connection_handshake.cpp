@@ -83,7 +83,7 @@ TEST_CASE("accepted_fields_are_stored") {
     f.slot = 3;
     f.team = 1;
     f.tick_rate_hz = 120;
-    f.snapshot_rate_hz = 30;
+    f.update_rate_hz = 30;
     f.map_name = "arena";
     f.map_hash = 0xdeadbeefcafe;
     f.seed = 31337;
@@ -95,7 +95,7 @@ TEST_CASE("accepted_fields_are_stored") {
     CHECK(s.slot == 3);
     CHECK(s.team == 1);
     CHECK(s.tick_rate_hz == 120);
-    CHECK(s.snapshot_rate_hz == 30);
+    CHECK(s.update_rate_hz == 30);
     CHECK(s.map_name == "arena");
     CHECK(s.map_hash == 0xdeadbeefcafe);
     CHECK(s.seed == 31337);
@@ -223,7 +223,7 @@ TEST_CASE("packets_meant_for_another_state_are_dropped_and_counted") {
     room.step_idle();
     h.receive(room.update(room.tick() - 1), 1);
     CHECK(h.connection.stats().unexpected == 2);
-    CHECK(h.connection.stats().snapshots_received == 0);
+    CHECK(h.connection.stats().states_taken == 0);
     h.receive(test::accepted({}), 2);
     h.receive(test::challenge(9), 3);  // connected: a challenge means nothing
     CHECK(h.connection.stats().unexpected == 3);

@@ -2,7 +2,7 @@
 // player reads it from the wire (protocol 3): goal banners name the scorer
 // or the own goal as the server's match credited it, the final whistle shows
 // the final score and who won for the final pause, and the next match's full
-// snapshot re-seeds the prediction with the server's seed and first tick.
+// update re-seeds the prediction with the server's seed and first tick.
 // Seeds are printed; CAROM_SEED=n runs one.
 #include <doctest/doctest.h>
 
@@ -198,17 +198,17 @@ TEST_CASE("a_spectator_sees_every_disk_interpolated_near_the_server_and_predicts
     const Player& s = w.player();
     MESSAGE(frames << " frames, " << disks_checked
                    << " disks drawn; farthest from its server positions of the last second "
-                   << worst << " units; snapshots " << s.connection().stats().snapshots_received);
+                   << worst << " units; updates " << s.connection().stats().states_taken);
     CHECK(s.connection().state() == client::State::connected);  // 30 s without a timeout
     CHECK(s.connection().admission().slot == -1);
     CHECK(s.predictor() == nullptr);
     CHECK(frames >= 800);
     // Off the server's path only where the interpolator extrapolated (at
-    // most 50 ms, over a lost snapshot) through a bounce: 1.1 to 1.8 units
+    // most 50 ms, over a lost update) through a bounce: 1.1 to 1.8 units
     // measured over seeds 1, 2, 3 and 5. A wrong entity or a stale frame is
     // far beyond 3.
     CHECK(worst <= 3.0);
-    CHECK(s.connection().stats().snapshots_received >= 700);  // about 30 a second, less the loss
+    CHECK(s.connection().stats().states_taken >= 700);  // about 30 a second, less the loss
     const render::Scene scene = w.player().scene(w.now_ms(), false);
     CHECK(scene.hud.note == "spectating");
     CHECK(scene.help.find("spectating") != std::string::npos);

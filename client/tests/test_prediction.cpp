@@ -70,7 +70,7 @@ TEST_CASE("prediction_converges_within_45_ticks_after_a_collision_with_another_p
             60'000'000, [&] { server.after_tick(); }, [&] { client.after_tick(w.player()); });
 
         // 45 ticks (750 ms) after the last touch the drawn disk is within 1/16
-        // unit of the server's: a round trip and a snapshot interval until the
+        // unit of the server's: a round trip and an update interval until the
         // touch shows, then the smoothing (a fifth of the gap a tick) closes the rest.
         constexpr std::uint64_t kConvergeTicks = 45;
         constexpr double kToleranceUnits = 1.0 / 16.0;

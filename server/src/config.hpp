@@ -13,8 +13,8 @@ struct ServerConfig {
     std::uint32_t rooms = 1;
     // The tick rate is the game's (game::kTickRate): a match steps 1/60 s a tick,
     // and its replays re-simulate at that rate.
-    std::uint32_t snapshot_rate_hz = 60;  // updates per client per second
-    std::uint32_t max_clients = 256;      // players and spectators, all rooms
+    std::uint32_t update_rate_hz = 60;  // updates per client per second
+    std::uint32_t max_clients = 256;    // players and spectators, all rooms
     std::uint32_t max_spectators_per_room = 8;
     std::uint32_t input_redundancy = 8;  // K: inputs per client packet at most
     bool bots = false;                   // fill empty player slots with bots
@@ -26,8 +26,8 @@ struct ServerConfig {
     std::uint64_t replay_max_bytes = 0;
     std::uint64_t seed = 1;  // first match's seed; later ones derive from it
     std::vector<std::string> banned_names;
-    std::uint32_t snapshot_history = 64;  // ticks an update can reach back (room history)
-    bool delta_snapshots = true;          // false: a FullState every time, never an update
+    std::uint32_t update_history = 64;  // ticks an update can reach back (room history)
+    bool delta_updates = true;          // false: a FullState every time, never an update
     // The final whistle: a finished match stays on the wire this long
     // (phase finished, final score) before the room starts the next.
     double final_pause_s = 5.0;

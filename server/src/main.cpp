@@ -30,7 +30,7 @@ constexpr int kExitCannotStart = 1;
 
 // What the command line and the environment say.
 struct Options {
-    ServerConfig config;  // but its maps (found from `maps`) and delta_snapshots (`no_delta`)
+    ServerConfig config;  // but its maps (found from `maps`) and delta_updates (`no_delta`)
     HostOptions host;
     std::string bind = "::";
     std::uint16_t port = 27960;
@@ -104,9 +104,9 @@ void add_server_options(CLI::App& app, Options& o) {
         ->capture_default_str();
     app.add_flag("--bots", config.bots, "Fill empty player slots with server-side bots")
         ->envname("CAROM_BOTS");
-    app.add_option("--snapshot-rate", config.snapshot_rate_hz,
+    app.add_option("--update-rate,--snapshot-rate", config.update_rate_hz,
                    "Updates per client per second (divides 60)")
-        ->envname("CAROM_SNAPSHOT_RATE")
+        ->envname("CAROM_UPDATE_RATE")
         ->check(CLI::IsMember({1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30, 60}))
         ->capture_default_str();
     app.add_option("--input-redundancy", config.input_redundancy,
@@ -230,7 +230,7 @@ std::optional<std::string> read_agones_port(Options& o) {
 // The options' ServerConfig with its map files found; nullopt (logged) when one is not.
 std::optional<ServerConfig> server_config(const Options& o) {
     ServerConfig config = o.config;
-    config.delta_snapshots = !o.no_delta;
+    config.delta_updates = !o.no_delta;
     const auto map_dirs = carom::protocol::map_search_dirs();
     for (const auto& m : o.maps) {
         auto found = carom::protocol::resolve_map(m, map_dirs);

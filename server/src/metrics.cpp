@@ -99,7 +99,7 @@ std::string Metrics::prometheus_text() const {
             fmt::format("# HELP {} {}\n# TYPE {} {}\n{} {}\n", name, help, name, type, name, value);
     };
     out +=
-        "# HELP carom_tick_duration_seconds Work inside a tick (simulation, snapshots, sends).\n"
+        "# HELP carom_tick_duration_seconds Work inside a tick (simulation, updates, sends).\n"
         "# TYPE carom_tick_duration_seconds histogram\n";
     s.tick_work.render(out, "carom_tick_duration_seconds");
     out +=

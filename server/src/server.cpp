@@ -28,18 +28,18 @@ game::Map load_map(const std::filesystem::path& path) {
 void check_config(const ServerConfig& config) {
     if (config.maps.empty()) throw std::invalid_argument("no map given");
     if (config.rooms == 0) throw std::invalid_argument("--rooms must be at least 1");
-    if (config.snapshot_rate_hz == 0 || config.snapshot_rate_hz > game::kTickRate ||
-        game::kTickRate % config.snapshot_rate_hz != 0)
+    if (config.update_rate_hz == 0 || config.update_rate_hz > game::kTickRate ||
+        game::kTickRate % config.update_rate_hz != 0)
         throw std::invalid_argument(
-            fmt::format("--snapshot-rate must divide the tick rate ({} Hz)", game::kTickRate));
+            fmt::format("--update-rate must divide the tick rate ({} Hz)", game::kTickRate));
     if (!(config.final_pause_s >= 0.0 && config.final_pause_s <= 600.0))
         throw std::invalid_argument("--final-pause must be 0..600 seconds");
     if (config.input_redundancy == 0 || config.input_redundancy > protocol::kMaxInputRedundancy)
         throw std::invalid_argument(
             fmt::format("--input-redundancy must be 1..{}", protocol::kMaxInputRedundancy));
-    if (config.snapshot_history < 2 || config.snapshot_history > protocol::kMaxUpdateTicks)
+    if (config.update_history < 2 || config.update_history > protocol::kMaxUpdateTicks)
         throw std::invalid_argument(
-            fmt::format("snapshot history must be 2..{} ticks", protocol::kMaxUpdateTicks));
+            fmt::format("update history must be 2..{} ticks", protocol::kMaxUpdateTicks));
     if (config.max_sessions_per_ip == 0)
         throw std::invalid_argument("--max-sessions-per-ip must be at least 1");
 }
@@ -74,7 +74,7 @@ void Server::create_rooms(const std::string& run_id) {
         o.replay_dir = config_.replay_dir;
         o.run_id = run_id;
         o.seed = config_.seed;
-        o.history_ticks = config_.snapshot_history;
+        o.history_ticks = config_.update_history;
         o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
         o.step_fault = config_.room_step_fault;

@@ -40,7 +40,7 @@ class Server {
     // is counted and dropped.
     void receive(const Endpoint& from, std::span<const std::uint8_t> datagram);
     // One simulation tick of every room, timeouts, and the updates due this
-    // tick (each client every tick_rate/snapshot_rate ticks, offset per session).
+    // tick (each client every tick_rate/update_rate ticks, offset per session).
     void tick();
     // Tell every client, finish every match's replay. The server takes no more ticks.
     std::vector<MatchSummary> shutdown();

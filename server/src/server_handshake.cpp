@@ -158,7 +158,7 @@ void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
     s.client_id = new_client_id();
     s.secret = random_secret();
     s.spread = next_spread_++;
-    s.applied.resize(config_.snapshot_history + 1);
+    s.applied.resize(config_.update_history + 1);
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
                  game::printable_name(s.name), from.to_string(), s.room,
@@ -231,7 +231,7 @@ void Server::send_accepted(const Session& s) {
     a.add_slot(s.slot ? static_cast<std::int32_t>(*s.slot) : -1);
     a.add_team(s.slot ? game::index_of(room.match().team_of(*s.slot)) : 0);
     a.add_tick_rate_hz(game::kTickRate);
-    a.add_snapshot_rate_hz(config_.snapshot_rate_hz);
+    a.add_update_rate_hz(config_.update_rate_hz);
     a.add_map_name(map_name);
     a.add_map_hash(room.map_hash());
     a.add_seed(room.seed());

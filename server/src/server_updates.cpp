@@ -24,11 +24,11 @@ void Server::send_full_state(Session& s, const Room& room) {
         builder_, s.client_id, s.secret, state,
         [&](std::span<const std::uint8_t> bytes) { send(s.endpoint, bytes); });
     s.full_sent_tick = tick_;
-    ++stats_.snapshots_full;
+    ++stats_.full_states;
 }
 
 void Server::send_updates() {
-    const std::uint32_t interval = game::kTickRate / config_.snapshot_rate_hz;
+    const std::uint32_t interval = game::kTickRate / config_.update_rate_hz;
     for (auto& [id, s] : sessions_) {
         // Clients are spread over the ticks of an update interval, so the
         // sending cost is even from tick to tick instead of a spike every other.
@@ -38,7 +38,7 @@ void Server::send_updates() {
         // From the newest state the client holds; else from the FullState on
         // its way, until it has had time to come back acknowledged.
         std::uint64_t baseline = 0;
-        if (config_.delta_snapshots) {
+        if (config_.delta_updates) {
             if (history.covers(s.acked)) {
                 baseline = s.acked;
             } else if (s.full_sent_tick > s.acked &&
@@ -67,7 +67,7 @@ void Server::send_updates() {
             send_full_state(s, room);
             continue;
         }
-        ++stats_.snapshots_delta;
+        ++stats_.updates;
         send(s.endpoint, bytes);
     }
 }

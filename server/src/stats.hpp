@@ -33,8 +33,8 @@ struct Stats {
     // Inputs first received as a redundant copy (their own packet was lost
     // or late): what input redundancy saved.
     std::uint64_t inputs_recovered = 0;
-    // Snapshots sent: full (a FullState, one or more datagrams) and delta (a ServerUpdate).
-    std::uint64_t snapshots_full = 0, snapshots_delta = 0;
+    // Sent: full states (a FullState, one or more datagrams) and updates (a ServerUpdate).
+    std::uint64_t full_states = 0, updates = 0;
     std::uint64_t ticks = 0, ticks_dropped = 0;
     // Ticks run back to back, right after another in the same wake-up, to catch up.
     std::uint64_t ticks_catch_up = 0;

@@ -91,8 +91,8 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"inputs_repeated", s.inputs_repeated},
         {"inputs_overflowed", s.inputs_overflowed},
         {"inputs_recovered", s.inputs_recovered},
-        {"snapshots_full", s.snapshots_full},
-        {"snapshots_delta", s.snapshots_delta},
+        {"full_states", s.full_states},
+        {"updates", s.updates},
         {"replay_write_errors", s.replay_write_errors},
         {"rooms_failed", s.rooms_failed},
         {"replay_bytes_kept", s.replay_bytes_kept},
@@ -167,10 +167,10 @@ void announce_listening(const Server& server, const UdpTransport& transport,
                         const HostOptions& options) {
     const auto local = transport.local_endpoint();
     spdlog::info(
-        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz snapshots; socket buffers {} KiB "
+        "listening on {} port {} ({} rooms, {} Hz ticks, {} Hz updates; socket buffers {} KiB "
         "in, {} KiB out)",
         local.address().to_string(), local.port(), server.room_count(), game::kTickRate,
-        server.config().snapshot_rate_hz, transport.receive_buffer_bytes() / 1024,
+        server.config().update_rate_hz, transport.receive_buffer_bytes() / 1024,
         transport.send_buffer_bytes() / 1024);
     if (options.on_listening) options.on_listening();
     if (!options.ready_file.empty()) {

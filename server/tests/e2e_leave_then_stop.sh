@@ -23,7 +23,7 @@ for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done
 [[ -s "$work/ready.json" ]] || fail "server not ready within 10 s"
 port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
 
-# A lost client still fails loadgen; the snapshot-gap bound is loose here (the
+# A lost client still fails loadgen; the update-gap bound is loose here (the
 # flood test measures gaps): on 2 busy cores, under ASan, a process can stall.
 timeout 30 "$loadgen_bin" --server "127.0.0.1:$port" --clients 8 --rooms 2 --seconds 3 \
   --max-gap-ms 1500 --maps-dir "$maps" >"$work/loadgen.log" 2>&1 || { cat "$work/loadgen.log"; fail "loadgen failed"; }

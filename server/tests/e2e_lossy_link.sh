@@ -36,7 +36,7 @@ for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done
 [[ -s "$work/ready.json" ]] || fail "server not ready within 10 s"
 port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
 
-# The snapshot-gap bound is loose (1.5 s): on 2 busy cores, under ASan, a
+# The update-gap bound is loose (1.5 s): on 2 busy cores, under ASan, a
 # process can stall; a lost client fails either way.
 timeout $((seconds + 30)) "$loadgen_bin" --server "127.0.0.1:$port" --clients 3 --rooms 1 \
   --seconds "$((seconds + 2))" --max-gap-ms 1500 --maps-dir "$maps" --seed "$seed" \
@@ -58,8 +58,8 @@ cat "$work/client.log"
 [[ $rc -eq 0 ]] || fail "carom-client --bot exited with $rc"
 grep -q "left after" "$work/client.log" || fail "the bot client never joined"
 grep -q "the match held" "$work/client.log" || fail "the bot client's copy of the match held no state"
-read -r mismatches resyncs without < <("$json_field" "$work/loadgen.json" /snapshots/hash_mismatches \
-  /snapshots/resyncs /snapshots/without_state | paste -sd' ')
+read -r mismatches resyncs without < <("$json_field" "$work/loadgen.json" /updates/hash_mismatches \
+  /updates/resyncs /updates/without_state | paste -sd' ')
 echo "loadgen clients: $mismatches failed proofs, $resyncs copies dropped for a full state," \
   "$without without a state at the end"
 [[ "$without" -eq 0 ]] || fail "$without loadgen clients ended without a copy of the match"

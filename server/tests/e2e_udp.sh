@@ -30,7 +30,7 @@ for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done
 port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
 echo "server on 127.0.0.1:$port"
 
-# A lost client still fails loadgen; the snapshot-gap bound is loose here (the
+# A lost client still fails loadgen; the update-gap bound is loose here (the
 # flood test measures gaps): on 2 busy cores, under ASan, a process can stall.
 timeout 40 "$loadgen_bin" --server "127.0.0.1:$port" --clients 4 --rooms 1 --seconds 11 \
   --max-gap-ms 1500 --garbage 50 --maps-dir "$maps" --json >"$work/loadgen.json" 2>"$work/loadgen.log" ||
@@ -51,8 +51,8 @@ grep -qE 'stats: .*send errors [0-9]+' "$work/server.log" || fail "stats line la
 counters=(/uptime_s /tick /tick_ms_p50 /tick_ms_p99 /tick_ms_max /tick_late_ms_p50
   /tick_late_ms_p99 /tick_late_ms_max /ticks_catch_up /ticks_dropped /clients /players
   /rooms /matches_finished /packets_in /bytes_in /packets_out /bytes_out /send_errors
-  /invalid_total /inputs_stale /inputs_duplicate /inputs_repeated /snapshots_full
-  /snapshots_delta "/invalid/too short" "/invalid/too long" "/invalid/bad identifier"
+  /invalid_total /inputs_stale /inputs_duplicate /inputs_repeated /full_states
+  /updates "/invalid/too short" "/invalid/too long" "/invalid/bad identifier"
   "/invalid/malformed" "/invalid/unpadded request" "/invalid/unknown sender"
   "/invalid/wrong client id" "/invalid/unexpected type")
 check_stats() {  # check_stats HEALTHY: the stats file parses, says HEALTHY, has every counter

@@ -52,5 +52,5 @@ jq -c --argjson p99 "$worst_p99" --argjson mx "$worst_max" --argjson sent "${sen
     '{flood_sent: $sent, worst_second_late_p99_ms: $p99, late_max_ms: $mx, ticks_catch_up, ticks_dropped,
       late_p50_last_s: .tick_late_ms_p50, invalid_total, invalid, receive: (.receive // null), loadgen_exit: $rc}' \
     "$dir/stats.json"
-jq -c '{ok, clients, lost_clients, snapshot_gap_ms, snapshot_share_min, loss_pct}' "$dir/loadgen.json" 2>/dev/null || head -c 600 "$dir/loadgen.json"
+jq -c '{ok, clients, lost_clients, update_gap_ms, update_share_min, loss_pct}' "$dir/loadgen.json" 2>/dev/null || head -c 600 "$dir/loadgen.json"
 exit "$rc"

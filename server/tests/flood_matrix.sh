@@ -5,8 +5,8 @@
 # cookies, wrong versions and ids, ConnectRequests from 128 ports, inputs and
 # disconnects forged from the players' own addresses when root) and the first
 # also runs two abusive sessions in room 1 (1000 inputs a second with replayed,
-# far-ahead and far-behind sequences and acks of snapshots never sent; one
-# that never acks). Holds when: loadgen says ok (no player lost, no snapshot
+# far-ahead and far-behind sequences and acks of updates never sent; one
+# that never acks). Holds when: loadgen says ok (no player lost, no update
 # gap over MAX_GAP_MS, and no player whose inputs the server stopped applying
 # for longer: a frozen victim fails here), the server lives and its RSS grows less than 16 MB,
 # every refused datagram is counted by reason, the storm session is still
@@ -83,7 +83,7 @@ rss_after=$(rss_kb "$server_pid")
 
 rc=0
 wait "$loadgen_pid" || rc=$?
-[[ $rc -eq 0 ]] || { cat "$work/loadgen.log" "$work/loadgen.json"; fail "loadgen exited with $rc (a player lost, or a snapshot gap or an input stall over $max_gap ms)"; }
+[[ $rc -eq 0 ]] || { cat "$work/loadgen.log" "$work/loadgen.json"; fail "loadgen exited with $rc (a player lost, or an update gap or an input stall over $max_gap ms)"; }
 kill -0 "$server_pid" 2>/dev/null || fail "the server died"
 
 sent=$(( $(field "$work/flood1.json" /sent) + $(field "$work/flood2.json" /sent) ))
@@ -117,7 +117,7 @@ echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\"
   "\"wrong_client_id\": $wrong_id, \"unknown_sender\": $unknown, \"malformed\": $malformed," \
   "\"rate_limited\": $rate_limited, \"inputs_stale\": $stale, \"storm_inputs\": $storm_inputs," \
   "\"storm_connected\": $storm_connected, \"noack_full\": $noack_full, \"noack_delta\": $noack_delta," \
-  "\"replays_verified\": $replays, \"loadgen\": $(cat "$work/loadgen.json" | head -c 100000 | tr -d '\n' | sed -E 's/.*"snapshot_gap_ms":(\{[^}]*\}).*/\1/')," \
+  "\"replays_verified\": $replays, \"loadgen\": $(cat "$work/loadgen.json" | head -c 100000 | tr -d '\n' | sed -E 's/.*"update_gap_ms":(\{[^}]*\}).*/\1/')," \
   "\"input_stall_ms\": $(field "$work/loadgen.json" /input_stall_ms/max)}"
 
 [[ "$growth_kb" -lt 16384 ]] || fail "RSS grew by $growth_kb KB under the flood"

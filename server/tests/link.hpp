@@ -156,7 +156,7 @@ class ScriptedClient {
     // carom's clients do: take() reads what the server sent into it.
     void keep_copy(const game::Map& map) { copy_.emplace(map); }
     // Takes every datagram waiting (FullStates, ServerUpdates) into the copy;
-    // anything else is left out. How many snapshots it took; a proof or a
+    // anything else is left out. How many updates it took; a proof or a
     // decoding that fails is a test failure (`failures`).
     std::size_t take() {
         std::size_t taken = 0;

@@ -30,7 +30,7 @@ TEST_CASE("handshake: request, stateless challenge, response with the cookie, ac
     CHECK(a.map_name()->str() == "rink");
     CHECK(a.map_hash() == server.room(0).map_hash());
     CHECK(a.tick_rate_hz() == 60);
-    CHECK(a.snapshot_rate_hz() == 60);
+    CHECK(a.update_rate_hz() == 60);
     CHECK(a.input_redundancy() == 8);
     CHECK(server.session_count() == 1);
     CHECK(server.room(0).match().active(static_cast<game::Slot>(a.slot())));

@@ -101,7 +101,7 @@ void check_verifies(const std::filesystem::path& file, std::uint64_t ticks, bool
 }
 
 // Whether the client still gets the match (a FullState or updates).
-bool snapshot_arrives(Server& server, Link& link, ScriptedClient& c) {
+bool update_arrives(Server& server, Link& link, ScriptedClient& c) {
     c.clear();
     for (int i = 0; i < 4; ++i) {
         c.keep_alive();
@@ -140,7 +140,7 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     CHECK(server.room(1).match().tick() == 600);  // the match went on
     CHECK(server.room(0).match().tick() == 600);
     CHECK(server.session_count() == 1);  // the client was not dropped
-    CHECK(snapshot_arrives(server, link, c));
+    CHECK(update_arrives(server, link, c));
     replay::set_write_fault({});
     const auto summaries = server.shutdown();
     REQUIRE(summaries.size() == 2);
@@ -194,7 +194,7 @@ TEST_CASE(
     }
     CHECK(server.room(0).match().tick() == 100);  // match 2 plays, unrecorded
     CHECK(server.session_count() == 1);
-    CHECK(snapshot_arrives(server, link, c));
+    CHECK(update_arrives(server, link, c));
     if (root) {
         std::filesystem::remove(dir.path());
         std::filesystem::rename(moved, dir.path());
@@ -283,7 +283,7 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     CHECK(server.room(0).match().tick() == 300);
     CHECK(server.room(2).match().tick() == 300);
     CHECK(server.session_count() == 1);
-    CHECK(snapshot_arrives(server, link, c));
+    CHECK(update_arrives(server, link, c));
     const auto summaries = server.shutdown();
     std::vector<std::filesystem::path> recorded;
     for (const MatchSummary& s : summaries)

@@ -212,7 +212,7 @@ TEST_CASE("keep-alives keep a quiet player's session, which goes on receiving th
         c.clear();
         run(server, 2);
         CHECK(waiting(link, c, net::Body::Disconnect) == 0);
-        CHECK(c.pending() == 2);  // a snapshot every tick
+        CHECK(c.pending() == 2);  // an update every tick
     }
     CHECK(server.session(id)->connected);
 
@@ -375,5 +375,5 @@ TEST_CASE("at shutdown every connected client is told, and the server takes no m
     const std::uint64_t tick = server.current_tick();
     run(server, 5);
     CHECK(server.current_tick() == tick);
-    CHECK(ana.pending() == 0);  // no snapshots either
+    CHECK(ana.pending() == 0);  // no updates either
 }

@@ -1,5 +1,5 @@
 // carom-loadgen: many simulated players in one process against a carom-server,
-// then a report of what they saw (acceptance, round-trip time, snapshot rate
+// then a report of what they saw (acceptance, round-trip time, update rate
 // and loss, bandwidth).
 #include <sys/resource.h>
 
@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"carom-loadgen: simulated players against a carom-server"};
     app.footer(
-        "Exit codes: 0 every client was accepted and received snapshots, 1 otherwise,\n"
+        "Exit codes: 0 every client was accepted and received updates, 1 otherwise,\n"
         "2 bad arguments (or a server name that does not resolve).");
     app.add_option("--server", o.server, "HOST:PORT, [IPV6]:PORT or NAME:PORT")->required();
     app.add_option("--clients", o.clients, "Simulated players")->capture_default_str();
@@ -266,7 +266,7 @@ int main(int argc, char** argv) {
     app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
     app.add_flag("--json", o.json, "Print the report as one JSON object");
     app.add_option("--max-gap-ms", o.max_gap_ms,
-                   "Fail when a client waits longer than this for a snapshot, or a player "
+                   "Fail when a client waits longer than this for an update, or a player "
                    "for the server to apply one of its inputs")
         ->check(carom::cli::at_least(0))
         ->capture_default_str();

@@ -41,8 +41,8 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
     bool first_share = true;
     r.seconds = seconds;
     r.garbage_sent = garbage_sent;
-    std::vector<double> all_rtt, client_p50, client_p99, snapshot_rates, in_rates, out_rates;
-    std::uint64_t missed = 0, expected = 0, snapshot_bytes = 0;
+    std::vector<double> all_rtt, client_p50, client_p99, update_rates, in_rates, out_rates;
+    std::uint64_t missed = 0, expected = 0, taken_bytes = 0;
     for (const ClientResult& c : clients) {
         ++r.clients;
         r.spectators += c.spectator ? 1 : 0;
@@ -67,34 +67,34 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
             pc.outcome = c.outcome;
             pc.hash_mismatches = s.hash_mismatches;
             pc.holds_state = c.holds_state;
-            const double due = c.connected_s * static_cast<double>(c.snapshot_rate_hz);
-            pc.snapshot_share =
-                due <= 0.0 ? 0.0 : std::min(1.0, static_cast<double>(s.snapshots_received) / due);
+            const double due = c.connected_s * static_cast<double>(c.update_rate_hz);
+            pc.update_share =
+                due <= 0.0 ? 0.0 : std::min(1.0, static_cast<double>(s.states_taken) / due);
             r.max_gap_ms = std::max(r.max_gap_ms, pc.max_gap_ms);
             r.max_input_stall_ms = std::max(r.max_input_stall_ms, pc.max_input_stall_ms);
-            r.snapshot_share_min =
-                first_share ? pc.snapshot_share : std::min(r.snapshot_share_min, pc.snapshot_share);
+            r.update_share_min =
+                first_share ? pc.update_share : std::min(r.update_share_min, pc.update_share);
             first_share = false;
             r.per_client.push_back(std::move(pc));
         }
-        r.with_snapshots += s.snapshots_received > 0 ? 1 : 0;
+        r.with_updates += s.states_taken > 0 ? 1 : 0;
         all_rtt.insert(all_rtt.end(), s.rtt_ms.begin(), s.rtt_ms.end());
         if (!s.rtt_ms.empty()) {
             client_p50.push_back(percentile(s.rtt_ms, 0.50));
             client_p99.push_back(percentile(s.rtt_ms, 0.99));
         }
         const double t = std::max(c.connected_s, 1e-3);
-        snapshot_rates.push_back(static_cast<double>(s.snapshots_received) / t);
+        update_rates.push_back(static_cast<double>(s.states_taken) / t);
         in_rates.push_back(static_cast<double>(s.bytes_in) / t);
         out_rates.push_back(static_cast<double>(s.bytes_out) / t);
-        missed += s.snapshots_missed;
-        expected += s.snapshots_missed + s.snapshots_received;
+        missed += s.updates_missed;
+        expected += s.updates_missed + s.states_taken;
         r.client_loss_pct_max = std::max(r.client_loss_pct_max, 100.0 * s.loss_estimate());
-        r.snapshots_full += s.snapshots_full;
-        r.snapshots_delta += s.snapshots_delta;
-        snapshot_bytes += s.snapshot_bytes;
-        r.snapshots_out_of_order += s.snapshots_out_of_order;
-        r.snapshots_undecodable += s.snapshots_undecodable;
+        r.full_states += s.full_states;
+        r.updates += s.updates;
+        taken_bytes += s.taken_bytes;
+        r.out_of_order += s.out_of_order;
+        r.undecodable += s.undecodable;
         r.hash_mismatches += s.hash_mismatches;
         r.resyncs += s.resyncs;
         r.without_state += c.holds_state ? 0 : 1;
@@ -104,17 +104,16 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
     r.rtt_p99_ms = percentile(all_rtt, 0.99);
     r.client_rtt_p50_ms = mean(client_p50);
     r.client_rtt_p99_ms = mean(client_p99);
-    r.snapshots_per_s = mean(snapshot_rates);
-    r.snapshots_per_s_min = snapshot_rates.empty()
-                                ? 0.0
-                                : *std::min_element(snapshot_rates.begin(), snapshot_rates.end());
+    r.updates_per_s = mean(update_rates);
+    r.updates_per_s_min =
+        update_rates.empty() ? 0.0 : *std::min_element(update_rates.begin(), update_rates.end());
     r.loss_pct =
         expected == 0 ? 0.0 : 100.0 * static_cast<double>(missed) / static_cast<double>(expected);
     r.bytes_in_per_s = mean(in_rates);
     r.bytes_out_per_s = mean(out_rates);
-    const std::uint64_t snapshots = r.snapshots_full + r.snapshots_delta;
-    r.snapshot_bytes_mean =
-        snapshots == 0 ? 0.0 : static_cast<double>(snapshot_bytes) / static_cast<double>(snapshots);
+    const std::uint64_t taken = r.full_states + r.updates;
+    r.taken_bytes_mean =
+        taken == 0 ? 0.0 : static_cast<double>(taken_bytes) / static_cast<double>(taken);
     return r;
 }
 
@@ -122,21 +121,21 @@ std::string to_text(const Report& r) {
     std::string out;
     out += fmt::format("carom-loadgen: {} clients ({} spectators) for {:.1f} s\n", r.clients,
                        r.spectators, r.seconds);
-    out += fmt::format("  accepted         {} / {}, {} received snapshots\n", r.accepted, r.clients,
-                       r.with_snapshots);
+    out += fmt::format("  accepted         {} / {}, {} received updates\n", r.accepted, r.clients,
+                       r.with_updates);
     out += fmt::format("  denied           {}\n", counts(r.denied));
     out += fmt::format("  other outcomes   {}\n", counts(r.other_outcomes));
     out += fmt::format(
         "  rtt ms           p50 {:.1f}  p99 {:.1f}  (per-client mean p50 {:.1f}, p99 {:.1f})\n",
         r.rtt_p50_ms, r.rtt_p99_ms, r.client_rtt_p50_ms, r.client_rtt_p99_ms);
-    out += fmt::format("  snapshots/s      {:.1f} per client (min {:.1f})\n", r.snapshots_per_s,
-                       r.snapshots_per_s_min);
+    out += fmt::format("  updates/s      {:.1f} per client (min {:.1f})\n", r.updates_per_s,
+                       r.updates_per_s_min);
     out += fmt::format("  loss             {:.2f} % overall, worst client {:.2f} %\n", r.loss_pct,
                        r.client_loss_pct_max);
     out += fmt::format(
-        "  snapshot gaps    longest {} ms (bound {} ms); lowest share of those due {:.1f} %; "
+        "  update gaps    longest {} ms (bound {} ms); lowest share of those due {:.1f} %; "
         "{} clients lost\n",
-        r.max_gap_ms, r.max_gap_bound_ms, 100.0 * r.snapshot_share_min, r.lost_clients);
+        r.max_gap_ms, r.max_gap_bound_ms, 100.0 * r.update_share_min, r.lost_clients);
     out += fmt::format("  inputs applied   longest stall {} ms (bound {} ms)\n",
                        r.max_input_stall_ms, r.max_gap_bound_ms);
     for (const Report::PerClient& c : r.per_client)
@@ -144,15 +143,13 @@ std::string to_text(const Report& r) {
             c.outcome != "connected")
             out += fmt::format(
                 "    client {:08x}: longest gap {} ms, inputs stalled {} ms, {:.1f} % of "
-                "snapshots, {}\n",
-                c.client_id, c.max_gap_ms, c.max_input_stall_ms, 100.0 * c.snapshot_share,
-                c.outcome);
+                "updates, {}\n",
+                c.client_id, c.max_gap_ms, c.max_input_stall_ms, 100.0 * c.update_share, c.outcome);
     out += fmt::format("  bytes/s          in {:.0f}  out {:.0f}  per client\n", r.bytes_in_per_s,
                        r.bytes_out_per_s);
     out += fmt::format(
-        "  snapshots        {} full, {} delta, {:.0f} B mean; {} out of order, {} undecodable\n",
-        r.snapshots_full, r.snapshots_delta, r.snapshot_bytes_mean, r.snapshots_out_of_order,
-        r.snapshots_undecodable);
+        "  updates        {} full, {} delta, {:.0f} B mean; {} out of order, {} undecodable\n",
+        r.full_states, r.updates, r.taken_bytes_mean, r.out_of_order, r.undecodable);
     out += fmt::format(
         "  proofs           {} failed, {} copies dropped for a full state, {} without a "
         "state at the end\n",
@@ -171,7 +168,7 @@ nlohmann::json to_json(const Report& r) {
         per_client.push_back({{"client_id", c.client_id},
                               {"max_gap_ms", c.max_gap_ms},
                               {"max_input_stall_ms", c.max_input_stall_ms},
-                              {"snapshot_share", c.snapshot_share},
+                              {"update_share", c.update_share},
                               {"outcome", c.outcome},
                               {"hash_mismatches", c.hash_mismatches},
                               {"holds_state", c.holds_state}});
@@ -180,7 +177,7 @@ nlohmann::json to_json(const Report& r) {
         {"spectators", r.spectators},
         {"seconds", r.seconds},
         {"accepted", r.accepted},
-        {"with_snapshots", r.with_snapshots},
+        {"with_updates", r.with_updates},
         {"denied", r.denied},
         {"other_outcomes", r.other_outcomes},
         {"map_problems", r.map_problems},
@@ -189,26 +186,25 @@ nlohmann::json to_json(const Report& r) {
           {"p99", r.rtt_p99_ms},
           {"client_mean_p50", r.client_rtt_p50_ms},
           {"client_mean_p99", r.client_rtt_p99_ms}}},
-        {"snapshots_per_s",
-         {{"client_mean", r.snapshots_per_s}, {"client_min", r.snapshots_per_s_min}}},
+        {"updates_per_s", {{"client_mean", r.updates_per_s}, {"client_min", r.updates_per_s_min}}},
         {"loss_pct", {{"overall", r.loss_pct}, {"client_max", r.client_loss_pct_max}}},
         {"bytes_per_s",
          {{"in_client_mean", r.bytes_in_per_s}, {"out_client_mean", r.bytes_out_per_s}}},
-        {"snapshots",
-         {{"full", r.snapshots_full},
-          {"delta", r.snapshots_delta},
-          {"bytes_mean", r.snapshot_bytes_mean},
-          {"out_of_order", r.snapshots_out_of_order},
-          {"undecodable", r.snapshots_undecodable},
+        {"updates",
+         {{"full", r.full_states},
+          {"delta", r.updates},
+          {"bytes_mean", r.taken_bytes_mean},
+          {"out_of_order", r.out_of_order},
+          {"undecodable", r.undecodable},
           {"hash_mismatches", r.hash_mismatches},
           {"resyncs", r.resyncs},
           {"without_state", r.without_state}}},
         {"refused_from_server", r.invalid_from_server},
         {"socket_errors", r.socket_errors},
         {"garbage_sent", r.garbage_sent},
-        {"snapshot_gap_ms", {{"max", r.max_gap_ms}, {"bound", r.max_gap_bound_ms}}},
+        {"update_gap_ms", {{"max", r.max_gap_ms}, {"bound", r.max_gap_bound_ms}}},
         {"input_stall_ms", {{"max", r.max_input_stall_ms}, {"bound", r.max_gap_bound_ms}}},
-        {"snapshot_share_min", r.snapshot_share_min},
+        {"update_share_min", r.update_share_min},
         {"lost_clients", r.lost_clients},
         {"per_client", per_client},
         {"ok", r.ok()},

@@ -23,12 +23,12 @@ struct ClientResult {
     std::string map_problem;  // why the client played idle inputs, if it did
     std::uint64_t socket_errors = 0;
     std::uint32_t client_id = 0;
-    // The longest time without a snapshot, from acceptance to the end of the run.
+    // The longest time without an update, from acceptance to the end of the run.
     std::uint64_t max_gap_ms = 0;
     // A player's longest time without the server applying a new input of
-    // its own (as its snapshots report), the end of the run included.
+    // its own (as its updates report), the end of the run included.
     std::uint64_t max_input_stall_ms = 0;
-    std::uint32_t snapshot_rate_hz = 0;  // from Accepted: what was due
+    std::uint32_t update_rate_hz = 0;  // from Accepted: what was due
     // Its copy of the match held a state at the end (after any failed proof, it got one again).
     bool holds_state = false;
 };
@@ -40,7 +40,7 @@ struct Report {
     std::uint64_t clients = 0;
     std::uint64_t spectators = 0;
     std::uint64_t accepted = 0;
-    std::uint64_t with_snapshots = 0;
+    std::uint64_t with_updates = 0;
     std::map<std::string, std::uint64_t> denied;  // by reason
     std::map<std::string, std::uint64_t>
         other_outcomes;  // never accepted (not denied), or dropped before the end
@@ -51,17 +51,17 @@ struct Report {
     double rtt_p99_ms = 0.0;
     double client_rtt_p50_ms = 0.0;  // mean of each client's own percentile
     double client_rtt_p99_ms = 0.0;
-    double snapshots_per_s = 0.0;  // per accepted client, mean
-    double snapshots_per_s_min = 0.0;
-    double loss_pct = 0.0;  // all clients' missed / expected snapshots
+    double updates_per_s = 0.0;  // per accepted client, mean
+    double updates_per_s_min = 0.0;
+    double loss_pct = 0.0;  // all clients' missed / expected updates
     double client_loss_pct_max = 0.0;
     double bytes_in_per_s = 0.0;  // per accepted client, mean
     double bytes_out_per_s = 0.0;
-    std::uint64_t snapshots_full = 0;
-    std::uint64_t snapshots_delta = 0;
-    double snapshot_bytes_mean = 0.0;
-    std::uint64_t snapshots_out_of_order = 0;
-    std::uint64_t snapshots_undecodable = 0;
+    std::uint64_t full_states = 0;
+    std::uint64_t updates = 0;
+    double taken_bytes_mean = 0.0;
+    std::uint64_t out_of_order = 0;
+    std::uint64_t undecodable = 0;
     // Failed proofs (a copy of the match other than the server's), and the
     // times a copy was dropped for a FullState; clients whose copy held no
     // state at the end (a failure they did not recover from, or a FullState
@@ -73,13 +73,13 @@ struct Report {
     std::uint64_t garbage_sent = 0;
     double seconds = 0.0;
 
-    // Per accepted client, in order: its longest snapshot gap and the share of
-    // the snapshots due (connected time × the snapshot rate) it received.
+    // Per accepted client, in order: its longest update gap and the share of
+    // the updates due (connected time × the update rate) it received.
     struct PerClient {
         std::uint32_t client_id = 0;
         std::uint64_t max_gap_ms = 0;
         std::uint64_t max_input_stall_ms = 0;
-        double snapshot_share = 0.0;
+        double update_share = 0.0;
         std::string outcome;
         std::uint64_t hash_mismatches = 0;
         bool holds_state = false;
@@ -87,15 +87,15 @@ struct Report {
     std::vector<PerClient> per_client;
     std::uint64_t max_gap_ms = 0;          // the longest of any client
     std::uint64_t max_input_stall_ms = 0;  // the longest of any player
-    double snapshot_share_min = 0.0;       // the lowest share of any client
+    double update_share_min = 0.0;         // the lowest share of any client
     std::uint64_t lost_clients = 0;        // accepted, then timed out or disconnected
     std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
 
-    // Every client was accepted, received snapshots, stayed connected to the
-    // end, and never waited longer than the bound for a snapshot, nor (a
+    // Every client was accepted, received updates, stayed connected to the
+    // end, and never waited longer than the bound for an update, nor (a
     // player) for the server to apply one of its inputs.
     bool ok() const {
-        return accepted == clients && with_snapshots == clients && lost_clients == 0 &&
+        return accepted == clients && with_updates == clients && lost_clients == 0 &&
                max_gap_ms <= max_gap_bound_ms && max_input_stall_ms <= max_gap_bound_ms;
     }
 };

@@ -48,7 +48,7 @@ void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
     connection_.on_datagram(bytes, now);
     // The map at once: the FullState that follows Accepted needs it.
     if (!accepted_ms_ && connection_.state() == client::State::connected) on_accepted(now);
-    note_snapshots(now);
+    note_updates(now);
 }
 
 void SimClient::pump() {
@@ -73,13 +73,13 @@ void SimClient::arm_pump() {
     });
 }
 
-void SimClient::note_snapshots(std::uint64_t now_ms) {
-    const std::uint64_t received = connection_.stats().snapshots_received;
-    if (received == snapshots_seen_ || !accepted_ms_) return;
-    snapshots_seen_ = received;
-    const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
+void SimClient::note_updates(std::uint64_t now_ms) {
+    const std::uint64_t received = connection_.stats().states_taken;
+    if (received == updates_seen_ || !accepted_ms_) return;
+    updates_seen_ = received;
+    const std::uint64_t since = last_update_ms_.value_or(*accepted_ms_);
     max_gap_ms_ = std::max(max_gap_ms_, now_ms - since);
-    last_snapshot_ms_ = now_ms;
+    last_update_ms_ = now_ms;
 
     const std::uint32_t applied = connection_.last_input_sequence();
     if (spectator_ || applied == applied_seen_) return;
@@ -110,7 +110,7 @@ void SimClient::tick() {
 
 void SimClient::on_accepted(std::uint64_t now_ms) {
     accepted_ms_ = now_ms;
-    snapshots_seen_ = connection_.stats().snapshots_received;  // none counted before acceptance
+    updates_seen_ = connection_.stats().states_taken;  // none counted before acceptance
     const client::Admission& s = connection_.admission();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
@@ -118,7 +118,7 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
     auto found = maps_.get(s.map_name, s.map_hash);
     if (!found) {
         map_problem_ = found.error().message;
-        spdlog::warn("client {}: {}; playing idle inputs, reading no snapshot", s.client_id,
+        spdlog::warn("client {}: {}; playing idle inputs, reading no update", s.client_id,
                      map_problem_);
         return;
     }
@@ -159,12 +159,12 @@ ClientResult SimClient::finish() {
     if (accepted_ms_) {
         // The silence at the end counts too: a server frozen for the last
         // seconds of the run shows as a long gap.
-        const std::uint64_t since = last_snapshot_ms_.value_or(*accepted_ms_);
+        const std::uint64_t since = last_update_ms_.value_or(*accepted_ms_);
         r.max_gap_ms = std::max(max_gap_ms_, now - since);
         if (!spectator_)
             r.max_input_stall_ms =
                 std::max(max_input_stall_ms_, now - last_applied_ms_.value_or(*accepted_ms_));
-        r.snapshot_rate_hz = connection_.admission().snapshot_rate_hz;
+        r.update_rate_hz = connection_.admission().update_rate_hz;
     }
     r.client_id = connection_.admission().client_id;
     if (const client::Replica* replica = connection_.replica();

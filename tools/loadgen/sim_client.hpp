@@ -69,14 +69,14 @@ class SimClient {
     bool closing_ = false;  // the last Disconnect goes straight out
 
     std::optional<std::uint64_t> accepted_ms_;
-    // Snapshot arrival: the longest silence since acceptance, the end of the run included.
-    std::optional<std::uint64_t> last_snapshot_ms_;
-    std::uint64_t snapshots_seen_ = 0;
+    // Update arrival: the longest silence since acceptance, the end of the run included.
+    std::optional<std::uint64_t> last_update_ms_;
+    std::uint64_t updates_seen_ = 0;
     std::uint64_t max_gap_ms_ = 0;
-    void note_snapshots(std::uint64_t now_ms);
+    void note_updates(std::uint64_t now_ms);
     // Input application: the longest time the server's last applied input of
-    // this client (carried in each snapshot) stood still. A session frozen by
-    // a forged sequence number shows here, even while snapshots keep coming.
+    // this client (carried in each update) stood still. A session frozen by
+    // a forged sequence number shows here, even while updates keep coming.
     std::uint32_t applied_seen_ = 0;
     std::optional<std::uint64_t> last_applied_ms_;
     std::uint64_t max_input_stall_ms_ = 0;

@@ -109,7 +109,7 @@ void Player::on_accepted() {
     InterpolatorConfig ic;
     const std::uint32_t tick_hz = std::max<std::uint32_t>(a.tick_rate_hz, 1);
     ic.tick_ms = 1000.0 / tick_hz;
-    ic.update_interval_ms = 1000.0 / std::clamp<std::uint32_t>(a.snapshot_rate_hz, 1, tick_hz);
+    ic.update_interval_ms = 1000.0 / std::clamp<std::uint32_t>(a.update_rate_hz, 1, tick_hz);
     interpolator_ = std::make_unique<Interpolator>(ic);
     map_ = std::move(map);
 }

@@ -6,16 +6,16 @@
 namespace carom::loadgen {
 namespace {
 
-ClientResult connected_client(std::uint64_t snapshots, std::uint64_t missed, double seconds) {
+ClientResult connected_client(std::uint64_t updates, std::uint64_t missed, double seconds) {
     ClientResult c;
     c.accepted = true;
     c.outcome = "connected";
     c.connected_s = seconds;
-    c.stats.snapshots_received = snapshots;
-    c.stats.snapshots_full = 1;
-    c.stats.snapshots_delta = snapshots - 1;
-    c.stats.snapshots_missed = missed;
-    c.stats.bytes_in = 1000 * snapshots;
+    c.stats.states_taken = updates;
+    c.stats.full_states = 1;
+    c.stats.updates = updates - 1;
+    c.stats.updates_missed = missed;
+    c.stats.bytes_in = 1000 * updates;
     c.stats.rtt_ms = {10, 20, 30, 40};
     return c;
 }
@@ -34,34 +34,34 @@ TEST_CASE("report_averages_per_client_and_pools_overall") {
     const Report r = summarise(clients, 2.0, 7);
     CHECK(r.ok());
     CHECK(r.accepted == 2);
-    CHECK(r.snapshots_per_s == doctest::Approx((30.0 + 15.0) / 2));
-    CHECK(r.snapshots_per_s_min == doctest::Approx(15.0));
+    CHECK(r.updates_per_s == doctest::Approx((30.0 + 15.0) / 2));
+    CHECK(r.updates_per_s_min == doctest::Approx(15.0));
     CHECK(r.loss_pct == doctest::Approx(100.0 * 30 / 120));
     CHECK(r.client_loss_pct_max == doctest::Approx(50.0));
     CHECK(r.bytes_in_per_s == doctest::Approx((30000.0 + 15000.0) / 2));
-    CHECK(r.snapshots_full == 2);
-    CHECK(r.snapshots_delta == 88);
+    CHECK(r.full_states == 2);
+    CHECK(r.updates == 88);
     CHECK(r.rtt_p50_ms == 20.0);
     CHECK(r.rtt_p99_ms == 40.0);
     CHECK(r.garbage_sent == 7);
     CHECK(to_json(r)["ok"] == true);
 }
 
-TEST_CASE("report_fails_when_a_client_was_denied_or_got_no_snapshot") {
+TEST_CASE("report_fails_when_a_client_was_denied_or_got_no_update") {
     ClientResult denied;
     denied.outcome = "denied: room_full";
     denied.deny_reason = "room_full";
     ClientResult silent = connected_client(1, 0, 1.0);
-    silent.stats.snapshots_received = 0;
+    silent.stats.states_taken = 0;
     const Report r = summarise({connected_client(60, 0, 2.0), denied, silent}, 2.0, 0);
     CHECK_FALSE(r.ok());
     CHECK(r.denied.at("room_full") == 1);
-    CHECK(r.with_snapshots == 1);
+    CHECK(r.with_updates == 1);
     CHECK(to_text(r).find("FAILED") != std::string::npos);
 }
 
 TEST_CASE("report_fails_when_a_client_timed_out_or_was_disconnected_after_acceptance") {
-    // Accepted, snapshots received, then lost: the old verdict passed this.
+    // Accepted, updates received, then lost: the old verdict passed this.
     for (const char* outcome : {"timeout", "server disconnect: kicked"}) {
         CAPTURE(outcome);
         ClientResult lost = connected_client(60, 0, 2.0);
@@ -74,23 +74,23 @@ TEST_CASE("report_fails_when_a_client_timed_out_or_was_disconnected_after_accept
     }
 }
 
-TEST_CASE("report_gives_the_longest_snapshot_gap_and_fails_over_the_bound") {
+TEST_CASE("report_gives_the_longest_update_gap_and_fails_over_the_bound") {
     ClientResult a = connected_client(60, 0, 2.0);
     a.client_id = 0xA;
     a.max_gap_ms = 40;
-    a.snapshot_rate_hz = 30;
+    a.update_rate_hz = 30;
     ClientResult b = connected_client(30, 30, 2.0);
     b.client_id = 0xB;
     b.max_gap_ms = 251;  // a stall just over the default bound
-    b.snapshot_rate_hz = 30;
+    b.update_rate_hz = 30;
     const Report r = summarise({a, b}, 2.0, 0);
     CHECK(r.max_gap_ms == 251);
     CHECK_FALSE(r.ok());
     REQUIRE(r.per_client.size() == 2);
-    CHECK(r.per_client[0].snapshot_share == doctest::Approx(1.0));
-    CHECK(r.per_client[1].snapshot_share == doctest::Approx(0.5));  // 30 of 60 due
-    CHECK(r.snapshot_share_min == doctest::Approx(0.5));
-    CHECK(to_json(r)["snapshot_gap_ms"]["max"] == 251);
+    CHECK(r.per_client[0].update_share == doctest::Approx(1.0));
+    CHECK(r.per_client[1].update_share == doctest::Approx(0.5));  // 30 of 60 due
+    CHECK(r.update_share_min == doctest::Approx(0.5));
+    CHECK(to_json(r)["update_gap_ms"]["max"] == 251);
     CHECK(to_json(r)["per_client"][1]["max_gap_ms"] == 251);
     CHECK(to_text(r).find("longest gap 251 ms") != std::string::npos);
     // A looser bound (--max-gap-ms 300) passes the same run.
@@ -98,13 +98,13 @@ TEST_CASE("report_gives_the_longest_snapshot_gap_and_fails_over_the_bound") {
 }
 
 TEST_CASE("report_fails_a_player_whose_inputs_the_server_stopped_applying") {
-    // Snapshots keep coming, but the server applied none of this player's
+    // Updates keep coming, but the server applied none of this player's
     // inputs for 2 s: a frozen session, not a slow link.
     ClientResult frozen = connected_client(60, 0, 2.0);
     frozen.client_id = 0xF;
     frozen.max_gap_ms = 20;
     frozen.max_input_stall_ms = 2000;
-    frozen.snapshot_rate_hz = 30;
+    frozen.update_rate_hz = 30;
     const Report r = summarise({connected_client(60, 0, 2.0), frozen}, 2.0, 0);
     CHECK(r.max_gap_ms == 20);
     CHECK(r.max_input_stall_ms == 2000);

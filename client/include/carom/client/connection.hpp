@@ -57,7 +57,7 @@ struct Admission {
     std::int32_t slot = -1;  // -1: a spectator
     std::uint8_t team = 0;   // 0 left, 1 right
     std::uint32_t tick_rate_hz = 60;
-    std::uint32_t snapshot_rate_hz = 60;
+    std::uint32_t update_rate_hz = 60;
     std::string map_name;
     std::uint64_t map_hash = 0;
     std::uint64_t seed = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // What a client connection counted: traffic, what it refused and why, and
-// the figures a HUD or a load test reports (round-trip time, snapshot loss).
+// the figures a HUD or a load test reports (round-trip time, update loss).
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -26,16 +26,15 @@ struct ConnectionStats {
     std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
     std::uint64_t wrong_secret = 0;    // a session packet without the session's secret (forged)
 
-    // Snapshots: full states (whole, every part) and updates.
-    std::uint64_t snapshots_received = 0;  // taken: the copy of the match moved to them
-    std::uint64_t snapshots_full = 0;
-    std::uint64_t snapshots_delta = 0;
-    std::uint64_t snapshot_bytes =
-        0;  // datagram bytes of the taken ones (a full state's last part)
-    std::uint64_t snapshots_out_of_order = 0;  // not newer than the state held
-    std::uint64_t snapshots_undecodable = 0;   // stream refused, baseline not held, no state yet...
-    std::uint64_t snapshots_without_map = 0;   // arrived before the map was given
-    std::uint64_t snapshots_missed = 0;        // gaps in the expected tick sequence
+    // Taken: full states (whole, every part) and updates.
+    std::uint64_t states_taken = 0;  // taken: the copy of the match moved to them
+    std::uint64_t full_states = 0;
+    std::uint64_t updates = 0;
+    std::uint64_t taken_bytes = 0;   // datagram bytes of the taken ones (a full state's last part)
+    std::uint64_t out_of_order = 0;  // not newer than the state held
+    std::uint64_t undecodable = 0;   // stream refused, baseline not held, no state yet...
+    std::uint64_t before_map = 0;    // arrived before the map was given
+    std::uint64_t updates_missed = 0;  // gaps in the expected tick sequence
     // Proofs that failed: a copy of the match that is not the server's (or a
     // forged update), and the times the copy was dropped for a FullState.
     std::uint64_t hash_mismatches = 0;
@@ -44,7 +43,7 @@ struct ConnectionStats {
     std::vector<double> rtt_ms;
 
     std::uint64_t invalid_total() const;
-    // Fraction of expected snapshots that never arrived in order, in [0, 1].
+    // Fraction of expected updates that never arrived in order, in [0, 1].
     double loss_estimate() const;
 };
 

@@ -1,4 +1,4 @@
-// Snapshots: the client's copy of the match taken from a FullState and moved
+// Updates: the client's copy of the match taken from a FullState and moved
 // on by ServerUpdates, bit for bit; what it refuses, and what it counts.
 #include <doctest/doctest.h>
 
@@ -37,7 +37,7 @@ TEST_CASE("a_full_state_then_updates_keep_the_copy_the_servers_bit_for_bit") {
     room.step(some_inputs(rng, room.match().slot_count()), 0);
     h.receive(room.full_state(), 0);
     REQUIRE(h.connection.replica()->holds());
-    CHECK(h.connection.stats().snapshots_full == 1);
+    CHECK(h.connection.stats().full_states == 1);
     std::uint64_t held = room.tick();
     std::uint32_t applied = 0;
     for (int t = 0; t < 600; ++t) {
@@ -60,7 +60,7 @@ TEST_CASE("a_full_state_then_updates_keep_the_copy_the_servers_bit_for_bit") {
     for (std::size_t i = 1; i < history.size(); ++i)
         CHECK(history[i].tick == history[i - 1].tick + 1);
     CHECK(h.connection.last_input_sequence() == applied);
-    CHECK(h.connection.stats().snapshots_delta == 600);
+    CHECK(h.connection.stats().updates == 600);
     CHECK(h.connection.stats().hash_mismatches == 0);
 }
 
@@ -71,13 +71,13 @@ TEST_CASE("an_update_from_a_baseline_not_held_is_dropped_and_counted") {
     room.step_idle();
     // No state yet: nothing to step.
     h.receive(room.update(room.tick() - 1), 0);
-    CHECK(h.connection.stats().snapshots_undecodable == 1);
+    CHECK(h.connection.stats().undecodable == 1);
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     room.step_idle(3);
     // A baseline after the held tick (an ack the client never sent).
     h.receive(room.update(held + 1), 0);
-    CHECK(h.connection.stats().snapshots_undecodable == 2);
+    CHECK(h.connection.stats().undecodable == 2);
     CHECK(h.connection.replica()->tick() == held);
     h.receive(room.update(held), 0);
     CHECK(h.connection.replica()->tick() == room.tick());
@@ -96,36 +96,36 @@ TEST_CASE("older_and_duplicate_updates_are_dropped_as_out_of_order") {
     h.receive(second, 0);
     h.receive(first, 0);   // older than the state held
     h.receive(second, 0);  // a duplicate
-    CHECK(h.connection.stats().snapshots_out_of_order == 2);
-    CHECK(h.connection.stats().snapshots_received == 2);
+    CHECK(h.connection.stats().out_of_order == 2);
+    CHECK(h.connection.stats().states_taken == 2);
     CHECK(h.connection.replica()->match().state_hash() == room.match().state_hash());
 }
 
-TEST_CASE("tick_gaps_estimate_loss_at_the_snapshot_rate") {
+TEST_CASE("tick_gaps_estimate_loss_at_the_update_rate") {
     FakeRoom room("rink", kSecret);
     Harness h;
     test::AcceptedFields f;
     f.secret = kSecret;
     f.map_hash = room.map_hash();
-    f.snapshot_rate_hz = 60;
+    f.update_rate_hz = 60;
     h.connect(f);
     h.connection.set_map(room.map());
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     room.step_idle(4);  // three updates lost
     h.receive(room.update(held), 0);
-    CHECK(h.connection.stats().snapshots_missed == 3);
+    CHECK(h.connection.stats().updates_missed == 3);
     CHECK(h.connection.stats().loss_estimate() == doctest::Approx(3.0 / 5.0));
 }
 
-TEST_CASE("snapshots_before_the_map_are_counted_not_taken") {
+TEST_CASE("updates_before_the_map_are_counted_not_taken") {
     FakeRoom room("rink", kSecret);
     Harness h;
     test::AcceptedFields f;
     f.secret = kSecret;
     h.connect(f);
     h.receive(room.full_state(), 0);
-    CHECK(h.connection.stats().snapshots_without_map == 1);
+    CHECK(h.connection.stats().before_map == 1);
     CHECK(h.connection.replica() == nullptr);
     h.connection.set_map(room.map());
     h.receive(room.full_state(), 0);
@@ -237,10 +237,10 @@ TEST_CASE("garbage_is_dropped_and_counted_by_reason") {
 
     CHECK(h.connection.stats().invalid_total() == 6);
     CHECK(h.connection.stats().packets_in == 2 + 6);
-    CHECK(h.connection.stats().snapshots_received == 0);
+    CHECK(h.connection.stats().states_taken == 0);
     CHECK(h.connection.state() == State::connected);
     h.receive(good, 0);
-    CHECK(h.connection.stats().snapshots_received == 1);
+    CHECK(h.connection.stats().states_taken == 1);
 }
 
 TEST_CASE("another_protocol_version_is_dropped_and_counted") {
@@ -267,7 +267,7 @@ TEST_CASE("a_datagram_at_an_unaligned_address_is_still_read") {
     test::Bytes shifted(good.size() + 1);
     std::memcpy(shifted.data() + 1, good.data(), good.size());
     h.connection.on_datagram(std::span(shifted).subspan(1), 0);
-    CHECK(h.connection.stats().snapshots_received == 2);
+    CHECK(h.connection.stats().states_taken == 2);
 }
 
 TEST_CASE("random_and_corrupted_datagrams_never_crash") {

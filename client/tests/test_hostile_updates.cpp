@@ -1,4 +1,4 @@
-// Snapshots built to hurt: mutated bytes, states of another map, a state
+// Updates built to hurt: mutated bytes, states of another map, a state
 // with disks far off the field or a phase that does not exist, forged
 // proofs. The player counts and drops them, keeps drawing, and takes the
 // good ones that follow. Seed printed; CAROM_SEED=n reruns one.
@@ -69,12 +69,12 @@ TEST_CASE("player_survives_malformed_and_hostile_updates") {
         (void)render::render(scene, 80, 24, render::Glyphs::braille);
     }
     const client::ConnectionStats& st = player.connection().stats();
-    MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.snapshots_undecodable
+    MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.undecodable
                        << ", failed proofs " << st.hash_mismatches << ", resyncs " << st.resyncs
-                       << ", taken " << st.snapshots_received);
-    CHECK(st.invalid_total() + st.snapshots_undecodable > 0);
+                       << ", taken " << st.states_taken);
+    CHECK(st.invalid_total() + st.undecodable > 0);
     CHECK(st.hash_mismatches > 0);
-    CHECK(st.snapshots_received > 100);
+    CHECK(st.states_taken > 100);
     CHECK(player.connection().state() == client::State::connected);
     // After a reconnect (a flipped tick, which no proof covers in a FullState,
     // may have moved the copy far on), a good state and update are taken.

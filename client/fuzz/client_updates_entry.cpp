@@ -35,7 +35,7 @@ std::vector<std::uint8_t> handshake_packet(net::Body type) {
 
 }  // namespace
 
-std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input) {
+std::uint64_t client_updates_taken(std::span<const std::uint8_t> input) {
     client::ConnectionConfig config;
     config.name = "fuzz";
     client::Connection connection(config, [](std::span<const std::uint8_t>) {});
@@ -54,11 +54,11 @@ std::uint64_t client_snapshots_taken(std::span<const std::uint8_t> input) {
             (void)connection.take_events();
         }
     });
-    return connection.stats().snapshots_received;
+    return connection.stats().states_taken;
 }
 
-int client_snapshots(std::span<const std::uint8_t> input) {
-    (void)client_snapshots_taken(input);
+int client_updates(std::span<const std::uint8_t> input) {
+    (void)client_updates_taken(input);
     return 0;
 }
 

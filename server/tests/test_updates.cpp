@@ -17,7 +17,7 @@ TEST_CASE("inputs are applied one per tick and updates report the last one appli
     ScriptedClient c(server, link, endpoint(1, 5000));
     const auto slot = static_cast<game::Slot>(c.connect("ana")->body_as_Accepted()->slot());
     c.keep_copy(map_named("rink.json"));
-    server.tick();  // the first snapshot: a FullState
+    server.tick();  // the first update: a FullState
     REQUIRE(c.take() == 1);
     CHECK(c.full_states == 1);
     // Three inputs, each sent three times (redundancy), newest last.
@@ -68,7 +68,7 @@ TEST_CASE(
     // against it meanwhile, and the client that holds it can read them.
     for (int t = 0; t < 5; ++t)
         server.tick();
-    CHECK(server.stats().snapshots_full == 1);
+    CHECK(server.stats().full_states == 1);
     CHECK(c.take() == 5);
     CHECK(c.copy().tick() == server.current_tick());
     CHECK(c.last_baseline == 1);
@@ -81,7 +81,7 @@ TEST_CASE(
         REQUIRE(c.copy().match().state_hash() == server.room(0).state_hash());
     }
     CHECK(c.last_baseline == server.current_tick() - 1);
-    CHECK(server.stats().snapshots_full == 1);
+    CHECK(server.stats().full_states == 1);
     CHECK(server.room(0).match().score(game::Team::left) +
               server.room(0).match().score(game::Team::right) >
           0);
@@ -108,7 +108,7 @@ TEST_CASE("a client whose acknowledged tick has left the history gets a FullStat
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    config.snapshot_history = 4;
+    config.update_history = 4;
     Server server(config, link, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
@@ -123,12 +123,12 @@ TEST_CASE("a client whose acknowledged tick has left the history gets a FullStat
 
     // The client acknowledges nothing newer while the room moves on past its
     // history: in the tick that lets go of its baseline, a FullState.
-    const std::uint64_t full_before = server.stats().snapshots_full;
+    const std::uint64_t full_before = server.stats().full_states;
     while (server.room(0).history().covers(acked)) {
         link.inbox[c.at()].clear();
         server.tick();
     }
-    CHECK(server.stats().snapshots_full == full_before + 1);
+    CHECK(server.stats().full_states == full_before + 1);
     const net::Packet* p = c.next();
     REQUIRE(p != nullptr);
     REQUIRE(p->body_as_FullState() != nullptr);
@@ -185,12 +185,12 @@ TEST_CASE("a client that holds no state, or drops its copy, is sent a FullState"
     for (int t = 0; t < 30; ++t)
         server.tick();
     CHECK(c.take() == 30);
-    const std::uint64_t full_before = server.stats().snapshots_full;
+    const std::uint64_t full_before = server.stats().full_states;
     // A client whose proof failed drops its copy and acknowledges nothing.
     c.copy().drop();
     c.ack(std::nullopt);
     server.tick();
-    CHECK(server.stats().snapshots_full == full_before + 1);
+    CHECK(server.stats().full_states == full_before + 1);
     CHECK(c.take() == 1);
     CHECK(c.full_states == 2);
     CHECK(c.copy().match().state_hash() == server.room(0).state_hash());
@@ -206,8 +206,8 @@ TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") 
     // a while (longer than a 200 ms round trip) another.
     for (int t = 0; t < 60; ++t)
         server.tick();
-    CHECK(server.stats().snapshots_full == 3);  // ticks 1, 21, 41
-    CHECK(server.stats().snapshots_delta == 57);
+    CHECK(server.stats().full_states == 3);  // ticks 1, 21, 41
+    CHECK(server.stats().updates == 57);
 }
 
 TEST_CASE("an update's proof binds it to the session and to the state after its tick") {
