@@ -201,7 +201,7 @@ void set_up_players(std::vector<Player>& players, Downlinks& transport, const Li
 
 // The match on the simulated clock up to `end_us`: each step delivers what
 // the links let through, then the server's tick and the clients' when due,
-// each client playing the chase bot.
+// each client playing the game's bot on its copy.
 void play(std::vector<Player>& players, Downlinks& transport, server::Server& server,
           const game::Map& map, const game::Match& rules, std::int64_t end_us) {
     std::int64_t next_server_us = kTickUs;

@@ -177,7 +177,8 @@ void report_conditions(const ServerOptions& o) {
 void report_maps(const ServerOptions& o) {
     if (!o.json)
         fmt::print(
-            "\nBytes per player per match minute, each map full of chase-bot clients (payload "
+            "\nBytes per player per match minute, each map full of clients playing the game's bot "
+            "(payload "
             "down, up):\n");
     for (const std::string& map : o.link_maps) {
         for (const LinkCondition& link : {LinkCondition{0, 0, 0}, LinkCondition{100, 10, 5}}) {
@@ -204,7 +205,7 @@ void report_maps(const ServerOptions& o) {
 void report_link(const ServerOptions& o) {
     if (!o.json)
         fmt::print(
-            "Bandwidth through the link simulator: every slot a client playing the chase bot, "
+            "Bandwidth through the link simulator: every slot a client playing the game's bot, "
             "60 Hz updates,\n{} s of play a run, seeds {}: ranges over the seeds. Per client; "
             "payload, then with UDP/IP\n(28 B a datagram). Jitter ±10 ms each way (none at 0 ms). "
             "floor: the players' input changes.\n"

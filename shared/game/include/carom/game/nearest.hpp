@@ -1,6 +1,6 @@
 #pragma once
-// The one rule for "the nearest" that the match (whom a kick pushes), the bot
-// and the client's chase bot (which puck to chase) share: of `count`
+// The one rule for "the nearest" that the match (whom a kick pushes) and the
+// bot (which puck to chase) share: of `count`
 // candidates, the one whose position is closest to `to`, no farther than
 // `within`; ties go to the lower index, so every machine picks the same.
 #include <cstdint>
