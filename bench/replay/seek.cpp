@@ -85,7 +85,8 @@ FileFigures measure(const replay::Replay& r, const SeekOptions& o) {
     std::shuffle(targets.begin(), targets.end(), rng);
     for (const std::uint64_t t : targets) {
         const auto a = Clock::now();
-        engine.seek(t);
+        if (Status sought = engine.seek(t); !sought)
+            throw std::runtime_error("seek bench: " + sought.error().message);
         const auto b = Clock::now();
         playback.position = t;
         const render::Grid g = tool::compose(engine, view, playback, kWidth, kHeight);
@@ -104,7 +105,8 @@ FileFigures measure(const replay::Replay& r, const SeekOptions& o) {
     const double cpu0 = cpu_seconds();
     while (control.position() < control.length()) {
         control.advance(1.0 / kFps);
-        player.seek(control.match_tick());
+        if (Status sought = player.seek(control.match_tick()); !sought)
+            throw std::runtime_error("seek bench: " + sought.error().message);
         playback.position = control.position();
         playback.speed = control.speed();
         const render::Grid g = tool::compose(player, view, playback, kWidth, kHeight);

@@ -192,7 +192,8 @@ std::uint64_t player_ticks_resimulated(const replay::Replay& replay) {
     replay::Resimulation sim(replay);
     std::uint64_t sum = 0;
     while (sim.tick() < replay.last_tick()) {
-        sim.step();
+        if (const auto stepped = sim.step(); !stepped)
+            throw std::runtime_error("size bench: " + stepped.error().message);
         // Leaves are applied before the step: who is active now played this tick.
         for (game::Slot slot = 0; slot < sim.match().slot_count(); ++slot) {
             if (sim.match().active(slot)) ++sum;

@@ -102,7 +102,9 @@ TEST_CASE("cast: an asciicast v2 header, then event lines whose frames are the r
     o.timestamp = 1700000000;
     o.title = "duel";
     std::ostringstream out;
-    const CastFigures figures = write_cast(r, o, out);
+    const Result<CastFigures> cast = write_cast(r, o, out);
+    REQUIRE(cast.ok());
+    const CastFigures& figures = *cast;
 
     std::istringstream lines(out.str());
     std::string line;
@@ -144,7 +146,7 @@ TEST_CASE("cast: an asciicast v2 header, then event lines whose frames are the r
         p.length = length;
         p.speed = o.speed;
         p.position = std::min(cast_position(o, r.header.tick_rate, index), length);
-        engine.seek(p.position);
+        REQUIRE(engine.seek(p.position).ok());
         const render::Grid expected = compose(engine, o.view, p, o.width, o.height);
         for (int y = 0; y < o.height; ++y) {
             CAPTURE(y);

@@ -88,8 +88,8 @@ std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate,
     return options.from + static_cast<std::uint64_t>(std::llround(ticks));
 }
 
-CastFigures write_cast(const replay::Replay& replay, const CastOptions& options,
-                       std::ostream& out) {
+Result<CastFigures> write_cast(const replay::Replay& replay, const CastOptions& options,
+                               std::ostream& out) {
     out << cast_header(options) << '\n';
     SeekEngine engine(replay);
     Playback playback;
@@ -100,7 +100,7 @@ CastFigures write_cast(const replay::Replay& replay, const CastOptions& options,
     for (std::uint64_t index = 0;; ++index) {
         playback.position =
             std::min(cast_position(options, replay.header.tick_rate, index), playback.length);
-        engine.seek(playback.position);
+        if (Status sought = engine.seek(playback.position); !sought) return sought.error();
         const render::Grid grid =
             compose(engine, options.view, playback, options.width, options.height);
         const double seconds = std::round(static_cast<double>(index) / options.fps * 1e6) / 1e6;

@@ -39,7 +39,8 @@ std::uint64_t cast_position(const CastOptions& options, std::uint32_t tick_rate,
                             std::uint64_t index);
 
 // Writes the whole cast: frames from `from` to the end of the timeline.
-// Throws replay::InconsistentReplay like SeekEngine::seek.
-CastFigures write_cast(const replay::Replay& replay, const CastOptions& options, std::ostream& out);
+// The error, as SeekEngine::seek's, when the file asks for something the match refuses.
+Result<CastFigures> write_cast(const replay::Replay& replay, const CastOptions& options,
+                               std::ostream& out);
 
 }  // namespace carom::tool

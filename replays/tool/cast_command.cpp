@@ -91,8 +91,14 @@ int run_cast(const CastArgs& a) {
         std::fprintf(stderr, "carom-replay cast: cannot write %s\n", a.output.c_str());
         return kExitUnreadable;
     }
-    const CastFigures f = write_cast(*replay, o, out);
+    const Result<CastFigures> cast = write_cast(*replay, o, out);
     out.close();
+    if (!cast) {
+        std::fprintf(stderr, "carom-replay cast: %s: %s\n", a.file.c_str(),
+                     cast.error().message.c_str());
+        return kExitUnreadable;
+    }
+    const CastFigures& f = *cast;
     if (!out) {
         std::fprintf(stderr, "carom-replay cast: writing %s failed\n", a.output.c_str());
         return kExitUnreadable;

@@ -55,7 +55,11 @@ int export_json(const std::string& file, std::uint64_t every) {
     replay::Resimulation sim(*r);
     std::printf("%s\n", tick_json(sim.match()).dump().c_str());
     while (sim.tick() < r->last_tick()) {
-        sim.step();
+        if (const auto stepped = sim.step(); !stepped) {
+            std::fprintf(stderr, "carom-replay export: %s: %s\n", file.c_str(),
+                         stepped.error().message.c_str());
+            return kExitUnreadable;
+        }
         if (sim.tick() % every == 0 || sim.tick() == r->last_tick())
             std::printf("%s\n", tick_json(sim.match()).dump().c_str());
     }

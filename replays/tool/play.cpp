@@ -166,10 +166,8 @@ int run_play(const PlayArgs& a) {
             const auto now = std::chrono::steady_clock::now();
             control.advance(std::chrono::duration<double>(now - last).count());
             last = now;
-            try {
-                engine.seek(control.match_tick());
-            } catch (const replay::InconsistentReplay& e) {
-                failure = e.what();
+            if (Status sought = engine.seek(control.match_tick()); !sought) {
+                failure = sought.error().message;
                 break;
             }
             Playback playback{control.position(), control.length(), control.speed(),

@@ -42,7 +42,7 @@ void SeekEngine::restart(const replay::Keyframe* keyframe) {
     sim_.emplace(replay_);
 }
 
-void SeekEngine::seek(std::uint64_t target) {
+Status SeekEngine::seek(std::uint64_t target) {
     target = std::min(target, last_tick());
     last_steps_ = 0;
     last_restored_ = false;
@@ -54,9 +54,10 @@ void SeekEngine::seek(std::uint64_t target) {
         last_restored_ = true;
     }
     while (tick() < target) {
-        sim_->step();
+        if (const auto stepped = sim_->step(); !stepped) return stepped.error();
         ++last_steps_;
     }
+    return {};
 }
 
 std::optional<std::uint64_t> SeekEngine::next_goal(std::uint64_t tick) const {

@@ -30,9 +30,9 @@ class SeekEngine {
     // The last tick the file holds (its end, or where a damaged file stops).
     std::uint64_t last_tick() const { return replay_.last_tick(); }
 
-    // Moves to `target` (clamped to [0, last_tick()]). Throws
-    // replay::InconsistentReplay when the file asks for something the match refuses.
-    void seek(std::uint64_t target);
+    // Moves to `target` (clamped to [0, last_tick()]); the error, at the
+    // tick it stopped on, when the file asks for something the match refuses.
+    Status seek(std::uint64_t target);
 
     // What the last seek cost: ticks stepped, and whether it restored a keyframe.
     std::uint64_t last_seek_steps() const { return last_steps_; }

@@ -44,7 +44,7 @@ void Resimulation::seek_streams(std::uint64_t after_tick) {
         roster.begin());
 }
 
-std::uint64_t Resimulation::step() {
+Result<std::uint64_t> Resimulation::step() {
     const std::uint64_t tick = match_.tick() + 1;
     const auto& roster = replay_.roster;
     for (; next_roster_ < roster.size() && roster[next_roster_].tick == tick; ++next_roster_) {
@@ -56,7 +56,7 @@ std::uint64_t Resimulation::step() {
                 match_.leave(c.slot);
             }
         } catch (const std::invalid_argument& e) {
-            throw InconsistentReplay("tick " + std::to_string(tick) + ": " + e.what());
+            return fail("tick " + std::to_string(tick) + ": " + e.what());
         }
         held_[c.slot] = game::Input{};
     }

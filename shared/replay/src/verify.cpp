@@ -172,7 +172,7 @@ class KeyframeCursor {
             const Keyframe& k = keyframes_[next_];
             if (k.state.tick < tick) continue;
             while (sim.tick() < k.state.tick)
-                sim.step();
+                if (!sim.step()) return;  // the main pass reports why
             d.keyframe_tick = k.state.tick;
             d.fields = diff_states(k.state, sim.match().save());
             break;
@@ -195,7 +195,12 @@ std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOpt
     const auto& events = replay.events;
     std::size_t next_event = 0;
     for (std::uint64_t tick = 1; tick <= last; ++tick) {
-        const std::uint64_t hash = sim.step();
+        const Result<std::uint64_t> stepped = sim.step();
+        if (!stepped) {
+            report.inconsistency = stepped.error().message;
+            return std::nullopt;
+        }
+        const std::uint64_t hash = *stepped;
         if (!replay.hash_agrees(tick, hash)) {
             Divergence d{tick, replay.hash_after(tick), replay.kept(hash), std::nullopt,
                          {},   "state hash differs"};
@@ -286,7 +291,11 @@ std::optional<Divergence> synctest(const Replay& replay, const VerifyOptions& op
         const std::uint64_t to = k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
         Resimulation window(replay, keyframes[k]);
         for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
-            const std::uint64_t hash = window.step();
+            const Result<std::uint64_t> stepped = window.step();
+            // A roster change the keyframe's match refuses: the keyframe disagrees.
+            if (!stepped)
+                return Divergence{tick, 0, 0, from, {}, "synctest: " + stepped.error().message};
+            const std::uint64_t hash = *stepped;
             if (!replay.hash_agrees(tick, hash)) {
                 Divergence d{tick, replay.hash_after(tick), replay.kept(hash), from, {}, ""};
                 d.hash_bits = replay.tick_hash_bits;
@@ -310,9 +319,11 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
     try {
         Resimulation sim(replay);
         report.divergence = check_every_tick(replay, options, sim, report);
-        if (report.divergence) return report;
-        if (auto possible = check_trailing_roster(replay, sim.match()); !possible)
-            throw InconsistentReplay(possible.error().message);
+        if (report.divergence || report.inconsistency) return report;
+        if (auto possible = check_trailing_roster(replay, sim.match()); !possible) {
+            report.inconsistency = possible.error().message;
+            return report;
+        }
         if (auto kept = check_keyframe_schedule(replay); !kept) {
             report.divergence = Divergence{last, 0, 0, std::nullopt, {}, kept.error().message};
             return report;
@@ -324,7 +335,7 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
         if (report.divergence) return report;
         const std::uint64_t total = ticks_in_all(replay, options);
         if (options.progress) options.progress(total, total);
-    } catch (const InconsistentReplay& e) {
+    } catch (const InconsistentReplay& e) {  // the header's players
         report.inconsistency = e.what();
     }
     return report;

@@ -72,16 +72,22 @@ TEST_CASE("Re-simulating from a keyframe alone reproduces the recorded hashes") 
     CHECK(window.tick() == 300);
     CHECK(window.match().state_hash() == r.keyframes[1].hash);
     CHECK(r.hash_agrees(300, window.match().state_hash()));
-    for (std::uint64_t tick = 301; tick <= 600; ++tick)
-        REQUIRE(r.hash_agrees(tick, window.step()));
+    for (std::uint64_t tick = 301; tick <= 600; ++tick) {
+        const auto stepped = window.step();
+        REQUIRE(stepped.ok());
+        REQUIRE(r.hash_agrees(tick, *stepped));
+    }
     // A keyframe that lost a field re-simulates differently.
     Keyframe lossy = r.keyframes[1];
     lossy.state.players[0].kick_cooldown = 0;
     lossy.state.players[0].disk.velocity = {};
     Resimulation off(r, lossy);
     bool differs = false;
-    for (std::uint64_t tick = 301; tick <= 600 && !differs; ++tick)
-        differs = !r.hash_agrees(tick, off.step());
+    for (std::uint64_t tick = 301; tick <= 600 && !differs; ++tick) {
+        const auto stepped = off.step();
+        REQUIRE(stepped.ok());
+        differs = !r.hash_agrees(tick, *stepped);
+    }
     CHECK(differs);
 }
 
@@ -91,4 +97,13 @@ TEST_CASE("A replay that asks for the impossible is inconsistent, not divergent"
     const VerifyReport report = verify(r);
     REQUIRE(report.inconsistency.has_value());
     CHECK(report.inconsistency->find("slot is taken") != std::string::npos);
+    // The re-simulation says so at that tick, as an error, and steps nothing.
+    Resimulation sim(r);
+    while (sim.tick() + 1 < r.roster[1].tick)
+        REQUIRE(sim.step().ok());
+    const std::uint64_t before = sim.tick();
+    const auto refused = sim.step();
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("tick " + std::to_string(r.roster[1].tick)) == 0);
+    CHECK(sim.tick() == before);
 }

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "carom/replay/replay.hpp"
+#include "carom/result.hpp"
 
 namespace carom::replay {
 
-// The replay asks for something the match refuses (a join into a taken slot...).
+// The replay's start asks for something the match refuses (its header's
+// players, a keyframe): thrown by the constructors, which refuse it.
 class InconsistentReplay : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
@@ -23,8 +25,10 @@ class Resimulation {
     // From a keyframe alone (synctest, seeking).
     Resimulation(const Replay& replay, const Keyframe& keyframe);
 
-    // Steps the next tick and returns the state hash after it.
-    std::uint64_t step();
+    // Steps the next tick and returns the state hash after it; the error
+    // (nothing stepped) when the file asks for something the match refuses
+    // on that tick (a join into a taken slot, a leave of an empty one).
+    Result<std::uint64_t> step();
     std::uint64_t tick() const { return match_.tick(); }
     const game::Match& match() const { return match_; }
     std::span<const game::MatchEvent> events() const { return events_; }
