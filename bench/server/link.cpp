@@ -188,6 +188,7 @@ void set_up_players(std::vector<Player>& players, Downlinks& transport, const Li
             spec, linksim::derive_seed(o.seed, 2 * i + 1));
         client::ConnectionConfig cc;
         cc.name = fmt::format("p{}", i);
+        cc.history_ticks = 0;  // it draws nothing
         cc.token = o.seed * 1000 + i + 1;
         Player* self = &p;
         p.connection = std::make_unique<client::Connection>(
@@ -203,7 +204,7 @@ void set_up_players(std::vector<Player>& players, Downlinks& transport, const Li
 // the links let through, then the server's tick and the clients' when due,
 // each client playing the game's bot on its copy.
 void play(std::vector<Player>& players, Downlinks& transport, server::Server& server,
-          const game::Map& map, const game::Match& rules, std::int64_t end_us) {
+          const game::Map& map, std::int64_t end_us) {
     std::int64_t next_server_us = kTickUs;
     for (Player& p : players)
         p.connection->connect(0);
@@ -298,7 +299,7 @@ LinkFigures run_link(const LinkRunOptions& o) {
     set_up_players(players, transport, o);
 
     const auto end_us = static_cast<std::int64_t>(o.seconds * 1e6);
-    play(players, transport, *server, map, rules, end_us);
+    play(players, transport, *server, map, end_us);
 
     LinkFigures f = figures_of(players, transport, *server, o.seconds);
     for (Player& p : players)

@@ -180,6 +180,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
         for (std::uint32_t i = 0; i < total; ++i) {
             client::ConnectionConfig c;
             c.name = "load" + std::to_string(i);
+            c.history_ticks = 0;  // it draws nothing
             c.room = o.rooms > 0
                          ? static_cast<std::int32_t>(i % static_cast<std::uint32_t>(o.rooms))
                          : -1;
