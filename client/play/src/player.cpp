@@ -216,8 +216,7 @@ std::optional<Ending> Player::ending() const {
     return Ending{0, "bye"};
 }
 
-render::Hud Player::hud() const {
-    render::Hud h;
+void Player::add_network_figures(render::Hud& h) const {
     const client::ConnectionStats& st = connection_.stats();
     const client::Admission& a = connection_.admission();
     h.tick_rate_hz = a.tick_rate_hz;
@@ -239,7 +238,6 @@ render::Hud Player::hud() const {
         h.kb_in_per_s = static_cast<double>(last.bytes_in - first.bytes_in) / 1000.0 / seconds;
         h.kb_out_per_s = static_cast<double>(last.bytes_out - first.bytes_out) / 1000.0 / seconds;
     }
-    return h;
 }
 
 render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
@@ -250,7 +248,7 @@ render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
     const game::Match* m = match();
     if (!map_ || m == nullptr || !interpolator_) {
         render::Scene waiting;
-        waiting.hud = hud();
+        add_network_figures(waiting.hud);
         waiting.hud.phase = render::Phase::waiting;
         waiting.hud.note = connection_.state() == client::State::connecting ? "connecting..." : "";
         waiting.help = help;
@@ -268,11 +266,7 @@ render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
     request.is_bot = [&replica](game::Slot s) { return replica.bot(s); };
     render::Scene scene = scenes_.build(*m, request);
 
-    const render::Hud built = scene.hud;
-    scene.hud = hud();
-    scene.hud.score = built.score;
-    scene.hud.ticks_left = built.ticks_left;
-    scene.hud.phase = built.phase;
+    add_network_figures(scene.hud);
     scene.hud.server_tick = newest_tick_;
     scene.hud.banner = banner(*m);
     if (own < 0) {

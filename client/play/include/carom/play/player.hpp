@@ -67,7 +67,8 @@ class Player {
     std::string banner(const game::Match& match) const;
     game::Input next_input(std::uint64_t now_ms);
     void send(game::Input input, std::uint64_t now_ms);  // and predict it
-    render::Hud hud() const;
+    // The network figures and the tick rate, onto a HUD the scene builder filled.
+    void add_network_figures(render::Hud& h) const;
     void note_traffic(std::uint64_t now_ms);
 
     PlayerConfig config_;
