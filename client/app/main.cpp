@@ -19,17 +19,21 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
+#include "carom/client/map_library.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/linksim/link_spec.hpp"
 #include "carom/play/player.hpp"
+#include "carom/play/room_list.hpp"
 #include "carom/protocol/map_search.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
+#include "status.hpp"
 #include "udp_link.hpp"
 
 namespace {
 
 constexpr int kExitError = 1;
+constexpr int kExitUnreachable = 3;
 constexpr std::uint16_t kDefaultPort = 27960;
 // A loop that fell this far behind (a suspended process) skips ahead rather
 // than running every missed tick back to back.
@@ -39,6 +43,10 @@ volatile std::sig_atomic_t g_signal = 0;
 
 extern "C" void on_signal(int signal) {
     g_signal = signal;
+}
+
+bool signalled() {
+    return g_signal != 0;
 }
 
 void install_signal_handlers() {
@@ -54,6 +62,8 @@ struct Options {
     std::string name;
     std::int32_t room = -1;
     bool spectate = false;
+    bool list = false;
+    bool json = false;
     bool bot = false;
     bool ascii = false;
     double fps = 30.0;
@@ -62,6 +72,7 @@ struct Options {
     std::uint64_t connect_timeout_ms = 5000;
     double duration_s = 0.0;
     std::vector<std::string> map_dirs;
+    std::string map_cache = carom::client::MapLibrary::default_cache_dir().string();
     std::string log_level = "info";
     std::string sim;
 };
@@ -184,12 +195,52 @@ struct Loop {
     }
 };
 
-int play_in_terminal(const Options& o, carom::play::Player& player, carom::app::UdpLink& link,
-                     const Clock& clock) {
+// The room screen: the server's rooms until one is chosen (nullopt: quit).
+std::optional<carom::play::RoomChoice> pick_room(carom::terminal::Terminal& terminal,
+                                                 carom::play::RoomPicker& picker,
+                                                 carom::app::UdpLink& link, const Options& o) {
+    std::string note;
+    for (;;) {
+        terminal.draw(picker.draw(terminal.width(), terminal.height(), o.server, note));
+        pollfd fd{STDIN_FILENO, POLLIN, 0};
+        poll(&fd, 1, 200);
+        if (g_signal != 0) return std::nullopt;
+        while (const auto key = terminal.key()) {
+            using Action = carom::play::RoomPicker::Action;
+            switch (picker.on_key(*key)) {
+                case Action::join:
+                    return picker.choice();
+                case Action::spectate: {
+                    carom::play::RoomChoice c = picker.choice();
+                    c.spectate = true;
+                    return c;
+                }
+                case Action::refresh: {
+                    auto status = carom::app::query_status(link, o.connect_timeout_ms, signalled);
+                    if (status) {
+                        picker.set_status(std::move(*status));
+                        note.clear();
+                    } else {
+                        note = "refresh failed: " + status.error().message;
+                    }
+                    break;
+                }
+                case Action::quit:
+                    return std::nullopt;
+                case Action::none:
+                    break;
+            }
+        }
+    }
+}
+
+// `screen` is given back (reset) before anything is printed.
+int play_in_terminal(const Options& o, std::optional<carom::terminal::Terminal>& screen,
+                     carom::play::Player& player, carom::app::UdpLink& link, const Clock& clock) {
     std::optional<carom::play::Ending> ending;
     int signal = 0;
     {
-        carom::terminal::Terminal terminal(o.ascii);
+        carom::terminal::Terminal& terminal = *screen;
         const auto glyphs =
             terminal.utf8() ? carom::render::Glyphs::braille : carom::render::Glyphs::ascii;
         bool roster = false;
@@ -212,7 +263,8 @@ int play_in_terminal(const Options& o, carom::play::Player& player, carom::app::
         };
         signal = loop.run();
         ending = player.ending();
-    }  // the terminal is restored here, before anything is printed
+    }
+    screen.reset();
     const carom::play::Ending e = ending.value_or(carom::play::Ending{});
     if (signal != 0) {
         std::cerr << "carom-client: stopped by signal " << signal << "\n";
@@ -278,6 +330,8 @@ int main(int argc, char** argv) {
     app.add_option("--room", o.room, "Room to join (-1: the first with space)")
         ->capture_default_str();
     app.add_flag("--spectate", o.spectate, "Watch without taking a slot");
+    app.add_flag("--list", o.list, "List the server's rooms (a table) and exit");
+    app.add_flag("--json", o.json, "With --list: the rooms as JSON");
     app.add_flag("--bot", o.bot, "No terminal: the game's bot plays (for scripts and CI)");
     app.add_option("--duration", o.duration_s, "--bot: leave after this many seconds (0: never)")
         ->check(carom::cli::finite(0, 1e9))
@@ -297,6 +351,9 @@ int main(int argc, char** argv) {
         ->check(carom::cli::finite(100, 600'000))
         ->capture_default_str();
     app.add_option("--map-dir", o.map_dirs, "Where to look for map files (before the defaults)");
+    app.add_option("--map-cache", o.map_cache,
+                   "Maps fetched from servers, kept by hash (empty: none kept)")
+        ->capture_default_str();
     app.add_option("--log-level", o.log_level, "--bot: trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
@@ -322,7 +379,8 @@ int main(int argc, char** argv) {
     const auto parsed = carom::client::parse_host_port(text);
     if (!parsed) return carom::cli::usage_error(app, parsed.error().message);
 
-    if (!o.bot && (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)) {
+    if (o.json && !o.list) return carom::cli::usage_error(app, "--json goes with --list");
+    if (!o.bot && !o.list && (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)) {
         std::cerr << "carom-client: not a terminal (use --bot to play without one)\n";
         return kExitError;
     }
@@ -330,19 +388,6 @@ int main(int argc, char** argv) {
     try {
         asio::io_context io;
         carom::app::UdpLink link(io, *parsed);
-        carom::play::PlayerConfig config;
-        config.connection.name = o.name;
-        config.connection.room = o.room;
-        config.connection.spectator = o.spectate;
-        config.connection.token =
-            std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
-        config.connection.connect_timeout_ms = o.connect_timeout_ms;
-        config.map_dirs = map_dirs(o);
-        config.bot = o.bot;
-        config.keys.hold_ms = o.hold_ms;
-        config.keys.repeat_ms = o.repeat_ms;
-        carom::play::Player player(config,
-                                   [&link](std::span<const std::uint8_t> b) { link.send(b); });
         const Clock clock;
         if (link_spec) {
             // Printed before the terminal takes the screen: the run repeats with this spec.
@@ -352,9 +397,58 @@ int main(int argc, char** argv) {
                           carom::linksim::derive_seed(*link_spec->seed, 1),
                           [&clock] { return clock.now_us(); });
         }
+        if (o.list) {
+            const auto status = carom::app::query_status(link, o.connect_timeout_ms, signalled);
+            if (!status) {
+                std::cerr << "carom-client: " << o.server << ": " << status.error().message << "\n";
+                return kExitUnreachable;
+            }
+            std::cout << (o.json ? carom::play::room_json(*status, o.server)
+                                 : carom::play::room_table(*status, o.server));
+            return 0;
+        }
+        // The terminal is restored when it goes, before anything is printed.
+        std::optional<carom::terminal::Terminal> terminal;
+        if (!o.bot) {
+            // Without --room, a server of several rooms shows them first.
+            std::optional<carom::play::RoomPicker> picker;
+            if (app.count("--room") == 0) {
+                auto status = carom::app::query_status(link, o.connect_timeout_ms, signalled);
+                if (!status) {
+                    std::cerr << "carom-client: server unreachable: " << status.error().message
+                              << "\n";
+                    return g_signal != 0 ? 128 + g_signal : kExitUnreachable;
+                }
+                if (status->rooms_total > 1) picker.emplace(std::move(*status));
+            }
+            terminal.emplace(o.ascii);
+            if (picker) {
+                const auto choice = pick_room(*terminal, *picker, link, o);
+                if (!choice) {
+                    terminal.reset();
+                    return g_signal != 0 ? 128 + g_signal : 0;
+                }
+                o.room = static_cast<std::int32_t>(choice->room);
+                o.spectate = o.spectate || choice->spectate;
+            }
+        }
+        carom::play::PlayerConfig config;
+        config.connection.name = o.name;
+        config.connection.room = o.room;
+        config.connection.spectator = o.spectate;
+        config.connection.token =
+            std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
+        config.connection.connect_timeout_ms = o.connect_timeout_ms;
+        config.map_dirs = map_dirs(o);
+        config.map_cache_dir = o.map_cache;
+        config.bot = o.bot;
+        config.keys.hold_ms = o.hold_ms;
+        config.keys.repeat_ms = o.repeat_ms;
+        carom::play::Player player(config,
+                                   [&link](std::span<const std::uint8_t> b) { link.send(b); });
         player.start(clock.now_ms());
-        return o.bot ? play_as_bot(o, player, link, clock)
-                     : play_in_terminal(o, player, link, clock);
+        if (o.bot) return play_as_bot(o, player, link, clock);
+        return play_in_terminal(o, terminal, player, link, clock);
     } catch (const std::exception& e) {
         std::cerr << "carom-client: " << e.what() << "\n";
         return kExitError;

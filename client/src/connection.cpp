@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "carom/protocol/client_report.hpp"
+#include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 
@@ -48,6 +49,8 @@ std::string_view to_string(CloseReason reason) {
             return "server disconnect";
         case CloseReason::quit:
             return "quit";
+        case CloseReason::bad_map:
+            return "bad map";
     }
     return "?";
 }
@@ -73,6 +76,7 @@ void Connection::connect(std::uint64_t now_ms) {
     events_.clear();
     match_info_.reset();
     last_input_sequence_ = 0;
+    fetching_ = false;  // download_ stays: a room of the same map resumes it
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;
     last_heard_ms_ = now_ms;
@@ -95,8 +99,9 @@ void Connection::update(std::uint64_t now_ms) {
     } else if (state_ == State::connected) {
         if (now_ms - last_heard_ms_ >= config_.timeout_ms) {
             close(CloseReason::timeout);
-        } else if (now_ms - last_sent_ms_ >= config_.keepalive_ms) {
-            send_keepalive(now_ms);
+        } else {
+            request_map_chunks(now_ms);
+            if (now_ms - last_sent_ms_ >= config_.keepalive_ms) send_keepalive(now_ms);
         }
     }
 }
@@ -142,7 +147,7 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     // a packet forged from the server's address without it is dropped.
     if (connected && packet.session_secret() != admission_.secret &&
         (type == net::Body::FullState || type == net::Body::Disconnect ||
-         type == net::Body::KeepAlive)) {
+         type == net::Body::KeepAlive || type == net::Body::MapChunk)) {
         ++stats_.wrong_secret;
         return;
     }
@@ -157,6 +162,8 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
         on_denied(*d);
     } else if (const auto* f = packet.body_as_FullState(); f != nullptr && connected) {
         on_full_state(*f, bytes);
+    } else if (const auto* m = packet.body_as_MapChunk(); m != nullptr && connected) {
+        on_map_chunk(*m, now_ms);
     } else if (const auto* x = packet.body_as_Disconnect(); x != nullptr) {
         on_disconnect(*x);
     } else {
@@ -185,6 +192,9 @@ void Connection::on_accepted(const net::Accepted& a) {
     admission_.update_rate_hz = a.update_rate_hz();
     admission_.map_name = string_of(a.map_name());
     admission_.map_hash = a.map_hash();
+    admission_.map_bytes = a.map_bytes();
+    admission_.slots = a.slots();
+    admission_.team_size = a.team_size();
     admission_.seed = a.seed();
     const std::uint32_t k =
         a.input_redundancy() == 0 ? protocol::kDefaultInputRedundancy : a.input_redundancy();
@@ -203,6 +213,65 @@ void Connection::on_disconnect(const net::Disconnect& disconnect) {
     disconnect_reason_ = disconnect.reason();
     close_detail_ = string_of(disconnect.detail());
     close(CloseReason::server_disconnect);
+}
+
+void Connection::fetch_map(std::uint64_t now_ms) {
+    if (state_ != State::connected || replica_) return;
+    fetching_ = true;
+    if (!download_ || download_->hash() != admission_.map_hash ||
+        download_->size() != admission_.map_bytes) {
+        auto started = protocol::MapDownload::start(admission_.map_hash, admission_.map_bytes,
+                                                    config_.map_download);
+        if (!started) {
+            close_detail_ = started.error().message;
+            close(CloseReason::bad_map);
+            return;
+        }
+        download_.emplace(std::move(*started));
+    }
+    request_map_chunks(now_ms);
+}
+
+void Connection::request_map_chunks(std::uint64_t now_ms) {
+    if (!fetching_ || !download_ || download_->complete()) return;
+    const std::vector<std::uint32_t> chunks = download_->due(now_ms);
+    if (chunks.empty()) return;
+    builder_.Clear();
+    const auto body = net::CreateMapRequestDirect(builder_, download_->hash(), &chunks);
+    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::MapRequest,
+                                     body.Union(), admission_.secret),
+             now_ms);
+}
+
+void Connection::on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms) {
+    if (!fetching_ || !download_ || download_->complete() || chunk.map_hash() != download_->hash()) {
+        ++stats_.unexpected;
+        return;
+    }
+    const std::span<const std::uint8_t> data =
+        chunk.data() != nullptr ? std::span<const std::uint8_t>(chunk.data()->data(), chunk.data()->size())
+                                : std::span<const std::uint8_t>();
+    if (download_->add(chunk.index(), data, now_ms) == protocol::MapDownload::Took::refused) {
+        ++stats_.undecodable;
+        return;
+    }
+    if (!download_->complete()) return;
+    fetching_ = false;
+    // Every check a map file gets: the verifier, the limits, playability.
+    const auto refuse = [this](const std::string& why) {
+        close_detail_ = "the server's map is refused: " + why;
+        close(CloseReason::bad_map);
+    };
+    auto bytes = download_->bytes();
+    if (!bytes) return refuse(bytes.error().message);
+    auto map = protocol::map_from_binary(*bytes);
+    if (!map) return refuse(map.error().message);
+    try {
+        set_map(*map);
+    } catch (const std::exception& e) {
+        return refuse(e.what());
+    }
+    fetched_ = std::move(*bytes);
 }
 
 void Connection::set_map(const game::Map& map) {

@@ -39,6 +39,12 @@ struct ServerConfig {
     // Replies to handshake packets (ConnectRequest, ConnectResponse) per
     // source IP per second; beyond it the packets are dropped unanswered.
     std::uint32_t handshake_replies_per_ip_s = 64;
+    // The server's name in status replies (carom-client --list).
+    std::string name = "carom";
+    // The map transfer's pace: chunks of 1 KiB a tick to one session, and
+    // to all sessions together.
+    std::uint32_t map_chunks_per_session_tick = 8;
+    std::uint32_t map_chunks_per_tick = 64;
 };
 
 }  // namespace carom::server

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -79,6 +80,30 @@ void add_server_options(CLI::App& app, Options& o) {
                    "assigned to rooms in turn")
         ->delimiter(',')
         ->envname("CAROM_MAP")
+        ->capture_default_str();
+    app.add_option("--name", config.name,
+                   "The server's name in status replies (carom-client --list): 1 to 64 "
+                   "printable ASCII characters")
+        ->envname("CAROM_NAME")
+        ->check(CLI::Validator(
+            [](const std::string& name) {
+                const bool printable = std::all_of(name.begin(), name.end(),
+                                                   [](char c) { return c >= 0x20 && c <= 0x7E; });
+                return !name.empty() && name.size() <= 64 && printable
+                           ? std::string()
+                           : std::string("1 to 64 printable ASCII characters");
+            },
+            "NAME"))
+        ->capture_default_str();
+    app.add_option("--map-send-rate", config.map_chunks_per_session_tick,
+                   "Map transfer: KiB a tick (60 a second) to one client")
+        ->envname("CAROM_MAP_SEND_RATE")
+        ->check(carom::cli::finite(1, 1024))
+        ->capture_default_str();
+    app.add_option("--map-send-cap", config.map_chunks_per_tick,
+                   "Map transfer: KiB a tick to all clients together")
+        ->envname("CAROM_MAP_SEND_CAP")
+        ->check(carom::cli::finite(1, 65536))
         ->capture_default_str();
     app.add_option("--rooms", config.rooms, "Matches run by this process")
         ->envname("CAROM_ROOMS")

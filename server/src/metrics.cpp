@@ -77,6 +77,12 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     s.replay_bytes_kept = st.replay_bytes_kept;
     s.replay_files_removed = st.replay_files_removed;
     s.matches_finished = server.matches_finished();
+    s.map_transfers_started = st.map_transfers_started;
+    s.map_transfers_completed = st.map_transfers_completed;
+    s.map_transfers_failed = st.map_transfers_failed;
+    s.map_bytes_out = st.map_bytes_out;
+    s.status_answered = st.status_answered;
+    s.status_refused = st.status_refused;
     const std::lock_guard lock(mutex_);
     published_ = std::move(s);
 }
@@ -141,6 +147,20 @@ std::string Metrics::prometheus_text() const {
            s.replay_bytes_kept);
     metric("carom_replay_files_removed_total", "counter",
            "Finished replays removed to keep the disk budget.", s.replay_files_removed);
+    metric("carom_map_transfers_started_total", "counter",
+           "Map transfers started (a client asked for the map of its room).",
+           s.map_transfers_started);
+    metric("carom_map_transfers_completed_total", "counter",
+           "Map transfers completed (the client went on to hold the match).",
+           s.map_transfers_completed);
+    metric("carom_map_transfers_failed_total", "counter",
+           "Map transfers whose session ended before they completed.", s.map_transfers_failed);
+    metric("carom_map_bytes_sent_total", "counter", "Map bytes sent in map chunks.",
+           s.map_bytes_out);
+    metric("carom_status_queries_answered_total", "counter", "Status queries answered.",
+           s.status_answered);
+    metric("carom_status_queries_refused_total", "counter",
+           "Status queries refused (unpadded or over the per-address rate).", s.status_refused);
     return out;
 }
 

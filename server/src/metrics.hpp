@@ -45,6 +45,9 @@ struct MetricsReading {
     std::vector<std::pair<std::string, std::uint64_t>> invalid;  // by reason
     std::uint64_t replay_write_errors = 0, rooms_failed = 0, matches_finished = 0;
     std::uint64_t replay_bytes_kept = 0, replay_files_removed = 0;
+    std::uint64_t map_transfers_started = 0, map_transfers_completed = 0;
+    std::uint64_t map_transfers_failed = 0, map_bytes_out = 0;
+    std::uint64_t status_answered = 0, status_refused = 0;
 };
 
 class Metrics {

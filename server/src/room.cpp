@@ -8,6 +8,7 @@
 #include "carom/game/bot.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_transfer.hpp"
 
 namespace carom::server {
 namespace {
@@ -24,7 +25,8 @@ std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t m
 
 Room::Room(RoomOptions options)
     : options_(std::move(options)),
-      map_hash_(protocol::map_hash(options_.map)),
+      map_bytes_(protocol::map_to_binary(options_.map)),
+      map_hash_(protocol::map_bytes_hash(map_bytes_)),
       match_(options_.map, options_.seed),  // throws on a bad map; start_match() replaces it
       history_(options_.history_ticks),
       file_tag_(std::random_device{}()) {
@@ -115,6 +117,13 @@ std::uint32_t Room::clients() const {
     std::uint32_t n = 0;
     for (const Occupant& o : occupants_)
         n += o.client_id != kNoClient ? 1 : 0;
+    return n;
+}
+
+std::uint32_t Room::bots() const {
+    std::uint32_t n = 0;
+    for (const Occupant& o : occupants_)
+        n += o.client_id == kNoClient && o.bot ? 1 : 0;
     return n;
 }
 

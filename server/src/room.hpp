@@ -68,6 +68,8 @@ class Room {
 
     std::uint32_t index() const { return options_.index; }
     const game::Map& map() const { return options_.map; }
+    // The map's binary as MapChunks carry it, and its hash (Accepted.map_hash).
+    std::span<const std::uint8_t> map_bytes() const { return map_bytes_; }
     std::uint64_t map_hash() const { return map_hash_; }
     const game::Match& match() const { return match_; }
     std::uint64_t seed() const { return seed_; }
@@ -81,6 +83,8 @@ class Room {
     // nullopt when every slot holds a client.
     std::optional<game::Slot> slot_for_client() const;
     std::uint32_t clients() const;
+    // Slots the room plays with its bots.
+    std::uint32_t bots() const;
     // Between ticks: a client takes the slot (replacing a bot in it).
     void seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name);
     // The client's slot goes to a bot (when the room has bots) or empties.
@@ -129,6 +133,7 @@ class Room {
     void fail(const char* what);
 
     RoomOptions options_;
+    std::vector<std::uint8_t> map_bytes_;
     std::uint64_t map_hash_ = 0;
     std::vector<Occupant> occupants_;  // per slot
     std::uint32_t match_number_ = 0;

@@ -129,6 +129,7 @@ void Server::tick() {
 
     if (budget_due) keep_replay_budget();
     send_updates();
+    send_map_chunks();
 }
 
 std::vector<MatchSummary> Server::shutdown() {

@@ -100,6 +100,14 @@ class Server {
     void send_disconnect(const Session& session, net::DisconnectReason reason,
                          const std::string& detail);
 
+    // The map transfer (server_map_transfer.cpp) and the status query (server_status.cpp).
+    void on_map_request(Session& session, const net::MapRequest& request);
+    // The session holds a state, so it has the map: its transfer is over.
+    void map_transfer_done(Session& session);
+    void send_map_chunks();
+    void on_status_request(const Endpoint& from, const net::StatusRequest& request,
+                           std::size_t size);
+
     // Updates out (server_updates.cpp).
     void send_updates();
     void send_full_state(Session& session, const Room& room);
@@ -127,6 +135,7 @@ class Server {
     std::unordered_map<Endpoint, std::uint32_t, EndpointHash> handshake_replies_;
     std::uint64_t handshake_window_tick_ = 0;
     std::uint32_t next_spread_ = 1;  // Session::spread of the next session
+    std::uint32_t map_turn_ = 0;     // the session whose map chunks went last
     std::uint64_t tick_ = 0;
     bool shut_down_ = false;
     float last_tick_ms_ = 0.0F;

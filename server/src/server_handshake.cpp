@@ -237,6 +237,9 @@ void Server::send_accepted(const Session& s) {
     a.add_seed(room.seed());
     a.add_input_redundancy(config_.input_redundancy);
     a.add_session_secret(s.secret);
+    a.add_slots(static_cast<std::uint16_t>(room.match().slot_count()));
+    a.add_team_size(static_cast<std::uint8_t>(room.map().team_size));
+    a.add_map_bytes(static_cast<std::uint32_t>(room.map_bytes().size()));
     send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,
                                              a.Finish().Union(), s.secret));
 }

@@ -45,8 +45,12 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
         case net::Body::ConnectResponse:
             on_connect_response(from, *packet.body_as_ConnectResponse(), datagram.size());
             return;
+        case net::Body::StatusRequest:
+            on_status_request(from, *packet.body_as_StatusRequest(), datagram.size());
+            return;
         case net::Body::KeepAlive:
         case net::Body::Disconnect:
+        case net::Body::MapRequest:
             break;
         default:
             return drop_packet(from, Drop::unexpected_type);
@@ -58,6 +62,7 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     // The address can be forged; the secret from Accepted cannot be guessed.
     if (packet.session_secret() != session->secret) return drop_packet(from, Drop::wrong_secret);
     session->last_heard_tick = tick_;
+    if (const auto* request = packet.body_as_MapRequest()) return on_map_request(*session, *request);
     if (packet.body_as_Disconnect() != nullptr) {
         spdlog::info("client {} ({}) left", session->client_id,
                      game::printable_name(session->name));
@@ -102,6 +107,7 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
         // It holds no state (it lost its own, or never had one): a FullState.
         session.acked = 0;
     } else if (*report.ack > session.acked) {
+        map_transfer_done(session);
         session.acked = *report.ack;
         if (session.acked >= session.full_sent_tick) session.full_sent_tick = 0;
     }

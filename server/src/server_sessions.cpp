@@ -40,6 +40,7 @@ void Server::remove_session(std::uint32_t client_id) {
     const auto it = sessions_.find(client_id);
     if (it == sessions_.end()) return;
     Session& s = it->second;
+    if (s.map_send && !s.map_send->completed) ++stats_.map_transfers_failed;
     if (s.slot) rooms_[s.room]->unseat_client(*s.slot);
     if (s.connected) by_endpoint_.erase(s.endpoint);
     sessions_.erase(it);

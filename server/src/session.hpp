@@ -2,6 +2,7 @@
 // A client the server has accepted: where it is, what it plays, its inputs on
 // the way in and the newest state it holds, which its updates start from.
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,15 @@ struct Session {
         std::uint32_t sequence = 0;
     };
     std::vector<Applied> applied;  // by tick modulo its size
+
+    // The chunks of the room's map the client asked for and not yet sent
+    // (from its first MapRequest until it holds a state: then it has the map).
+    struct MapSend {
+        std::deque<std::uint32_t> due;
+        std::vector<bool> queued;  // per chunk: in `due`
+        bool completed = false;
+    };
+    std::optional<MapSend> map_send;
 
     std::optional<std::uint32_t> applied_at(std::uint64_t tick) const {
         if (applied.empty()) return std::nullopt;

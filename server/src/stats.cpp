@@ -19,6 +19,8 @@ const char* to_string(Drop drop) {
             return "wrong secret";
         case Drop::rate_limited:
             return "rate limited";
+        case Drop::wrong_map:
+            return "wrong map";
         case Drop::count_:
             break;
     }

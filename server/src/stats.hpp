@@ -18,6 +18,7 @@ enum class Drop : std::uint8_t {
     unexpected_type,  // a server-to-client body sent to the server
     wrong_secret,     // a session packet without the session's secret or proof (forged)
     rate_limited,     // a handshake packet from an address over its reply budget
+    wrong_map,        // a MapRequest for another map than the session's room plays
     count_
 };
 const char* to_string(Drop drop);
@@ -38,6 +39,14 @@ struct Stats {
     std::uint64_t ticks = 0, ticks_dropped = 0;
     // Ticks run back to back, right after another in the same wake-up, to catch up.
     std::uint64_t ticks_catch_up = 0;
+    // Map transfers (a session's first MapRequest starts one; its first
+    // state acknowledged completes it; its end before that fails it), and
+    // the chunks and map bytes sent.
+    std::uint64_t map_transfers_started = 0, map_transfers_completed = 0;
+    std::uint64_t map_transfers_failed = 0, map_chunks_out = 0, map_bytes_out = 0;
+    // Status queries answered, and refused (unpadded or over the rate: also
+    // counted in `dropped` by reason).
+    std::uint64_t status_answered = 0, status_refused = 0;
 
     std::uint64_t invalid_total() const;
 

@@ -15,6 +15,7 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
+#include "carom/client/map_library.hpp"
 #include "carom/linksim/link_spec.hpp"
 #include "carom/protocol/map_search.hpp"
 #include "garbage_sender.hpp"
@@ -41,6 +42,7 @@ struct Options {
     std::uint32_t spectators = 0;
     std::uint64_t garbage = 0;
     std::vector<std::string> maps_dirs;
+    std::string map_cache = carom::client::MapLibrary::default_cache_dir().string();
     bool json = false;
     std::string log_level = "warn";
     std::optional<std::uint64_t> seed;
@@ -170,7 +172,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     for (auto& dir : protocol::map_search_dirs())
         dirs.push_back(std::move(dir));
     dirs.emplace_back(CAROM_MAPS_DIR);
-    MapCache maps(std::move(dirs));
+    MapCache maps(client::MapLibrary(o.map_cache, std::move(dirs)));
     RunClock clock;
     const auto run_ms = static_cast<std::uint64_t>(o.seconds * 1000.0);
 
@@ -265,6 +267,9 @@ int main(int argc, char** argv) {
                    "Junk datagrams spread over the run, from another socket")
         ->capture_default_str();
     app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
+    app.add_option("--map-cache", o.map_cache,
+                   "Maps fetched from servers, kept by hash (empty: none kept)")
+        ->capture_default_str();
     app.add_flag("--json", o.json, "Print the report as one JSON object");
     app.add_option("--max-gap-ms", o.max_gap_ms,
                    "Fail when a client waits longer than this for an update, or a player "

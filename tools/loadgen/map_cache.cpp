@@ -1,34 +1,25 @@
 #include "map_cache.hpp"
 
-#include <spdlog/fmt/fmt.h>
-
-#include "carom/client/map_lookup.hpp"
-#include "carom/protocol/map_codec.hpp"
+#include <spdlog/spdlog.h>
 
 namespace carom::loadgen {
 
-namespace {
-
-Result<LoadedMap> load(const std::string& name, const std::vector<std::filesystem::path>& dirs) {
-    auto found = client::find_map(name, dirs);
-    if (!found) return found.error();
-    LoadedMap loaded;
-    loaded.hash = protocol::map_hash(*found);
-    loaded.map = std::move(*found);
-    return loaded;
+const game::Map* MapCache::find(const std::string& name, std::uint64_t hash) {
+    auto it = maps_.find(hash);
+    if (it == maps_.end()) {
+        auto found = library_.find(name, hash);
+        it = maps_.emplace(hash, found ? std::optional(std::move(found->map)) : std::nullopt).first;
+    }
+    return it->second ? &*it->second : nullptr;
 }
 
-}  // namespace
-
-Result<const LoadedMap*> MapCache::get(const std::string& name, std::uint64_t expected_hash) {
-    auto it = maps_.find(name);
-    if (it == maps_.end()) it = maps_.emplace(name, load(name, dirs_)).first;
-    if (!it->second) return it->second.error();
-    const LoadedMap& loaded = *it->second;
-    if (loaded.hash != expected_hash)
-        return fail(fmt::format("map '{}' here hashes to {:016x}, the server's to {:016x}", name,
-                                loaded.hash, expected_hash));
-    return &loaded;
+void MapCache::keep(std::uint64_t hash, const game::Map& map,
+                    std::span<const std::uint8_t> bytes) {
+    std::optional<game::Map>& held = maps_[hash];
+    if (held) return;
+    held = map;
+    if (const Status kept = library_.store(hash, bytes); !kept)
+        spdlog::warn("the fetched map is not kept: {}", kept.error().message);
 }
 
 }  // namespace carom::loadgen

@@ -1,33 +1,31 @@
 #pragma once
-// Maps by the name Accepted carries, loaded once for all simulated clients
-// and checked against the server's hash.
+// The maps of the simulated clients, by hash: each is looked for once (the
+// map cache and the map directories, client::MapLibrary), and a map one
+// client fetched from the server serves the clients accepted after it.
 #include <cstdint>
-#include <filesystem>
 #include <map>
+#include <span>
 #include <string>
-#include <vector>
 
+#include "carom/client/map_library.hpp"
 #include "carom/game/map.hpp"
-#include "carom/result.hpp"
 
 namespace carom::loadgen {
 
-struct LoadedMap {
-    game::Map map;
-    std::uint64_t hash = 0;
-};
-
 class MapCache {
   public:
-    explicit MapCache(std::vector<std::filesystem::path> dirs) : dirs_(std::move(dirs)) {}
+    explicit MapCache(client::MapLibrary library) : library_(std::move(library)) {}
 
-    // The map named `name` whose hash is `expected_hash`; or why not (not
-    // found, unreadable, or a different map than the server's).
-    Result<const LoadedMap*> get(const std::string& name, std::uint64_t expected_hash);
+    // The map whose binary hashes to `hash` (Accepted names it `name`);
+    // null when none is held: the client fetches it from the server.
+    const game::Map* find(const std::string& name, std::uint64_t hash);
+    // A map a client fetched (its binary hashed to `hash`): for the others,
+    // and for the library's cache.
+    void keep(std::uint64_t hash, const game::Map& map, std::span<const std::uint8_t> bytes);
 
   private:
-    std::vector<std::filesystem::path> dirs_;
-    std::map<std::string, Result<LoadedMap>> maps_;  // a failure is remembered too
+    client::MapLibrary library_;
+    std::map<std::uint64_t, std::optional<game::Map>> maps_;  // nullopt: not found locally
 };
 
 }  // namespace carom::loadgen

@@ -48,6 +48,7 @@ void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
     connection_.on_datagram(bytes, now);
     // The map at once: the FullState that follows Accepted needs it.
     if (!accepted_ms_ && connection_.state() == client::State::connected) on_accepted(now);
+    if (accepted_ms_) note_map();
     note_updates(now);
 }
 
@@ -115,15 +116,23 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
     // Spectators too: every client steps its copy of the match with the map.
-    auto found = maps_.get(s.map_name, s.map_hash);
-    if (!found) {
-        map_problem_ = found.error().message;
-        spdlog::warn("client {}: {}; playing idle inputs, reading no update", s.client_id,
-                     map_problem_);
-        return;
+    if (const game::Map* map = maps_.find(s.map_name, s.map_hash)) {
+        connection_.set_map(*map);
+    } else {
+        connection_.fetch_map(now_ms);
     }
-    map_ = *found;
-    connection_.set_map(map_->map);
+}
+
+void SimClient::note_map() {
+    if (map_known_) return;
+    if (connection_.replica() != nullptr) {
+        map_known_ = true;
+        if (auto fetched = connection_.take_fetched_map())
+            maps_.keep(connection_.admission().map_hash, connection_.replica()->map(), *fetched);
+    } else if (connection_.close_reason() == client::CloseReason::bad_map && map_problem_.empty()) {
+        map_problem_ = connection_.close_detail();
+        spdlog::warn("client {}: {}", connection_.admission().client_id, map_problem_);
+    }
 }
 
 game::Input SimClient::next_input() {

@@ -53,6 +53,9 @@ class SimClient {
     void pump();
     void arm_pump();
     void on_accepted(std::uint64_t now_ms);
+    // Once the room's map is held (found, or fetched: then kept for the
+    // others), or why it could not be.
+    void note_map();
     game::Input next_input();
 
     asio::ip::udp::socket socket_;
@@ -80,7 +83,7 @@ class SimClient {
     std::uint32_t applied_seen_ = 0;
     std::optional<std::uint64_t> last_applied_ms_;
     std::uint64_t max_input_stall_ms_ = 0;
-    const LoadedMap* map_ = nullptr;
+    bool map_known_ = false;  // the connection holds the room's map
     std::string map_problem_;
     client::BotDriver bot_;
 };

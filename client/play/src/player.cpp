@@ -1,12 +1,12 @@
 #include "carom/play/player.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "carom/client/map_lookup.hpp"
 #include "carom/game/printable_name.hpp"
-#include "carom/protocol/map_codec.hpp"
 
 namespace carom::play {
 namespace {
@@ -56,6 +56,7 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
 Player::Player(PlayerConfig config, client::Connection::SendFn send)
     : config_(std::move(config)),
       connection_(config_.connection, std::move(send)),
+      maps_(config_.map_cache_dir, config_.map_dirs),
       keys_(config_.keys) {}
 
 const game::Match* Player::match() const {
@@ -65,7 +66,16 @@ const game::Match* Player::match() const {
 
 void Player::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
     connection_.on_datagram(bytes, now_ms);
-    if (!accepted_ && connection_.state() == client::State::connected) on_accepted();
+    if (!accepted_ && connection_.state() == client::State::connected) on_accepted(now_ms);
+    if (accepted_ && !map_ && map_problem_.empty() && connection_.replica() != nullptr) {
+        // Fetched from the server: kept by hash for the next time.
+        if (auto fetched = connection_.take_fetched_map()) {
+            if (const Status kept = maps_.store(connection_.admission().map_hash, *fetched); !kept)
+                cache_problem_ = kept.error().message;
+        }
+        map_source_ = "the server";
+        use_map(connection_.replica()->map());
+    }
     const std::optional<client::MatchInfo>& info = connection_.match_info();
     if (map_ && info && info != match_info_) on_new_match(*info);
     for (const client::ServerEvent& e : connection_.take_events()) {
@@ -81,23 +91,29 @@ void Player::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_
     }
 }
 
-void Player::on_accepted() {
+void Player::on_accepted(std::uint64_t now_ms) {
     accepted_ = true;
     const client::Admission& a = connection_.admission();
-    auto found = client::find_map(a.map_name, config_.map_dirs);
+    auto found = maps_.find(a.map_name, a.map_hash);
     if (!found) {
-        map_problem_ = game::printable_name(found.error().message, 200);
-        return;
-    }
-    game::Map map = std::move(*found);
-    if (protocol::map_hash(map) != a.map_hash) {
-        map_problem_ = "map '" + game::printable_name(a.map_name) +
-                       "' differs from the server's (another version?)";
+        connection_.fetch_map(now_ms);  // use_map() once it is here
         return;
     }
     try {
-        // Both refuse a map that cannot be played; the predictor a slot the map has not.
-        connection_.set_map(map);
+        connection_.set_map(found->map);  // refuses a map that cannot be played
+    } catch (const std::exception& e) {
+        map_problem_ = "map '" + game::printable_name(a.map_name) +
+                       "': " + game::printable_name(e.what(), 200);
+        return;
+    }
+    map_source_ = found->file.string();
+    use_map(found->map);
+}
+
+void Player::use_map(const game::Map& map) {
+    const client::Admission& a = connection_.admission();
+    try {
+        // The predictor refuses a slot the map has not.
         if (a.slot >= 0)
             predictor_ = std::make_unique<Predictor>(map, static_cast<game::Slot>(a.slot),
                                                      config_.prediction);
@@ -111,7 +127,7 @@ void Player::on_accepted() {
     ic.tick_ms = 1000.0 / tick_hz;
     ic.update_interval_ms = 1000.0 / std::clamp<std::uint32_t>(a.update_rate_hz, 1, tick_hz);
     interpolator_ = std::make_unique<Interpolator>(ic);
-    map_ = std::move(map);
+    map_ = map;
 }
 
 void Player::on_new_match(const client::MatchInfo& info) {
@@ -209,6 +225,8 @@ std::optional<Ending> Player::ending() const {
             if (!connection_.close_detail().empty()) m += " (" + connection_.close_detail() + ")";
             return Ending{r == net::DisconnectReason::server_shutdown ? 0 : kExitLost, m};
         }
+        case client::CloseReason::bad_map:
+            return Ending{kExitMap, "cannot play: " + connection_.close_detail()};
         case client::CloseReason::quit:
         case client::CloseReason::none:
             break;
@@ -251,6 +269,12 @@ render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
         add_network_figures(waiting.hud);
         waiting.hud.phase = render::Phase::waiting;
         waiting.hud.note = connection_.state() == client::State::connecting ? "connecting..." : "";
+        if (const protocol::MapDownload* d = connection_.map_download(); d != nullptr && !map_)
+            waiting.hud.note = fmt::format(
+                "downloading map '{}': {}% ({:.1f} of {:.1f} kB)",
+                game::printable_name(connection_.admission().map_name),
+                d->size() == 0 ? 0 : d->bytes_held() * 100 / d->size(),
+                static_cast<double>(d->bytes_held()) / 1000.0, static_cast<double>(d->size()) / 1000.0);
         waiting.help = help;
         return waiting;
     }

@@ -1,7 +1,6 @@
 #include "carom/protocol/map_codec.hpp"
 
-#define XXH_INLINE_ALL  // header-only, as the core uses it: no library to cross-link
-#include <xxhash.h>
+#include "carom/protocol/map_transfer.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -277,8 +276,7 @@ Result<game::Map> map_from_binary(std::span<const std::uint8_t> bytes) {
 }
 
 std::uint64_t map_hash(const game::Map& map) {
-    const std::vector<std::uint8_t> bytes = map_to_binary(map);
-    return XXH3_64bits(bytes.data(), bytes.size());
+    return map_bytes_hash(map_to_binary(map));
 }
 
 }  // namespace carom::protocol

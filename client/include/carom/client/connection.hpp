@@ -9,10 +9,11 @@
 // (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
 // Call update() regularly: it resends, times out and keeps the link alive.
 //
-// Once connected, the caller hands it the room's map (set_map): the
-// connection keeps an exact copy of the room's match (Replica), restored from
-// a FullState and stepped with each ServerUpdate's inputs, and acknowledges
-// the newest tick it holds in every ClientUpdate.
+// Once connected, the caller hands it the room's map (set_map), or has it
+// fetch the map from the server (fetch_map): the connection keeps an exact
+// copy of the room's match (Replica), restored from a FullState and stepped
+// with each ServerUpdate's inputs, and acknowledges the newest tick it holds
+// in every ClientUpdate.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -28,6 +29,7 @@
 #include "carom/client/replica.hpp"
 #include "carom/game/input.hpp"
 #include "carom/protocol/full_state.hpp"
+#include "carom/protocol/map_transfer.hpp"
 #include "carom/protocol/packet.hpp"
 
 namespace carom::client {
@@ -45,6 +47,7 @@ struct ConnectionConfig {
     // Held ticks the copy keeps for drawing the past (Replica::history());
     // 0 for a client that draws nothing.
     std::size_t history_ticks = Replica::kHistoryTicks;
+    protocol::MapDownload::Config map_download;
 };
 
 // What the server told us in Accepted: the session's terms.
@@ -60,6 +63,9 @@ struct Admission {
     std::uint32_t update_rate_hz = 60;
     std::string map_name;
     std::uint64_t map_hash = 0;
+    std::uint32_t map_bytes = 0;  // the size of the map's binary (fetch_map)
+    std::uint32_t slots = 0;      // player slots of the room's match
+    std::uint32_t team_size = 0;
     std::uint64_t seed = 0;
     std::uint32_t input_redundancy = protocol::kDefaultInputRedundancy;
 };
@@ -79,6 +85,7 @@ enum class CloseReason : std::uint8_t {
     timeout,            // nothing heard for timeout_ms
     server_disconnect,  // see server_disconnect_reason(), close_detail()
     quit,               // disconnect() was called
+    bad_map,            // the map fetched from the server was refused: see close_detail()
 };
 std::string_view to_string(State state);
 std::string_view to_string(CloseReason reason);
@@ -110,6 +117,22 @@ class Connection {
     // shown it applied (at most input_redundancy). A spectator's ClientUpdate
     // carries no inputs, only the acknowledgement.
     void send_input(game::Input input, std::uint64_t now_ms);
+    // Once connected, for a caller that holds no map of Accepted.map_hash:
+    // asks the server for the map's chunks (MapRequest, paced by update())
+    // until every one came; the bytes must hash to map_hash and decode to a
+    // map that passes every check of a map file, and then it is set as by
+    // set_map(). Else the connection closes (bad_map, the reason in
+    // close_detail()). A transfer cut by a reconnect to a room of the same
+    // map resumes where it was.
+    void fetch_map(std::uint64_t now_ms);
+    // The transfer under way or done (null before fetch_map()).
+    const protocol::MapDownload* map_download() const {
+        return download_ ? &*download_ : nullptr;
+    }
+    // The binary of a map fetched and set, once: for the caller's cache.
+    std::optional<std::vector<std::uint8_t>> take_fetched_map() {
+        return std::exchange(fetched_, std::nullopt);
+    }
     // Sends Disconnect(quit) when connecting or connected, then closes.
     void disconnect(std::uint64_t now_ms);
 
@@ -163,6 +186,8 @@ class Connection {
     void on_full_state(const net::FullState& part, std::size_t bytes);
     void on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void on_disconnect(const net::Disconnect& disconnect);
+    void on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms);
+    void request_map_chunks(std::uint64_t now_ms);
     // After the copy took a new state: the events, the match, the inputs still to send.
     void on_new_state(std::size_t bytes);
 
@@ -190,6 +215,9 @@ class Connection {
     std::uint32_t next_sequence_ = 1;
     std::array<SentAck, kAckRing> acks_{};
 
+    std::optional<protocol::MapDownload> download_;
+    bool fetching_ = false;  // asked to fetch the map of this session's Accepted
+    std::optional<std::vector<std::uint8_t>> fetched_;
     std::optional<Replica> replica_;
     protocol::FullStateAssembly assembly_;
     std::uint32_t failures_in_a_row_ = 0;

@@ -56,6 +56,7 @@ class Replica {
     };
     // Steps from the held tick to update.tick.
     Applied apply(const protocol::Update& update, std::uint64_t secret);
+    const game::Map& map() const { return map_; }
     // Forget the state (the client then asks for a FullState).
     void drop() { held_ = false; }
 

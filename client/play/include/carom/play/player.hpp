@@ -14,6 +14,7 @@
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
+#include "carom/client/map_library.hpp"
 #include "carom/play/held_keys.hpp"
 #include "carom/play/interpolator.hpp"
 #include "carom/play/predictor.hpp"
@@ -24,6 +25,8 @@ namespace carom::play {
 struct PlayerConfig {
     client::ConnectionConfig connection;
     std::vector<std::filesystem::path> map_dirs;
+    // Maps fetched from servers, by hash (client::MapLibrary); empty: none kept.
+    std::filesystem::path map_cache_dir;
     bool bot = false;  // the game's bot steers instead of the keys
     HoldConfig keys;
     PredictorConfig prediction;
@@ -59,9 +62,15 @@ class Player {
     const Predictor* predictor() const { return predictor_.get(); }
     const Interpolator* interpolator() const { return interpolator_.get(); }
     const game::Map* map() const { return map_ ? &*map_ : nullptr; }
+    // Where the map came from: a file (cached or a map file), or "the server".
+    const std::string& map_source() const { return map_source_; }
+    // Why a fetched map could not be kept in the cache (empty: it was, or none was fetched).
+    const std::string& cache_problem() const { return cache_problem_; }
 
   private:
-    void on_accepted();
+    void on_accepted(std::uint64_t now_ms);
+    // The room's map is here (found, or fetched and set): prediction and drawing start.
+    void use_map(const game::Map& map);
     void on_new_state(std::uint64_t now_ms);
     void on_new_match(const client::MatchInfo& info);
     std::string banner(const game::Match& match) const;
@@ -73,12 +82,15 @@ class Player {
 
     PlayerConfig config_;
     client::Connection connection_;
+    client::MapLibrary maps_;
     HeldKeys keys_;
     client::BotDriver bot_;
     bool accepted_ = false;
     bool cushioned_ = false;
     std::optional<game::Map> map_;
+    std::string map_source_;  // the file the map came from, or "the server"
     std::string map_problem_;
+    std::string cache_problem_;  // the fetched map could not be kept (play goes on)
     std::unique_ptr<Predictor> predictor_;
     std::unique_ptr<Interpolator> interpolator_;
     std::uint64_t newest_tick_ = 0;

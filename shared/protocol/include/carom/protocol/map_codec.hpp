@@ -23,8 +23,9 @@ Result<game::Map> decode_map(const schema::Map& table);
 std::vector<std::uint8_t> map_to_binary(const game::Map& map);
 Result<game::Map> map_from_binary(std::span<const std::uint8_t> bytes);
 
-// XXH3-64 of the map's binary: Accepted names the room's map by it, so that
-// a client plays on exactly the server's map.
+// XXH3-64 of the map's binary (map_to_binary, the bytes the server sends in
+// MapChunks): Accepted names the room's map by it, so that a client plays on
+// exactly the server's map.
 std::uint64_t map_hash(const game::Map& map);
 
 }  // namespace carom::protocol

@@ -25,7 +25,10 @@ namespace carom::protocol {
 //    32-bit proof keyed by the session secret carries the state hash; the
 //    per-tick messages are root tables of their own (ServerUpdate,
 //    ClientUpdate) with a fixed header struct.
-inline constexpr std::uint32_t kProtocolVersion = 5;
+// 6: the map travels (MapRequest, MapChunk; Accepted gives the map's size,
+//    the slot count and the team size); the status query (StatusRequest,
+//    Status) lists the rooms before any session.
+inline constexpr std::uint32_t kProtocolVersion = 6;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // ConnectRequest and ConnectResponse are padded to at least this, so no
 // reply before acceptance (Challenge, Denied, Accepted) is larger.
