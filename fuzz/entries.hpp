@@ -34,6 +34,8 @@ std::uint64_t client_updates_taken(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
 int map_binary(std::span<const std::uint8_t> input);
+// A map's binary fetched over the wire by a client (map_binary's seeds).
+int map_transfer(std::span<const std::uint8_t> input);
 int stadium_hbs(std::span<const std::uint8_t> input);
 
 struct Record {

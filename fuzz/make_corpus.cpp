@@ -21,6 +21,7 @@
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
 #include "carom/protocol/proof.hpp"
+#include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"
 #include "entries.hpp"
 #include "link.hpp"
@@ -79,6 +80,21 @@ Bytes keep_alive(std::uint32_t id = kFuzzClientId) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateKeepAlive(b);
     return copy_of(protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union(), kFuzzSecret));
+}
+
+// The chunks `chunks` of the map of `hash` (rink's, the harness's room).
+Bytes map_request(std::uint64_t hash, const std::vector<std::uint32_t>& chunks) {
+    flatbuffers::FlatBufferBuilder b;
+    const auto body = net::CreateMapRequestDirect(b, hash, &chunks);
+    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::MapRequest, body.Union(),
+                                           kFuzzSecret));
+}
+
+Bytes status_request(std::uint32_t first_room, bool padded) {
+    flatbuffers::FlatBufferBuilder b;
+    if (padded) return copy_of(protocol::encode_status_request(b, first_room));
+    const auto body = net::CreateStatusRequest(b, first_room);
+    return copy_of(protocol::finish_packet(b, 0, net::Body::StatusRequest, body.Union()));
 }
 
 Bytes disconnect() {
@@ -178,6 +194,19 @@ void server_corpus(const fs::path& dir) {
               .add(copy_of(protocol::encode_update(b, u, {4, true})))
               .bytes());
     write(dir, "not-a-packet", Records().add(Bytes{0, 1, 2, 3, 4, 5, 6, 7, 8}).bytes());
+    // The map transfer and the status query.
+    const std::uint64_t rink = protocol::map_hash(server::test::map_named("rink.json"));
+    write(dir, "map-request",
+          Records()
+              .add(map_request(rink, {0, 1, 2}), kRecordTick)
+              .add(map_request(rink, {2, 3, 999, 1}), kRecordTick)
+              .add(client_update(4, 1, 0), kRecordTick)
+              .bytes());
+    write(dir, "map-request-other-map", Records().add(map_request(rink ^ 1, {0}), kRecordTick).bytes());
+    write(dir, "status-request",
+          Records().add(status_request(0, true), kRecordStranger).add(status_request(1, true)).bytes());
+    write(dir, "status-request-unpadded",
+          Records().add(status_request(0, false), kRecordStranger).bytes());
 }
 
 // Replaces every occurrence of `from` (little-endian) with `to`.
