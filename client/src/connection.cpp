@@ -77,6 +77,7 @@ void Connection::connect(std::uint64_t now_ms) {
     match_info_.reset();
     last_input_sequence_ = 0;
     fetching_ = false;  // download_ stays: a room of the same map resumes it
+    announce_map_ = false;
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;
     last_heard_ms_ = now_ms;
@@ -233,6 +234,16 @@ void Connection::fetch_map(std::uint64_t now_ms) {
 }
 
 void Connection::request_map_chunks(std::uint64_t now_ms) {
+    if (announce_map_ && replica_ && !replica_->holds() &&
+        (!announced_ms_ || now_ms - *announced_ms_ >= 100)) {
+        announced_ms_ = now_ms;
+        builder_.Clear();
+        const auto body = net::CreateMapRequest(builder_, download_->hash());
+        transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::MapRequest,
+                                         body.Union(), admission_.secret),
+                 now_ms);
+        return;
+    }
     if (!fetching_ || !download_ || download_->complete()) return;
     const std::vector<std::uint32_t> chunks = download_->due(now_ms);
     if (chunks.empty()) return;
@@ -272,6 +283,9 @@ void Connection::on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms) 
         return refuse(e.what());
     }
     fetched_ = std::move(*bytes);
+    announce_map_ = true;
+    announced_ms_.reset();
+    request_map_chunks(now_ms);
 }
 
 void Connection::set_map(const game::Map& map) {

@@ -1,8 +1,8 @@
 #include "carom/client/map_library.hpp"
 
-#include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -41,7 +41,9 @@ std::filesystem::path MapLibrary::default_cache_dir() {
 }
 
 std::filesystem::path MapLibrary::cached_file(std::uint64_t hash) const {
-    return cache_dir_ / fmt::format("{:016x}.cmap", hash);
+    char name[32];
+    std::snprintf(name, sizeof name, "%016llx.cmap", static_cast<unsigned long long>(hash));
+    return cache_dir_ / name;
 }
 
 std::optional<MapLibrary::Found> MapLibrary::find(std::string_view name,
@@ -75,7 +77,7 @@ Status MapLibrary::store(std::uint64_t hash, std::span<const std::uint8_t> bytes
     if (ec) return fail(cache_dir_.string() + ": " + ec.message());
     const std::filesystem::path file = cached_file(hash);
     const std::filesystem::path tmp =
-        file.string() + fmt::format(".{}.tmp", static_cast<long>(::getpid()));
+        file.string() + "." + std::to_string(::getpid()) + ".tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(bytes.data()),

@@ -45,13 +45,14 @@ struct AcceptedFields {
     std::uint64_t seed = 99;
     std::uint32_t input_redundancy = 8;
     std::uint64_t secret = 0;  // Accepted.session_secret (protocol 4)
+    std::uint32_t map_bytes = 0;  // protocol 6
 };
 
 inline Bytes accepted(const AcceptedFields& a) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateAcceptedDirect(
         b, a.client_id, a.room, a.slot, a.team, a.tick_rate_hz, a.update_rate_hz,
-        a.map_name.c_str(), a.map_hash, a.seed, a.input_redundancy, a.secret);
+        a.map_name.c_str(), a.map_hash, a.seed, a.input_redundancy, a.secret, 4, 2, a.map_bytes);
     return copy_of(
         protocol::finish_packet(b, a.client_id, net::Body::Accepted, body.Union(), a.secret));
 }

@@ -64,6 +64,9 @@ struct LinkConfig {
     bool spectator = false;
     double final_pause_s = 5.0;
     bool ghosts = false;  // the prediction steps the others as ghosts, not with their inputs
+    std::filesystem::path map_file;  // instead of `map` in the maps directory
+    bool client_has_maps = true;     // the client's map directories hold the shipped maps
+    std::filesystem::path map_cache;  // the client's map cache (empty: none)
 };
 
 class LossyWorld {
@@ -129,7 +132,7 @@ class LossyWorld {
 
     static server::ServerConfig server_config(const LinkConfig& c) {
         server::ServerConfig s;
-        s.maps = {kMaps / c.map};
+        s.maps = {c.map_file.empty() ? kMaps / c.map : c.map_file};
         s.bots = c.bots;
         s.seed = c.seed;
         s.final_pause_s = c.final_pause_s;
@@ -139,7 +142,8 @@ class LossyWorld {
         PlayerConfig s;
         s.connection.name = "lossy";
         s.connection.token = c.seed;
-        s.map_dirs = {kMaps};
+        if (c.client_has_maps) s.map_dirs = {kMaps};
+        s.map_cache_dir = c.map_cache;
         s.bot = c.bot_client;
         s.connection.spectator = c.spectator;
         s.prediction.others_hold_inputs = !c.ghosts;

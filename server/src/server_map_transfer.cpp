@@ -28,7 +28,15 @@ void Server::on_map_request(Session& s, const net::MapRequest& request) {
         ++stats_.map_transfers_started;
     }
     Session::MapSend& m = *s.map_send;
-    if (m.completed || request.chunks() == nullptr) return;
+    if (m.completed) return;
+    if (request.chunks() == nullptr || request.chunks()->size() == 0) {
+        // "I hold the map": it can read a FullState now, so the next update
+        // is one (once a transfer: it is over).
+        map_transfer_done(s);
+        s.acked = 0;
+        s.full_sent_tick = 0;
+        return;
+    }
     // Bounded work a datagram: the verifier let through any length.
     const std::size_t n = std::min<std::size_t>(request.chunks()->size(),
                                                 protocol::kMaxChunksPerRequest);

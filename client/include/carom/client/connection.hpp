@@ -217,6 +217,10 @@ class Connection {
 
     std::optional<protocol::MapDownload> download_;
     bool fetching_ = false;  // asked to fetch the map of this session's Accepted
+    // The map came: the server is told (an empty MapRequest, every 100 ms
+    // until a state comes), so that it sends the FullState at once.
+    bool announce_map_ = false;
+    std::optional<std::uint64_t> announced_ms_;
     std::optional<std::vector<std::uint8_t>> fetched_;
     std::optional<Replica> replica_;
     protocol::FullStateAssembly assembly_;

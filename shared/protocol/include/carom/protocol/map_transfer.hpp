@@ -35,7 +35,7 @@ class MapDownload {
         std::size_t window = 128;
         // A chunk not come this long after it was asked for is asked again;
         // the wait then follows the time chunks take to come (twice it).
-        std::uint64_t first_retry_ms = 300;
+        std::uint64_t first_retry_ms = 200;
     };
     enum class Took : std::uint8_t { fresh, duplicate, refused };
 

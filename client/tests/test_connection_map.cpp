@@ -1,0 +1,174 @@
+// The client's side of the map transfer against a server written by hand:
+// what it asks for, and a hostile server's map refused with the reason.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "carom/client/map_library.hpp"
+#include "carom/protocol/map_transfer.hpp"
+#include "fake_server.hpp"
+
+using namespace carom;
+using namespace carom::client;
+using namespace carom::client::test;
+
+namespace {
+
+constexpr std::uint64_t kSecret = 0x5EC2E7;
+
+Bytes chunk(std::uint64_t hash, std::uint32_t index, std::span<const std::uint8_t> data,
+            std::uint64_t secret = kSecret) {
+    flatbuffers::FlatBufferBuilder b;
+    const auto body = net::CreateMapChunk(b, hash, index, b.CreateVector(data.data(), data.size()));
+    return copy_of(protocol::finish_packet(b, 42, net::Body::MapChunk, body.Union(), secret));
+}
+
+// Connected on a map of `bytes` (named by their hash), fetching it.
+void fetching(Harness& h, const Bytes& bytes) {
+    AcceptedFields a;
+    a.secret = kSecret;
+    a.map_hash = protocol::map_bytes_hash(bytes);
+    a.map_bytes = static_cast<std::uint32_t>(bytes.size());
+    h.connect(a);
+    h.connection.fetch_map(0);
+}
+
+void send_all(Harness& h, const Bytes& bytes, std::uint64_t hash) {
+    for (std::uint32_t i = 0; i < protocol::chunk_count(bytes.size()); ++i) {
+        const std::size_t at = std::size_t{i} * protocol::kMapChunkBytes;
+        h.receive(chunk(hash, i,
+                        std::span(bytes).subspan(at, std::min(protocol::kMapChunkBytes,
+                                                              bytes.size() - at))),
+                  10);
+    }
+}
+
+struct TempDir {
+    std::filesystem::path path;
+    TempDir() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "carom-lib-XXXXXX").string();
+        path = ::mkdtemp(pattern.data());
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("fetch_map asks for the chunks with the session secret, then holds the map") {
+    Harness h;
+    const Bytes bytes = protocol::map_to_binary(shipped_map("arena"));
+    fetching(h, bytes);
+    const net::Packet& request = h.last_sent();
+    REQUIRE(request.body_as_MapRequest() != nullptr);
+    CHECK(request.session_secret() == kSecret);
+    CHECK(request.body_as_MapRequest()->map_hash() == protocol::map_bytes_hash(bytes));
+    CHECK(request.body_as_MapRequest()->chunks()->size() == protocol::chunk_count(bytes.size()));
+    // A chunk without the secret is forged: dropped.
+    h.receive(chunk(protocol::map_bytes_hash(bytes), 0, std::span(bytes).first(1024), 1), 5);
+    CHECK(h.connection.stats().wrong_secret == 1);
+    CHECK(h.connection.map_download()->chunks_held() == 0);
+    send_all(h, bytes, protocol::map_bytes_hash(bytes));
+    REQUIRE(h.connection.replica() != nullptr);
+    CHECK(h.connection.state() == State::connected);
+    const auto fetched = h.connection.take_fetched_map();
+    REQUIRE(fetched);
+    CHECK(*fetched == bytes);
+    // It tells the server it holds the map: an empty MapRequest.
+    const net::Packet& done = h.last_sent();
+    REQUIRE(done.body_as_MapRequest() != nullptr);
+    CHECK((done.body_as_MapRequest()->chunks() == nullptr ||
+           done.body_as_MapRequest()->chunks()->size() == 0));
+}
+
+TEST_CASE("a hostile server's map is refused with the reason: limits, checks, hash, size") {
+    SUBCASE("a map outside the limits") {
+        game::Map bad = shipped_map("arena");
+        bad.tuning.kick_speed = 1e50;
+        const Bytes bytes = protocol::map_to_binary(bad);
+        Harness h;
+        fetching(h, bytes);
+        send_all(h, bytes, protocol::map_bytes_hash(bytes));
+        CHECK(h.connection.state() == State::closed);
+        CHECK(h.connection.close_reason() == CloseReason::bad_map);
+        CHECK(h.connection.close_detail().find("kick_speed") != std::string::npos);
+        CHECK(h.connection.replica() == nullptr);
+    }
+    SUBCASE("bytes that are not a map") {
+        const Bytes bytes(3000, 0xAB);
+        Harness h;
+        fetching(h, bytes);
+        send_all(h, bytes, protocol::map_bytes_hash(bytes));
+        CHECK(h.connection.close_reason() == CloseReason::bad_map);
+        CHECK(h.connection.close_detail().find("refused") != std::string::npos);
+    }
+    SUBCASE("bytes of another hash than Accepted named") {
+        const Bytes bytes = protocol::map_to_binary(shipped_map("arena"));
+        Harness h;
+        AcceptedFields a;
+        a.secret = kSecret;
+        a.map_hash = protocol::map_bytes_hash(bytes) ^ 1;
+        a.map_bytes = static_cast<std::uint32_t>(bytes.size());
+        h.connect(a);
+        h.connection.fetch_map(0);
+        send_all(h, bytes, a.map_hash);
+        CHECK(h.connection.close_reason() == CloseReason::bad_map);
+        CHECK(h.connection.close_detail().find("do not hash") != std::string::npos);
+    }
+    SUBCASE("a map past the size limit, before anything is allocated") {
+        Harness h;
+        AcceptedFields a;
+        a.secret = kSecret;
+        a.map_bytes = 0xFFFFFFFF;
+        h.connect(a);
+        h.connection.fetch_map(0);
+        CHECK(h.connection.close_reason() == CloseReason::bad_map);
+        CHECK(h.connection.close_detail().find("more than a map may be") != std::string::npos);
+    }
+}
+
+TEST_CASE("the map library finds a cached map by hash, never by name, and skips damaged files") {
+    TempDir dir;
+    const Bytes arena = protocol::map_to_binary(shipped_map("arena"));
+    const std::uint64_t hash = protocol::map_bytes_hash(arena);
+    const MapLibrary empty(dir.path / "cache", {});
+    CHECK(!empty.find("arena", hash));
+    REQUIRE(empty.store(hash, arena));
+    const auto found = empty.find("anything", hash);
+    REQUIRE(found);
+    CHECK(found->file == empty.cached_file(hash));
+    CHECK(protocol::map_hash(found->map) == hash);
+    // Another hash: not this file, whatever the name says.
+    CHECK(!empty.find("arena", hash ^ 1));
+    // A damaged cache file is passed over; the map directory's file of the
+    // same hash is used instead.
+    {
+        std::ofstream out(empty.cached_file(hash), std::ios::binary | std::ios::trunc);
+        out << "not a map";
+    }
+    CHECK(!empty.find("arena", hash));
+    const MapLibrary with_dirs(dir.path / "cache", {std::filesystem::path(CAROM_MAPS_DIR)});
+    const auto from_dir = with_dirs.find("arena", hash);
+    REQUIRE(from_dir);
+    CHECK(from_dir->file.filename() == "arena.json");
+    // A file of that name but another map is not used.
+    CHECK(!with_dirs.find("rink", hash));
+}
+
+TEST_CASE("the map cache is under XDG_CACHE_HOME, else HOME/.cache") {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    const std::string saved_xdg = xdg != nullptr ? xdg : "";
+    const std::string saved_home = home != nullptr ? home : "";
+    ::setenv("XDG_CACHE_HOME", "/x/cache", 1);
+    CHECK(MapLibrary::default_cache_dir() == "/x/cache/carom/maps");
+    ::setenv("XDG_CACHE_HOME", "relative", 1);  // not absolute: ignored, as XDG says
+    ::setenv("HOME", "/home/ana", 1);
+    CHECK(MapLibrary::default_cache_dir() == "/home/ana/.cache/carom/maps");
+    ::unsetenv("XDG_CACHE_HOME");
+    ::unsetenv("HOME");
+    CHECK(MapLibrary::default_cache_dir().empty());
+    if (xdg != nullptr) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
+    if (home != nullptr) ::setenv("HOME", saved_home.c_str(), 1);
+}
