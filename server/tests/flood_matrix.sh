@@ -2,7 +2,8 @@
 # Every abuse at once against a 4 v 4 on 127.0.0.1: eight carom-loadgen
 # players in room 0 while two carom-flood processes send every attack kind
 # (random bytes of every size up to 64 KB, junk, bit-flipped packets, forged
-# cookies, wrong versions and ids, ConnectRequests from 128 ports, inputs and
+# cookies, wrong versions and ids, ConnectRequests from 128 ports, status
+# queries far past the rate, inputs and
 # disconnects forged from the players' own addresses when root) and the first
 # also runs two abusive sessions in room 1 (1000 inputs a second with replayed,
 # far-ahead and far-behind sequences and acks of updates never sent; one
@@ -93,9 +94,9 @@ sleep 1.5  # a stats file written after the flood
 counts=$(field "$work/stats.json" /invalid_total /ticks_dropped /receive/dropped_unread \
   "/invalid/bad identifier" "/invalid/too long" "/invalid/wrong version" "/invalid/wrong secret" \
   "/invalid/wrong client id" "/invalid/unknown sender" "/invalid/malformed" "/invalid/rate limited" \
-  /inputs_stale | paste -sd' ')
+  /inputs_stale /status_answered /status_refused | paste -sd' ')
 read -r invalid dropped_ticks unread bad_id too_long wrong_version wrong_secret wrong_id unknown \
-  malformed rate_limited stale <<<"$counts"
+  malformed rate_limited stale status_answered status_refused <<<"$counts"
 growth_kb=$((rss_after - rss_before))
 
 kill -TERM "$server_pid"
@@ -115,7 +116,8 @@ echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\"
   "\"invalid_total\": $invalid, \"dropped_unread\": $unread, \"bad_identifier\": $bad_id," \
   "\"too_long\": $too_long, \"wrong_version\": $wrong_version, \"wrong_secret\": $wrong_secret," \
   "\"wrong_client_id\": $wrong_id, \"unknown_sender\": $unknown, \"malformed\": $malformed," \
-  "\"rate_limited\": $rate_limited, \"inputs_stale\": $stale, \"storm_inputs\": $storm_inputs," \
+  "\"rate_limited\": $rate_limited, \"inputs_stale\": $stale, \"status_answered\": $status_answered," \
+  "\"status_refused\": $status_refused, \"storm_inputs\": $storm_inputs," \
   "\"storm_connected\": $storm_connected, \"noack_full\": $noack_full, \"noack_delta\": $noack_delta," \
   "\"replays_verified\": $replays, \"loadgen\": $(cat "$work/loadgen.json" | head -c 100000 | tr -d '\n' | sed -E 's/.*"update_gap_ms":(\{[^}]*\}).*/\1/')," \
   "\"input_stall_ms\": $(field "$work/loadgen.json" /input_stall_ms/max)}"
@@ -124,7 +126,8 @@ echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\"
 [[ "$storm_connected" == true ]] || fail "the storm session lost its connection"
 [[ "$noack_full" -gt 0 && $((noack_full * 19)) -le $((noack_delta + 19)) ]] ||
   fail "the never-acking session got $noack_full full states and $noack_delta updates"
-for pair in "bad identifier:$bad_id" "wrong version:$wrong_version" "malformed:$malformed"; do
+for pair in "bad identifier:$bad_id" "wrong version:$wrong_version" "malformed:$malformed" \
+  "status answered:$status_answered" "status refused (rate):$status_refused"; do
   [[ "${pair#*:}" -gt 0 ]] || fail "nothing counted as ${pair%:*}"
 done
 if grep -q 'forged-source skipped' "$work"/flood*.err; then

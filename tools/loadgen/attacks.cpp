@@ -5,6 +5,7 @@
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
 #include "carom/protocol/proof.hpp"
+#include "carom/protocol/status.hpp"
 #include "junk.hpp"
 
 namespace carom::loadgen {
@@ -12,7 +13,7 @@ namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Attack::count_)> kNames{
     "junk",           "every-size", "bit-flips",  "forged-cookies",
-    "wrong-versions", "wrong-ids",  "many-ports", "forged-source"};
+    "wrong-versions", "wrong-ids",  "many-ports", "forged-source", "status-queries"};
 
 std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> s) {
     return {s.begin(), s.end()};
@@ -110,6 +111,10 @@ std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::
         }
         case Attack::many_ports:
             return request(rng, protocol::kProtocolVersion);
+        case Attack::status_queries: {
+            flatbuffers::FlatBufferBuilder b;
+            return copy_of(protocol::encode_status_request(b, static_cast<std::uint32_t>(rng() % 4)));
+        }
         case Attack::wrong_ids:
         case Attack::forged_source:
             return session_packet(rng, static_cast<std::uint32_t>(rng() | 1), rng() | 1);

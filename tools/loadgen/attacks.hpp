@@ -18,6 +18,7 @@ enum class Attack : std::uint8_t {
     wrong_ids,       // session packets with random client ids and secrets
     many_ports,      // padded ConnectRequests, each from another source port
     forged_source,   // inputs and disconnects as if from a victim's address (raw socket, root)
+    status_queries,  // padded StatusRequests (the rooms listed), far past the address's rate
     count_
 };
 std::string_view to_string(Attack attack);

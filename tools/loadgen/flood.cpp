@@ -65,7 +65,7 @@ void add_options(CLI::App& app, Options& o) {
         ->capture_default_str();
     app.add_option("--attacks", o.attack_names,
                    "Kinds, taking turns: junk, every-size, bit-flips, forged-cookies, "
-                   "wrong-versions, wrong-ids, many-ports, forged-source, or all")
+                   "wrong-versions, wrong-ids, many-ports, forged-source, status-queries, or all")
         ->delimiter(',');
     app.add_option("--victims", o.victims,
                    "forged-source: 127.0.0.1:PORT of the sessions to impersonate")
