@@ -285,8 +285,11 @@ int play_as_bot(const Options& o, carom::play::Player& player, carom::app::UdpLi
             joined = true;
             joined_ms = now_ms;
             const auto& s = player.connection().admission();
-            spdlog::info("joined room {} slot {} on {} as client {}", s.room, s.slot,
-                         carom::game::printable_name(s.map_name), s.client_id);
+            spdlog::info("joined room {} slot {} on {} (map from {}) as client {}", s.room, s.slot,
+                         carom::game::printable_name(s.map_name), player.map_source(),
+                         s.client_id);
+            if (!player.cache_problem().empty())
+                spdlog::warn("the map is not kept: {}", player.cache_problem());
         }
         return joined && o.duration_s > 0.0 &&
                static_cast<double>(now_ms - joined_ms) >= o.duration_s * 1000.0;
