@@ -4,6 +4,11 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_file.hpp"
+
 #include "lossy_link.hpp"
 
 using namespace carom;
@@ -34,7 +39,72 @@ double join(LossyWorld& world, std::int64_t until_us) {
     return accepted && in_play ? static_cast<double>(*in_play - *accepted) : -1.0;
 }
 
+// A map at every list limit the format has (boxes, segments, walls, posts,
+// discs; a 64-character name): the largest a server can send. The extra
+// shapes lie off the field; the discs are small ones on it.
+game::Map largest_map() {
+    game::Map m = protocol::load_map_file(kMaps / "arena.json").value();
+    m.name = std::string(64, 'L');
+    for (std::size_t i = 0; m.boxes.size() < game::limits::kBoxesMax; ++i)
+        m.boxes.push_back({{-6000.0 + 10.0 * static_cast<double>(i % 500),
+                            -6000.0 - 10.0 * static_cast<double>(i / 500)},
+                           {1.0, 1.0}});
+    for (std::size_t i = 0; m.segments.size() < game::limits::kSegmentsMax; ++i) {
+        const double x = -6000.0 + 10.0 * static_cast<double>(i % 500);
+        const double y = 6000.0 + 10.0 * static_cast<double>(i / 500);
+        m.segments.push_back({{x, y}, {x + 5.0, y}});
+    }
+    for (std::size_t i = 0; m.walls.size() < game::limits::kWallsMax; ++i) {
+        game::Wall w;
+        const double x = -6000.0 + 10.0 * static_cast<double>(i % 500);
+        const double y = 7000.0 + 10.0 * static_cast<double>(i / 500);
+        w.a = {x, y};
+        w.b = {x + 5.0, y};
+        w.color = 0x123456;
+        m.walls.push_back(w);
+    }
+    for (std::size_t i = 0; m.posts.size() < game::limits::kPostsMax; ++i) {
+        game::Post p;
+        p.position = {-6000.0 + 10.0 * static_cast<double>(i), -7000.0};
+        m.posts.push_back(p);
+    }
+    for (std::size_t i = 0; m.discs.size() < game::limits::kDiscsMax; ++i) {
+        game::Disc d;
+        d.position = {46.0 + 2.0 * static_cast<double>(i % 16), 3.0 + 2.0 * static_cast<double>(i / 16)};
+        d.radius = 0.1;
+        m.discs.push_back(d);
+    }
+    return m;
+}
+
 }  // namespace
+
+TEST_CASE("the largest map the limits allow is fetched at 100 ms and 5 % loss") {
+    const game::Map largest = largest_map();
+    const std::vector<std::uint8_t> binary = protocol::map_to_binary(largest);
+    const auto decoded = protocol::map_from_binary(binary);
+    REQUIRE_MESSAGE(decoded, decoded.error().message);
+    TempDir dir;
+    const std::filesystem::path file = dir.path / "largest.json";
+    {
+        std::ofstream out(file);
+        out << protocol::map_to_json(largest).value();
+    }
+    LinkConfig c;
+    c.rtt_ms = 100;
+    c.loss = 0.05;
+    c.map_file = file;
+    c.client_has_maps = false;
+    c.map_cache = dir.path / "cache";
+    LossyWorld world(c);
+    const double ms = join(world, 20'000'000);
+    MESSAGE("the largest map: " << binary.size() << " bytes of binary ("
+                                << std::filesystem::file_size(file) << " bytes of JSON), in play "
+                                << ms << " ms after Accepted");
+    CHECK(ms >= 0.0);
+    CHECK(world.player().map_source() == "the server");
+    CHECK(world.server().stats().map_bytes_out >= binary.size());
+}
 
 TEST_CASE("a stadium the client never saw is fetched at 100 ms and 5 % loss, cached, then found") {
     TempDir cache;

@@ -2,6 +2,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <random>
 
 #include "carom/protocol/map_transfer.hpp"
@@ -93,4 +95,42 @@ TEST_CASE("a map download refuses chunks of the wrong size or index, and bytes o
     const auto bytes = d.bytes();
     REQUIRE(!bytes);
     CHECK(bytes.error().message.find("do not hash") != std::string::npos);
+}
+
+TEST_CASE("a 4 MiB download completes at 8 chunks a tick, 100 ms round trip, 5 % loss each way") {
+    // The server's side simulated: a queue of asked chunks, 8 sent a tick
+    // (60 a second), each way 50 ms and 5 % lost.
+    const auto map = some_bytes(kMaxMapBytes);
+    auto d = MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size())).value();
+    std::mt19937 rng(11);
+    const auto lost = [&rng] { return rng() % 100 < 5; };
+    std::multimap<std::uint64_t, std::vector<std::uint32_t>> requests;  // arriving at the server
+    std::multimap<std::uint64_t, std::uint32_t> chunks;                 // arriving at the client
+    std::deque<std::uint32_t> queue;
+    std::uint64_t now = 0;
+    for (; !d.complete() && now < 600'000; ++now) {
+        if (now % 16 == 0) {  // the client's tick
+            const auto asked = d.due(now);
+            if (!asked.empty() && !lost()) requests.emplace(now + 50, asked);
+        }
+        for (auto it = requests.begin(); it != requests.end() && it->first <= now;) {
+            queue.insert(queue.end(), it->second.begin(), it->second.end());
+            it = requests.erase(it);
+        }
+        if (now % 17 == 0)  // the server's tick (about 60 a second)
+            for (int k = 0; k < 8 && !queue.empty(); ++k) {
+                if (!lost()) chunks.emplace(now + 50, queue.front());
+                queue.pop_front();
+            }
+        for (auto it = chunks.begin(); it != chunks.end() && it->first <= now;) {
+            d.add(it->second, chunk_of(map, it->second), now);
+            it = chunks.erase(it);
+        }
+    }
+    REQUIRE(d.complete());
+    CHECK(*d.bytes() == map);
+    const double seconds = static_cast<double>(now) / 1000.0;
+    MESSAGE("4 MiB in " << seconds << " s (the pace alone: "
+                        << 4096.0 / 8.0 / 60.0 << " s)");
+    CHECK(seconds < 20.0);
 }
