@@ -326,7 +326,7 @@ int main(int argc, char** argv) {
         "repeat keeps it held (each repeat for --repeat-ms).\n"
         "Exit codes: 0 quit or left, 1 error (no terminal...), 2 bad arguments, 3 server\n"
         "unreachable, 4 refused (full, version mismatch, bad name...), 5 kicked or timed out,\n"
-        "6 map not found or different, 128+N stopped by signal N.");
+        "6 the server's map refused, 128+N stopped by signal N.");
     app.add_option("server", o.server, "HOST[:PORT] of the carom-server (port 27960 by default)")
         ->required();
     app.add_option("--name", o.name, "Your name (printable ASCII, 15 characters)");
