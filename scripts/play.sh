@@ -7,7 +7,8 @@
 #   REPLAYS=dir      where replays go (default build/play-replays)
 #   CLIENT_ARGS=...  more carom-client options (--name, --ascii, --fps ...)
 #   MAP=file         a map or stadium (.json, .hbs) the server plays; the
-#                    client looks for it in the same directory
+#                    client gets it as from any server (its cache, else
+#                    the server sends it)
 #   SERVER_ARGS=...  more carom-server options (--seed ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,11 +35,10 @@ stop_server() {
 trap 'stop_server; rm -rf "$run"' EXIT
 trap 'exit 130' INT TERM HUP
 
-map_args=() client_map_args=()
+map_args=()
 if [[ -n ${MAP:-} ]]; then
   [[ -f $MAP ]] || { echo "play: MAP=$MAP: no such file" >&2; exit 2; }
   map_args=(--map "$MAP")
-  client_map_args=(--map-dir "$(dirname "$MAP")")
 fi
 # shellcheck disable=SC2086
 "$bin/server/carom-server" --bind 127.0.0.1 --port 0 --bots --replay-dir "$replays" \
@@ -61,7 +61,7 @@ fi
 
 status=0
 # shellcheck disable=SC2086
-"$bin/client/app/carom-client" "127.0.0.1:$port" "${client_map_args[@]}" ${CLIENT_ARGS:-} ||
+"$bin/client/app/carom-client" "127.0.0.1:$port" ${CLIENT_ARGS:-} ||
   status=$?
 stop_server
 
