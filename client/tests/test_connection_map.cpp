@@ -2,17 +2,17 @@
 // what it asks for, and a hostile server's map refused with the reason.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "carom/client/map_library.hpp"
 #include "carom/protocol/map_transfer.hpp"
 #include "fake_server.hpp"
+#include "temp_dir.hpp"
 
 using namespace carom;
 using namespace carom::client;
 using namespace carom::client::test;
+using carom::test::TempDir;
 
 namespace {
 
@@ -44,15 +44,6 @@ void send_all(Harness& h, const Bytes& bytes, std::uint64_t hash) {
                   10);
     }
 }
-
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "carom-lib-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 }  // namespace
 

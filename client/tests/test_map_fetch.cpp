@@ -2,31 +2,22 @@
 // link, is kept in the cache by hash, and the next join needs no transfer.
 #include <doctest/doctest.h>
 
-#include <unistd.h>
-
 #include <fstream>
 
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
 
 #include "lossy_link.hpp"
+#include "temp_dir.hpp"
 
 using namespace carom;
 using namespace carom::play;
 using namespace carom::play::test;
+using carom::test::TempDir;
 
 namespace {
 
 const std::filesystem::path kStadiums = CAROM_STADIUMS_DIR;
-
-struct TempDir {
-    std::filesystem::path path;
-    TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "carom-maps-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 // Ms from Accepted to the first state held, or -1 when it never came.
 double join(LossyWorld& world, std::int64_t until_us) {
@@ -85,6 +76,20 @@ std::filesystem::path write_map(const game::Map& map, const std::filesystem::pat
     return file;
 }
 
+// 100 ms round trip, 5 % loss each way, a server of `map_file` and a
+// client that holds no map (its cache `map_cache`, empty: none).
+LinkConfig without_the_map(std::uint64_t seed, const std::filesystem::path& map_file,
+                           const std::filesystem::path& map_cache = {}) {
+    LinkConfig c;
+    c.rtt_ms = 100;
+    c.loss = 0.05;
+    c.seed = seed;
+    c.map_file = map_file;
+    c.client_has_maps = false;
+    c.map_cache = map_cache;
+    return c;
+}
+
 }  // namespace
 
 TEST_CASE("a 10 kB map is in play within 1 s of Accepted at 100 ms and 5 % loss") {
@@ -96,14 +101,9 @@ TEST_CASE("a 10 kB map is in play within 1 s of Accepted at 100 ms and 5 % loss"
     const std::size_t bytes = protocol::map_to_binary(map).size();
     TempDir dir;
     std::vector<double> joins;
+    const std::filesystem::path file = write_map(map, dir.path);
     for (std::uint64_t seed = 1; seed <= 10; ++seed) {
-        LinkConfig c;
-        c.rtt_ms = 100;
-        c.loss = 0.05;
-        c.seed = seed;
-        c.map_file = write_map(map, dir.path);
-        c.client_has_maps = false;
-        LossyWorld world(c);
+        LossyWorld world(without_the_map(seed, file));
         const double ms = join(world, 3'000'000);
         INFO("seed " << seed << ": in play " << ms << " ms after Accepted");
         CHECK(ms >= 0.0);
@@ -115,7 +115,6 @@ TEST_CASE("a 10 kB map is in play within 1 s of Accepted at 100 ms and 5 % loss"
                  << joins[4] << " ms, max " << joins.back() << " ms");
 }
 
-
 TEST_CASE("the largest map the limits allow is fetched at 100 ms and 5 % loss") {
     const game::Map largest = largest_map();
     const std::vector<std::uint8_t> binary = protocol::map_to_binary(largest);
@@ -123,13 +122,7 @@ TEST_CASE("the largest map the limits allow is fetched at 100 ms and 5 % loss") 
     REQUIRE_MESSAGE(decoded, decoded.error().message);
     TempDir dir;
     const std::filesystem::path file = write_map(largest, dir.path);
-    LinkConfig c;
-    c.rtt_ms = 100;
-    c.loss = 0.05;
-    c.map_file = file;
-    c.client_has_maps = false;
-    c.map_cache = dir.path / "cache";
-    LossyWorld world(c);
+    LossyWorld world(without_the_map(1, file, dir.path / "cache"));
     const double ms = join(world, 20'000'000);
     MESSAGE("the largest map: " << binary.size() << " bytes of binary ("
                                 << std::filesystem::file_size(file) << " bytes of JSON), in play "
@@ -143,13 +136,8 @@ TEST_CASE("a stadium the client never saw is fetched at 100 ms and 5 % loss, cac
     TempDir cache;
     std::vector<double> first_joins;
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-        LinkConfig c;
-        c.rtt_ms = 100;
-        c.loss = 0.05;
-        c.seed = seed;
-        c.map_file = kStadiums / "curves.hbs";
-        c.client_has_maps = false;
-        c.map_cache = cache.path / std::to_string(seed);
+        const LinkConfig c =
+            without_the_map(seed, kStadiums / "curves.hbs", cache.path / std::to_string(seed));
         LossyWorld world(c);
         const double ms = join(world, 3'000'000);
         INFO("seed " << seed << ": in play " << ms << " ms after Accepted");
