@@ -27,7 +27,7 @@ void Server::on_map_request(Session& s, const net::MapRequest& request) {
         s.map_send->queued.assign(chunks, false);
         ++stats_.map_transfers_started;
     }
-    Session::MapSend& m = *s.map_send;
+    MapSend& m = *s.map_send;
     if (m.completed) return;
     if (request.chunks() == nullptr || request.chunks()->size() == 0) {
         // "I hold the map": it can read a FullState now, so the next update
@@ -67,7 +67,7 @@ void Server::send_map_chunks() {
         if (!s.connected || !s.map_send || s.map_send->due.empty()) continue;
         const std::span<const std::uint8_t> map = rooms_[s.room]->map_bytes();
         const std::uint64_t hash = rooms_[s.room]->map_hash();
-        Session::MapSend& m = *s.map_send;
+        MapSend& m = *s.map_send;
         for (std::uint32_t k = 0; k < config_.map_chunks_per_session_tick && budget > 0 && !m.due.empty();
              ++k, --budget) {
             const std::uint32_t index = m.due.front();

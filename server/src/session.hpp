@@ -13,6 +13,13 @@
 
 namespace carom::server {
 
+// The chunks of the room's map a client asked for and not yet sent.
+struct MapSend {
+    std::deque<std::uint32_t> due;
+    std::vector<bool> queued;  // per chunk: in `due`
+    bool completed = false;    // the client holds the map
+};
+
 struct Session {
     std::uint32_t client_id = 0;
     std::uint64_t token = 0;
@@ -45,13 +52,7 @@ struct Session {
     };
     std::vector<Applied> applied;  // by tick modulo its size
 
-    // The chunks of the room's map the client asked for and not yet sent
-    // (from its first MapRequest until it holds a state: then it has the map).
-    struct MapSend {
-        std::deque<std::uint32_t> due;
-        std::vector<bool> queued;  // per chunk: in `due`
-        bool completed = false;
-    };
+    // From its first MapRequest until it holds the map.
     std::optional<MapSend> map_send;
 
     std::optional<std::uint32_t> applied_at(std::uint64_t tick) const {
