@@ -202,9 +202,13 @@ void server_corpus(const fs::path& dir) {
               .add(map_request(rink, {2, 3, 999, 1}), kRecordTick)
               .add(client_update(4, 1, 0), kRecordTick)
               .bytes());
-    write(dir, "map-request-other-map", Records().add(map_request(rink ^ 1, {0}), kRecordTick).bytes());
+    write(dir, "map-request-other-map",
+          Records().add(map_request(rink ^ 1, {0}), kRecordTick).bytes());
     write(dir, "status-request",
-          Records().add(status_request(0, true), kRecordStranger).add(status_request(1, true)).bytes());
+          Records()
+              .add(status_request(0, true), kRecordStranger)
+              .add(status_request(1, true))
+              .bytes());
     write(dir, "status-request-unpadded",
           Records().add(status_request(0, false), kRecordStranger).bytes());
 }

@@ -286,8 +286,7 @@ int play_as_bot(const Options& o, carom::play::Player& player, carom::app::UdpLi
             joined_ms = now_ms;
             const auto& s = player.connection().admission();
             spdlog::info("joined room {} slot {} on {} (map from {}) as client {}", s.room, s.slot,
-                         carom::game::printable_name(s.map_name), player.map_source(),
-                         s.client_id);
+                         carom::game::printable_name(s.map_name), player.map_source(), s.client_id);
             if (!player.cache_problem().empty())
                 spdlog::warn("the map is not kept: {}", player.cache_problem());
         }

@@ -29,7 +29,8 @@ std::vector<std::uint8_t> handshake_packet(net::Body type) {
     }
     const auto body = net::CreateAcceptedDirect(
         b, kFuzzClientId, 0, 1, 1, 60, 60, "rink", protocol::map_hash(rink()), 99, 8, kFuzzSecret,
-        static_cast<std::uint16_t>(2 * rink().team_size), static_cast<std::uint8_t>(rink().team_size),
+        static_cast<std::uint16_t>(2 * rink().team_size),
+        static_cast<std::uint8_t>(rink().team_size),
         static_cast<std::uint32_t>(protocol::map_to_binary(rink()).size()));
     const auto bytes = protocol::finish_packet(b, kFuzzClientId, type, body.Union(), kFuzzSecret);
     return {bytes.begin(), bytes.end()};

@@ -46,9 +46,9 @@ int map_transfer(std::span<const std::uint8_t> input) {
         const auto challenge = net::CreateChallenge(b, kFuzzCookie);
         connection.on_datagram(packet(net::Body::Challenge, b, challenge.Union(), 0, 0), 0);
         b.Clear();
-        const auto accepted = net::CreateAcceptedDirect(
-            b, kFuzzClientId, 0, 0, 0, 60, 60, "fuzz", hash, 1, 8, kFuzzSecret, 2, 1,
-            static_cast<std::uint32_t>(input.size()));
+        const auto accepted =
+            net::CreateAcceptedDirect(b, kFuzzClientId, 0, 0, 0, 60, 60, "fuzz", hash, 1, 8,
+                                      kFuzzSecret, 2, 1, static_cast<std::uint32_t>(input.size()));
         connection.on_datagram(
             packet(net::Body::Accepted, b, accepted.Union(), kFuzzClientId, kFuzzSecret), 0);
     }

@@ -46,8 +46,7 @@ std::filesystem::path MapLibrary::cached_file(std::uint64_t hash) const {
     return cache_dir_ / name;
 }
 
-std::optional<MapLibrary::Found> MapLibrary::find(std::string_view name,
-                                                  std::uint64_t hash) const {
+std::optional<MapLibrary::Found> MapLibrary::find(std::string_view name, std::uint64_t hash) const {
     if (!cache_dir_.empty()) {
         // A damaged or foreign file under the hash's name is passed over (a
         // fetch then writes it anew).
@@ -63,7 +62,8 @@ std::optional<MapLibrary::Found> MapLibrary::find(std::string_view name,
             std::error_code ec;
             for (const char* extension : {".json", ".hbs"}) {
                 const auto file = dir / (std::string(name) + extension);
-                if (std::filesystem::is_regular_file(file, ec)) return Found{std::move(*found), file};
+                if (std::filesystem::is_regular_file(file, ec))
+                    return Found{std::move(*found), file};
             }
         }
     }
@@ -76,8 +76,7 @@ Status MapLibrary::store(std::uint64_t hash, std::span<const std::uint8_t> bytes
     std::filesystem::create_directories(cache_dir_, ec);
     if (ec) return fail(cache_dir_.string() + ": " + ec.message());
     const std::filesystem::path file = cached_file(hash);
-    const std::filesystem::path tmp =
-        file.string() + "." + std::to_string(::getpid()) + ".tmp";
+    const std::filesystem::path tmp = file.string() + "." + std::to_string(::getpid()) + ".tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(bytes.data()),

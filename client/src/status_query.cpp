@@ -6,8 +6,7 @@
 
 namespace carom::client {
 
-StatusQuery::StatusQuery(Config config, SendFn send)
-    : config_(config), send_(std::move(send)) {}
+StatusQuery::StatusQuery(Config config, SendFn send) : config_(config), send_(std::move(send)) {}
 
 void StatusQuery::start(std::uint64_t now_ms) {
     started_ms_ = now_ms;
@@ -26,8 +25,8 @@ void StatusQuery::ask(std::uint64_t now_ms) {
 void StatusQuery::update(std::uint64_t now_ms) {
     if (done()) return;
     if (now_ms - started_ms_ >= config_.timeout_ms) {
-        result_ = fail("no status reply within " + std::to_string(config_.timeout_ms / 1000) +
-                       " s");
+        result_ =
+            fail("no status reply within " + std::to_string(config_.timeout_ms / 1000) + " s");
     } else if (now_ms - asked_ms_ >= config_.retry_ms) {
         ask(now_ms);
     }

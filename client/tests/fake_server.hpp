@@ -44,7 +44,7 @@ struct AcceptedFields {
     std::uint64_t map_hash = 0x1234'5678'9abc'def0;
     std::uint64_t seed = 99;
     std::uint32_t input_redundancy = 8;
-    std::uint64_t secret = 0;  // Accepted.session_secret (protocol 4)
+    std::uint64_t secret = 0;     // Accepted.session_secret (protocol 4)
     std::uint32_t map_bytes = 0;  // protocol 6
 };
 

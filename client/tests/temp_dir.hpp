@@ -11,7 +11,8 @@ namespace carom::test {
 struct TempDir {
     std::filesystem::path path;
     TempDir() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "carom-test-XXXXXX").string();
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "carom-test-XXXXXX").string();
         path = ::mkdtemp(pattern.data());
     }
     ~TempDir() { std::filesystem::remove_all(path); }

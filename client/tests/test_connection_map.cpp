@@ -39,8 +39,8 @@ void send_all(Harness& h, const Bytes& bytes, std::uint64_t hash) {
     for (std::uint32_t i = 0; i < protocol::chunk_count(bytes.size()); ++i) {
         const std::size_t at = std::size_t{i} * protocol::kMapChunkBytes;
         h.receive(chunk(hash, i,
-                        std::span(bytes).subspan(at, std::min(protocol::kMapChunkBytes,
-                                                              bytes.size() - at))),
+                        std::span(bytes).subspan(
+                            at, std::min(protocol::kMapChunkBytes, bytes.size() - at))),
                   10);
     }
 }

@@ -24,7 +24,8 @@ double join(LossyWorld& world, std::int64_t until_us) {
     std::optional<std::uint64_t> accepted, in_play;
     world.run(until_us, {}, {}, [&] {
         const Player& p = world.player();
-        if (!accepted && p.connection().state() == client::State::connected) accepted = world.now_ms();
+        if (!accepted && p.connection().state() == client::State::connected)
+            accepted = world.now_ms();
         if (accepted && !in_play && p.match() != nullptr) in_play = world.now_ms();
     });
     return accepted && in_play ? static_cast<double>(*in_play - *accepted) : -1.0;
@@ -61,7 +62,8 @@ game::Map largest_map() {
     }
     for (std::size_t i = 0; m.discs.size() < game::limits::kDiscsMax; ++i) {
         game::Disc d;
-        d.position = {46.0 + 2.0 * static_cast<double>(i % 16), 3.0 + 2.0 * static_cast<double>(i / 16)};
+        d.position = {46.0 + 2.0 * static_cast<double>(i % 16),
+                      3.0 + 2.0 * static_cast<double>(i / 16)};
         d.radius = 0.1;
         m.discs.push_back(d);
     }
@@ -111,8 +113,8 @@ TEST_CASE("a 10 kB map is in play within 1 s of Accepted at 100 ms and 5 % loss"
         joins.push_back(ms);
     }
     std::sort(joins.begin(), joins.end());
-    MESSAGE("a " << bytes << "-byte map, 10 seeds: in play after Accepted, median "
-                 << joins[4] << " ms, max " << joins.back() << " ms");
+    MESSAGE("a " << bytes << "-byte map, 10 seeds: in play after Accepted, median " << joins[4]
+                 << " ms, max " << joins.back() << " ms");
 }
 
 TEST_CASE("the largest map the limits allow is fetched at 100 ms and 5 % loss") {
@@ -149,8 +151,7 @@ TEST_CASE("a stadium the client never saw is fetched at 100 ms and 5 % loss, cac
         CHECK(world.server().stats().map_transfers_started == 1);
         CHECK(world.server().stats().map_transfers_completed == 1);
         const std::uint64_t hash = world.player().connection().admission().map_hash;
-        CHECK(std::filesystem::exists(
-            client::MapLibrary(c.map_cache, {}).cached_file(hash)));
+        CHECK(std::filesystem::exists(client::MapLibrary(c.map_cache, {}).cached_file(hash)));
 
         // The same cache again: no transfer.
         LossyWorld again(c);

@@ -38,8 +38,8 @@ void Server::on_map_request(Session& s, const net::MapRequest& request) {
         return;
     }
     // Bounded work a datagram: the verifier let through any length.
-    const std::size_t n = std::min<std::size_t>(request.chunks()->size(),
-                                                protocol::kMaxChunksPerRequest);
+    const std::size_t n =
+        std::min<std::size_t>(request.chunks()->size(), protocol::kMaxChunksPerRequest);
     for (std::size_t i = 0; i < n && m.due.size() < kMaxChunksQueued; ++i) {
         const std::uint32_t index = request.chunks()->Get(static_cast<flatbuffers::uoffset_t>(i));
         if (index >= chunks || m.queued[index]) continue;
@@ -68,7 +68,8 @@ void Server::send_map_chunks() {
         const std::span<const std::uint8_t> map = rooms_[s.room]->map_bytes();
         const std::uint64_t hash = rooms_[s.room]->map_hash();
         MapSend& m = *s.map_send;
-        for (std::uint32_t k = 0; k < config_.map_chunks_per_session_tick && budget > 0 && !m.due.empty();
+        for (std::uint32_t k = 0;
+             k < config_.map_chunks_per_session_tick && budget > 0 && !m.due.empty();
              ++k, --budget) {
             const std::uint32_t index = m.due.front();
             m.due.pop_front();

@@ -17,8 +17,8 @@ namespace {
 void ask(ScriptedClient& c, std::uint64_t hash, const std::vector<std::uint32_t>& chunks) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateMapRequestDirect(b, hash, &chunks);
-    c.send_raw(protocol::finish_packet(b, c.client_id(), net::Body::MapRequest, body.Union(),
-                                       c.secret()));
+    c.send_raw(
+        protocol::finish_packet(b, c.client_id(), net::Body::MapRequest, body.Union(), c.secret()));
 }
 
 // The MapChunks waiting for `c`, by index (anything else is dropped).
@@ -37,7 +37,8 @@ std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c,
 
 }  // namespace
 
-TEST_CASE("accepted names the size of the map, the slot count and team size: the chunks are its binary") {
+TEST_CASE(
+    "accepted names the size of the map, the slot count and team size: the chunks are its binary") {
     Link link;
     Server s(config_for("arena.json"), link, fixed_cookies(), "t");
     ScriptedClient c(s, link, endpoint(1, 1000), 1);
@@ -59,8 +60,9 @@ TEST_CASE("accepted names the size of the map, the slot count and team size: the
     for (int t = 0; t < 10; ++t) {
         s.tick();
         for (const auto& [i, data] : chunks_for(c, link))
-            std::copy(data.begin(), data.end(),
-                      assembled.begin() + static_cast<std::ptrdiff_t>(i * protocol::kMapChunkBytes));
+            std::copy(
+                data.begin(), data.end(),
+                assembled.begin() + static_cast<std::ptrdiff_t>(i * protocol::kMapChunkBytes));
     }
     CHECK(assembled == binary);
     CHECK(s.stats().map_transfers_started == 1);

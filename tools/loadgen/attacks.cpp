@@ -12,8 +12,8 @@ namespace carom::loadgen {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Attack::count_)> kNames{
-    "junk",           "every-size", "bit-flips",  "forged-cookies",
-    "wrong-versions", "wrong-ids",  "many-ports", "forged-source", "status-queries"};
+    "junk",      "every-size", "bit-flips",     "forged-cookies", "wrong-versions",
+    "wrong-ids", "many-ports", "forged-source", "status-queries"};
 
 std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> s) {
     return {s.begin(), s.end()};
@@ -113,7 +113,8 @@ std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::
             return request(rng, protocol::kProtocolVersion);
         case Attack::status_queries: {
             flatbuffers::FlatBufferBuilder b;
-            return copy_of(protocol::encode_status_request(b, static_cast<std::uint32_t>(rng() % 4)));
+            return copy_of(
+                protocol::encode_status_request(b, static_cast<std::uint32_t>(rng() % 4)));
         }
         case Attack::wrong_ids:
         case Attack::forged_source:

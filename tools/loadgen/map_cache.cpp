@@ -13,8 +13,7 @@ const game::Map* MapCache::find(const std::string& name, std::uint64_t hash) {
     return it->second ? &*it->second : nullptr;
 }
 
-void MapCache::keep(std::uint64_t hash, const game::Map& map,
-                    std::span<const std::uint8_t> bytes) {
+void MapCache::keep(std::uint64_t hash, const game::Map& map, std::span<const std::uint8_t> bytes) {
     std::optional<game::Map>& held = maps_[hash];
     if (held) return;
     held = map;

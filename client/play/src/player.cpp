@@ -270,11 +270,11 @@ render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
         waiting.hud.phase = render::Phase::waiting;
         waiting.hud.note = connection_.state() == client::State::connecting ? "connecting..." : "";
         if (const protocol::MapDownload* d = connection_.map_download(); d != nullptr && !map_)
-            waiting.hud.note = fmt::format(
-                "downloading map '{}': {}% ({:.1f} of {:.1f} kB)",
-                game::printable_name(connection_.admission().map_name),
-                d->size() == 0 ? 0 : d->bytes_held() * 100 / d->size(),
-                static_cast<double>(d->bytes_held()) / 1000.0, static_cast<double>(d->size()) / 1000.0);
+            waiting.hud.note = fmt::format("downloading map '{}': {}% ({:.1f} of {:.1f} kB)",
+                                           game::printable_name(connection_.admission().map_name),
+                                           d->size() == 0 ? 0 : d->bytes_held() * 100 / d->size(),
+                                           static_cast<double>(d->bytes_held()) / 1000.0,
+                                           static_cast<double>(d->size()) / 1000.0);
         waiting.help = help;
         return waiting;
     }

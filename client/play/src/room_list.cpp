@@ -30,7 +30,8 @@ std::string title(const protocol::ServerStatus& s, const std::string& server) {
                        s.clients, s.max_clients);
 }
 
-constexpr const char* kHeader = "ROOM  MAP                       PLAYERS  BOTS  WATCHING  SCORE  TIME    PHASE";
+constexpr const char* kHeader =
+    "ROOM  MAP                       PLAYERS  BOTS  WATCHING  SCORE  TIME    PHASE";
 
 std::string row(const protocol::RoomInfo& r) {
     return fmt::format("{:>4}  {:<24.24}  {:>7}  {:>4}  {:>8}  {:>5}  {:>6}  {}", r.room,
@@ -75,12 +76,14 @@ std::string room_json(const protocol::ServerStatus& s, const std::string& server
 void RoomPicker::set_status(protocol::ServerStatus status) {
     status_ = std::move(status);
     if (!status_.rooms.empty())
-        selected_ = std::min<std::uint32_t>(selected_, static_cast<std::uint32_t>(status_.rooms.size() - 1));
+        selected_ = std::min<std::uint32_t>(selected_,
+                                            static_cast<std::uint32_t>(status_.rooms.size() - 1));
 }
 
 RoomPicker::Action RoomPicker::on_key(const terminal::Key& key) {
     using Kind = terminal::Key::Kind;
-    const auto last = static_cast<std::uint32_t>(std::max<std::size_t>(status_.rooms.size(), 1) - 1);
+    const auto last =
+        static_cast<std::uint32_t>(std::max<std::size_t>(status_.rooms.size(), 1) - 1);
     switch (key.kind) {
         case Kind::up:
             selected_ = selected_ > 0 ? selected_ - 1 : 0;

@@ -8,8 +8,8 @@
 namespace carom::protocol {
 namespace {
 
-std::span<const std::uint8_t> build_status(flatbuffers::FlatBufferBuilder& b,
-                                           const ServerStatus& s, std::size_t rooms) {
+std::span<const std::uint8_t> build_status(flatbuffers::FlatBufferBuilder& b, const ServerStatus& s,
+                                           std::size_t rooms) {
     b.Clear();
     std::vector<flatbuffers::Offset<net::RoomStatus>> entries;
     entries.reserve(rooms);
@@ -33,9 +33,9 @@ std::span<const std::uint8_t> build_status(flatbuffers::FlatBufferBuilder& b,
         e.add_phase(r.phase);
         entries.push_back(e.Finish());
     }
-    const auto body = net::CreateStatusDirect(b, s.name.c_str(), s.version.c_str(), s.protocol,
-                                              s.rooms_total, s.first_room, &entries, s.clients,
-                                              s.max_clients);
+    const auto body =
+        net::CreateStatusDirect(b, s.name.c_str(), s.version.c_str(), s.protocol, s.rooms_total,
+                                s.first_room, &entries, s.clients, s.max_clients);
     return finish_packet(b, 0, net::Body::Status, body.Union());
 }
 
@@ -64,7 +64,8 @@ std::span<const std::uint8_t> encode_status(flatbuffers::FlatBufferBuilder& b,
     if (rooms > 0) {
         const std::size_t head = build_status(b, s, 0).size();
         const std::size_t one = build_status(b, s, 1).size();
-        if (one > head) rooms = std::min(rooms, max_bytes > head ? (max_bytes - head) / (one - head) + 1 : 0);
+        if (one > head)
+            rooms = std::min(rooms, max_bytes > head ? (max_bytes - head) / (one - head) + 1 : 0);
     }
     for (;; --rooms) {
         const auto bytes = build_status(b, s, rooms);

@@ -40,7 +40,8 @@ TEST_CASE("a map download asks for a window of chunks, in order, and again after
     config.window = 100;
     config.first_retry_ms = 300;
     const auto map = some_bytes(300 * kMapChunkBytes + 5);
-    auto d = MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size()), config).value();
+    auto d = MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size()), config)
+                 .value();
     CHECK(d.chunks() == 301);
     const auto first = d.due(1000);
     REQUIRE(first.size() == kMaxChunksPerRequest);
@@ -58,7 +59,8 @@ TEST_CASE("a map download asks for a window of chunks, in order, and again after
 
 TEST_CASE("a map download takes chunks lost, duplicated and reordered, and checks the hash") {
     const auto map = some_bytes(40 * kMapChunkBytes + 17);
-    auto d = MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size())).value();
+    auto d =
+        MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size())).value();
     std::mt19937 rng(3);
     std::uint64_t now = 1;
     int rounds = 0;
@@ -68,7 +70,8 @@ TEST_CASE("a map download takes chunks lost, duplicated and reordered, and check
         for (const std::uint32_t i : asked) {
             if (rng() % 4 == 0) continue;  // lost
             CHECK(d.add(i, chunk_of(map, i), now + 50) == MapDownload::Took::fresh);
-            if (rng() % 3 == 0) CHECK(d.add(i, chunk_of(map, i), now + 60) == MapDownload::Took::duplicate);
+            if (rng() % 3 == 0)
+                CHECK(d.add(i, chunk_of(map, i), now + 60) == MapDownload::Took::duplicate);
         }
         now += 100;
         ++rounds;
@@ -84,7 +87,8 @@ TEST_CASE("a map download takes chunks lost, duplicated and reordered, and check
 
 TEST_CASE("a map download refuses chunks of the wrong size or index, and bytes of another hash") {
     const auto map = some_bytes(2 * kMapChunkBytes + 10);
-    auto d = MapDownload::start(map_bytes_hash(map) ^ 1, static_cast<std::uint32_t>(map.size())).value();
+    auto d =
+        MapDownload::start(map_bytes_hash(map) ^ 1, static_cast<std::uint32_t>(map.size())).value();
     CHECK(d.add(3, chunk_of(map, 0), 1) == MapDownload::Took::refused);
     CHECK(d.add(0, chunk_of(map, 2), 1) == MapDownload::Took::refused);  // 10 bytes, not 1024
     CHECK(d.add(2, chunk_of(map, 0), 1) == MapDownload::Took::refused);  // 1024, not 10
@@ -101,7 +105,8 @@ TEST_CASE("a 4 MiB download completes at 8 chunks a tick, 100 ms round trip, 5 %
     // The server's side simulated: a queue of asked chunks, 8 sent a tick
     // (60 a second), each way 50 ms and 5 % lost.
     const auto map = some_bytes(kMaxMapBytes);
-    auto d = MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size())).value();
+    auto d =
+        MapDownload::start(map_bytes_hash(map), static_cast<std::uint32_t>(map.size())).value();
     std::mt19937 rng(11);
     const auto lost = [&rng] { return rng() % 100 < 5; };
     std::multimap<std::uint64_t, std::vector<std::uint32_t>> requests;  // arriving at the server
@@ -130,7 +135,6 @@ TEST_CASE("a 4 MiB download completes at 8 chunks a tick, 100 ms round trip, 5 %
     REQUIRE(d.complete());
     CHECK(*d.bytes() == map);
     const double seconds = static_cast<double>(now) / 1000.0;
-    MESSAGE("4 MiB in " << seconds << " s (the pace alone: "
-                        << 4096.0 / 8.0 / 60.0 << " s)");
+    MESSAGE("4 MiB in " << seconds << " s (the pace alone: " << 4096.0 / 8.0 / 60.0 << " s)");
     CHECK(seconds < 20.0);
 }

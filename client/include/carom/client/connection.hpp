@@ -126,9 +126,7 @@ class Connection {
     // map resumes where it was.
     void fetch_map(std::uint64_t now_ms);
     // The transfer under way or done (null before fetch_map()).
-    const protocol::MapDownload* map_download() const {
-        return download_ ? &*download_ : nullptr;
-    }
+    const protocol::MapDownload* map_download() const { return download_ ? &*download_ : nullptr; }
     // The binary of a map fetched and set, once: for the caller's cache.
     std::optional<std::vector<std::uint8_t>> take_fetched_map() {
         return std::exchange(fetched_, std::nullopt);
