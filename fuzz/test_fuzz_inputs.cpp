@@ -98,3 +98,18 @@ TEST_CASE("fuzz regression: a binary map with misaligned puck spawns is refused"
     REQUIRE_FALSE(map.ok());
     CHECK(map.error().message == "puck_spawns: misaligned");
 }
+
+// Found by fuzz-map-binary once it fetched its inputs over the wire too: a
+// box 0 high passed the map checks, and the client's match then refused it.
+TEST_CASE("fuzz regression: a binary map with a flat box is refused by the map check") {
+    const fs::path file =
+        fs::path(CAROM_SOURCE_DIR) /
+        "shared/protocol/fuzz/regressions/map_binary/flat-box-decodes-but-cannot-play";
+    std::ifstream in(file, std::ios::binary);
+    const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+    REQUIRE(!bytes.empty());
+    const auto map = carom::protocol::map_from_binary(bytes);
+    REQUIRE_FALSE(map.ok());
+    CHECK(map.error().message.find("half_extents: must be finite and > 0") != std::string::npos);
+    CHECK(carom::fuzz::map_binary(bytes) == 0);
+}

@@ -291,8 +291,9 @@ Status validate_boxes(const Map& map) {
         const Box& b = map.boxes[i];
         if (!finite(b.center)) return fail(at("boxes", i, "center: must be finite"));
         if (auto e = point(at("boxes", i, "center"), b.center); !e) return e;
-        if (!finite(b.half_extents) || b.half_extents.x < 0.0 || b.half_extents.y < 0.0)
-            return fail(at("boxes", i, "half_extents: must be finite and >= 0"));
+        // The physics takes no flat box (0 wide or high): refused here, with the field.
+        if (!finite(b.half_extents) || !(b.half_extents.x > 0.0) || !(b.half_extents.y > 0.0))
+            return fail(at("boxes", i, "half_extents: must be finite and > 0"));
         if (auto e = point(at("boxes", i, "half_extents"), b.half_extents); !e) return e;
         if (!finite(b.axis) || (b.axis.x == 0.0 && b.axis.y == 0.0))
             return fail(at("boxes", i, "axis: must be a finite non-zero vector"));
