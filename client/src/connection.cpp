@@ -75,7 +75,9 @@ void Connection::connect(std::uint64_t now_ms) {
     events_.clear();
     match_info_.reset();
     last_input_sequence_ = 0;
-    fetching_ = false;  // download_ stays: a room of the same map resumes it
+    // download_ stays: a room of the same map resumes it, asking anew.
+    if (download_) download_->forget_requests();
+    fetching_ = false;
     announce_map_ = false;
     connect_started_ms_ = now_ms;
     last_attempt_ms_ = now_ms;

@@ -163,3 +163,41 @@ TEST_CASE("the map cache is under XDG_CACHE_HOME, else HOME/.cache") {
     if (xdg != nullptr) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
     if (home != nullptr) ::setenv("HOME", saved_home.c_str(), 1);
 }
+
+TEST_CASE("a transfer cut by a reconnect resumes with the chunks it lacks") {
+    game::Map big = shipped_map("arena");
+    for (std::size_t i = 0; protocol::map_to_binary(big).size() < 8 * protocol::kMapChunkBytes; ++i)
+        big.boxes.push_back({{-6000.0 + 10.0 * static_cast<double>(i), -6000.0}, {1.0, 1.0}});
+    const Bytes bytes = protocol::map_to_binary(big);
+    const std::uint64_t hash = protocol::map_bytes_hash(bytes);
+    const std::uint32_t n = protocol::chunk_count(bytes.size());
+    Harness h;
+    fetching(h, bytes);
+    for (std::uint32_t i = 0; i < n; i += 2) {  // every other chunk comes
+        const std::size_t at = std::size_t{i} * protocol::kMapChunkBytes;
+        h.receive(chunk(hash, i,
+                        std::span(bytes).subspan(
+                            at, std::min(protocol::kMapChunkBytes, bytes.size() - at))),
+                  10);
+    }
+    REQUIRE(h.connection.map_download()->chunks_held() == (n + 1) / 2);
+    // The session is lost; a new one on a room of the same map.
+    h.connection.connect(20);
+    AcceptedFields a;
+    a.secret = kSecret;
+    a.map_hash = hash;
+    a.map_bytes = static_cast<std::uint32_t>(bytes.size());
+    h.receive(challenge(7), 20);
+    h.receive(accepted(a), 20);
+    h.connection.fetch_map(20);
+    const net::Packet& request = h.last_sent();
+    REQUIRE(request.body_as_MapRequest() != nullptr);
+    std::vector<std::uint32_t> asked(request.body_as_MapRequest()->chunks()->begin(),
+                                     request.body_as_MapRequest()->chunks()->end());
+    std::vector<std::uint32_t> missing;
+    for (std::uint32_t i = 1; i < n; i += 2)
+        missing.push_back(i);
+    CHECK(asked == missing);
+    send_all(h, bytes, hash);
+    CHECK(h.connection.replica() != nullptr);
+}

@@ -5,6 +5,7 @@
 // the receiving end: which chunks to ask for and when, so that loss,
 // duplication and reordering only cost time, and the map once every chunk
 // came and the bytes hash to Accepted.map_hash.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -50,6 +51,10 @@ class MapDownload {
     // One MapChunk's index and data: refused when the index is outside the
     // map or the data is not that chunk's size.
     Took add(std::uint32_t index, std::span<const std::uint8_t> data, std::uint64_t now_ms);
+
+    // The requests so far went to a session that is gone: every missing
+    // chunk is due again (a transfer resumed after a reconnect).
+    void forget_requests() { std::fill(asked_ms_.begin(), asked_ms_.end(), 0); }
 
     bool complete() const { return held_ == received_.size(); }
     // Once complete: the map's binary, or why not (the bytes do not hash to
