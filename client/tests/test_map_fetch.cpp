@@ -19,14 +19,16 @@ namespace {
 
 const std::filesystem::path kStadiums = CAROM_STADIUMS_DIR;
 
-// Ms from Accepted to the first state held, or -1 when it never came.
-double join(LossyWorld& world, std::int64_t until_us) {
+// Ms from Accepted to the first state held, or -1 when it never came;
+// `each_ms` (when set) after every simulated millisecond.
+double join(LossyWorld& world, std::int64_t until_us, const std::function<void()>& each_ms = {}) {
     std::optional<std::uint64_t> accepted, in_play;
     world.run(until_us, {}, {}, [&] {
         const Player& p = world.player();
         if (!accepted && p.connection().state() == client::State::connected)
             accepted = world.now_ms();
         if (accepted && !in_play && p.match() != nullptr) in_play = world.now_ms();
+        if (each_ms) each_ms();
     });
     return accepted && in_play ? static_cast<double>(*in_play - *accepted) : -1.0;
 }
@@ -125,7 +127,16 @@ TEST_CASE("the largest map the limits allow is fetched at 100 ms and 5 % loss") 
     TempDir dir;
     const std::filesystem::path file = write_map(largest, dir.path);
     LossyWorld world(without_the_map(1, file, dir.path / "cache"));
-    const double ms = join(world, 20'000'000);
+    // What the screen says while the map comes.
+    std::string progress;
+    const double ms = join(world, 20'000'000, [&] {
+        const protocol::MapDownload* d = world.player().connection().map_download();
+        if (progress.empty() && d != nullptr && d->chunks_held() > 50)
+            progress = world.player().scene(world.now_ms(), false).hud.note;
+    });
+    CHECK(progress.find("downloading map 'LLLL") == 0);
+    CHECK(progress.find("% (") != std::string::npos);
+    CHECK(progress.find("of 206.9 kB)") != std::string::npos);
     MESSAGE("the largest map: " << binary.size() << " bytes of binary ("
                                 << std::filesystem::file_size(file) << " bytes of JSON), in play "
                                 << ms << " ms after Accepted");
