@@ -125,6 +125,7 @@ bool Server::reclaim_session(const Endpoint& from, std::uint64_t token) {
         s.last_heard_tick = tick_;
         s.acked = 0;
         s.full_sent_tick = 0;
+        s.map_send.reset();  // the new holder may lack the map: it may ask again
         spdlog::info("client {} ({}) reconnected from {}", id, game::printable_name(s.name),
                      from.to_string());
         send_accepted(s);
