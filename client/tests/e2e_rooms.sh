@@ -56,8 +56,9 @@ tmux -L "$socket" send-keys Down
 for _ in $(seq 100); do screen | grep -q "^> *1  bumpers" && break; sleep 0.05; done
 screen | grep -q "^> *1  bumpers" || fail "Down did not select room 1: $(screen)"
 tmux -L "$socket" send-keys Enter
-for _ in $(seq 200); do screen | grep -Eq "left [0-9]+ : [0-9]+ right" && break; sleep 0.05; done
-screen | grep -Eq "left [0-9]+ : [0-9]+ right" || fail "no match drawn after Enter: $(screen)"
+# The HUD says which side we play once the match is drawn (not while the map comes).
+for _ in $(seq 400); do screen | grep -Eq "you: (left|right)" && break; sleep 0.05; done
+screen | grep -Eq "left [0-9]+ : [0-9]+ right.*you: (left|right)" || fail "no match drawn after Enter: $(screen)"
 grep -q "(e2e) from .* joined room 1" "$work/server.log" || fail "the server did not seat e2e in room 1"
 ls "$work"/cache/carom/maps/*.cmap >/dev/null 2>&1 || fail "the fetched map is not in the cache"
 tmux -L "$socket" send-keys q
