@@ -195,45 +195,6 @@ struct Loop {
     }
 };
 
-// The room screen: the server's rooms until one is chosen (nullopt: quit).
-std::optional<carom::play::RoomChoice> pick_room(carom::terminal::Terminal& terminal,
-                                                 carom::play::RoomPicker& picker,
-                                                 carom::app::UdpLink& link, const Options& o) {
-    std::string note;
-    for (;;) {
-        terminal.draw(picker.draw(terminal.width(), terminal.height(), o.server, note));
-        pollfd fd{STDIN_FILENO, POLLIN, 0};
-        poll(&fd, 1, 200);
-        if (g_signal != 0) return std::nullopt;
-        while (const auto key = terminal.key()) {
-            using Action = carom::play::RoomPicker::Action;
-            switch (picker.on_key(*key)) {
-                case Action::join:
-                    return picker.choice();
-                case Action::spectate: {
-                    carom::play::RoomChoice c = picker.choice();
-                    c.spectate = true;
-                    return c;
-                }
-                case Action::refresh: {
-                    auto status = carom::app::query_status(link, o.connect_timeout_ms, signalled);
-                    if (status) {
-                        picker.set_status(std::move(*status));
-                        note.clear();
-                    } else {
-                        note = "refresh failed: " + status.error().message;
-                    }
-                    break;
-                }
-                case Action::quit:
-                    return std::nullopt;
-                case Action::none:
-                    break;
-            }
-        }
-    }
-}
-
 // `screen` is given back (reset) before anything is printed.
 int play_in_terminal(const Options& o, std::optional<carom::terminal::Terminal>& screen,
                      carom::play::Player& player, carom::app::UdpLink& link, const Clock& clock) {
@@ -425,7 +386,8 @@ int main(int argc, char** argv) {
             }
             terminal.emplace(o.ascii);
             if (picker) {
-                const auto choice = pick_room(*terminal, *picker, link, o);
+                const auto choice = carom::app::pick_room(*terminal, *picker, link, o.server,
+                                                          o.connect_timeout_ms, signalled);
                 if (!choice) {
                     terminal.reset();
                     return g_signal != 0 ? 128 + g_signal : 0;

@@ -1,6 +1,7 @@
 #include "status.hpp"
 
 #include <poll.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -27,6 +28,44 @@ Result<protocol::ServerStatus> query_status(UdpLink& link, std::uint64_t timeout
         poll(&fd, 1, 20);
     }
     return query.result();
+}
+
+std::optional<play::RoomChoice> pick_room(terminal::Terminal& terminal, play::RoomPicker& picker,
+                                          UdpLink& link, const std::string& server,
+                                          std::uint64_t timeout_ms, bool (*stop)()) {
+    std::string note;
+    for (;;) {
+        terminal.draw(picker.draw(terminal.width(), terminal.height(), server, note));
+        pollfd fd{STDIN_FILENO, POLLIN, 0};
+        poll(&fd, 1, 200);
+        if (stop()) return std::nullopt;
+        while (const auto key = terminal.key()) {
+            using Action = play::RoomPicker::Action;
+            switch (picker.on_key(*key)) {
+                case Action::join:
+                    return picker.choice();
+                case Action::spectate: {
+                    play::RoomChoice c = picker.choice();
+                    c.spectate = true;
+                    return c;
+                }
+                case Action::refresh: {
+                    auto status = query_status(link, timeout_ms, stop);
+                    if (status) {
+                        picker.set_status(std::move(*status));
+                        note.clear();
+                    } else {
+                        note = "refresh failed: " + status.error().message;
+                    }
+                    break;
+                }
+                case Action::quit:
+                    return std::nullopt;
+                case Action::none:
+                    break;
+            }
+        }
+    }
 }
 
 }  // namespace carom::app
