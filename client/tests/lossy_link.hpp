@@ -64,8 +64,8 @@ struct LinkConfig {
     bool spectator = false;
     double final_pause_s = 5.0;
     bool ghosts = false;  // the prediction steps the others as ghosts, not with their inputs
-    std::filesystem::path map_file;  // instead of `map` in the maps directory
-    bool client_has_maps = true;     // the client's map directories hold the shipped maps
+    std::filesystem::path map_file;   // instead of `map` in the maps directory
+    bool client_has_maps = true;      // the client's map directories hold the shipped maps
     std::filesystem::path map_cache;  // the client's map cache (empty: none)
 };
 

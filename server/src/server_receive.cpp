@@ -62,7 +62,8 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     // The address can be forged; the secret from Accepted cannot be guessed.
     if (packet.session_secret() != session->secret) return drop_packet(from, Drop::wrong_secret);
     session->last_heard_tick = tick_;
-    if (const auto* request = packet.body_as_MapRequest()) return on_map_request(*session, *request);
+    if (const auto* request = packet.body_as_MapRequest())
+        return on_map_request(*session, *request);
     if (packet.body_as_Disconnect() != nullptr) {
         spdlog::info("client {} ({}) left", session->client_id,
                      game::printable_name(session->name));
