@@ -227,9 +227,10 @@ void swap_placeholder(Bytes& bytes, T from, T to) {
 }
 
 // What a real server sends one player over a few seconds, its ids swapped
-// for the placeholders and each update proven with kFuzzSecret. The player
+// for the placeholders and each update sealed with kFuzzSecret. The player
 // keeps a copy of the match and acknowledges what it holds, all but every
-// tenth tick; the room's bots score, kick off, and the match goes on.
+// 40th tick (a FullState then, within the server's budget of one per 20
+// ticks); the room's bots score, kick off, and the match goes on.
 void client_corpus(const fs::path& dir) {
     server::test::Link link;
     server::ServerConfig config = server::test::config_for("rink.json");
@@ -246,21 +247,15 @@ void client_corpus(const fs::path& dir) {
     };
     for (std::uint32_t t = 1; t <= 240; ++t) {
         c.input(t, static_cast<std::uint8_t>(t % 9),
-                c.copy().holds() && t % 10 != 0 ? std::optional(c.copy().tick()) : std::nullopt);
+                c.copy().holds() && t % 40 != 0 ? std::optional(c.copy().tick()) : std::nullopt);
         s.tick();
-        const std::uint64_t hash = s.room(0).state_hash();
         auto& q = link.inbox[c.at()];
         for (const auto& d : q) {
             Bytes bytes = placeholders(d.bytes);
-            if (const net::ServerUpdate* u = d.update()) {
-                // The proof again, with the placeholder secret (the head's first field).
-                const std::uint32_t proof =
-                    protocol::update_proof(kFuzzSecret, s.current_tick(), hash);
-                const auto at = static_cast<std::size_t>(
-                    reinterpret_cast<const std::uint8_t*>(u->head()) - d.bytes.data());
-                for (std::size_t i = 0; i < 4; ++i)
-                    bytes[at + i] = static_cast<std::uint8_t>(proof >> (8 * i));
-            }
+            // Sealed again, with the placeholder secret.
+            if (d.update() != nullptr)
+                protocol::seal_update(bytes, protocol::update_mac_offset(bytes), kFuzzSecret,
+                                      s.current_tick());
             received.push_back(std::move(bytes));
         }
         c.take();

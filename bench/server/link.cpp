@@ -137,10 +137,12 @@ class Downlinks final : public server::Transport {
         if (!u) return;
         ++updates;
         update_bytes += datagram.size();
-        // The 32 bytes every update has: 20 of FlatBuffers, the proof, the tick, 6 of stream.
+        // The 32 bytes every update has: 20 of FlatBuffers, the MAC, the tick,
+        // the state check, 4 of stream.
         bytes.framing += 20;
-        bytes.proof += 4;
+        bytes.mac += 4;
         bytes.tick += 2;
+        bytes.state += 2;
         const std::uint64_t n = u->tick - u->baseline;
         double bits = 0;
         const auto add = [&](double& to, double b) {
@@ -159,7 +161,7 @@ class Downlinks final : public server::Transport {
             add(c.tick > p.newest_sent ? bytes.first_changes : bytes.resent_changes, b);
         }
         const double more = s.more() != nullptr ? static_cast<double>(s.more()->size()) : 0.0;
-        bytes.unused += 6.0 + more - bits / 8.0;
+        bytes.unused += 4.0 + more - bits / 8.0;
         const double table =
             32.0 + (more > 0
                         ? 8.0 + more + static_cast<double>((4 - static_cast<int>(more) % 4) % 4)
@@ -262,9 +264,10 @@ LinkFigures figures_of(const std::vector<Player>& players, const Downlinks& tran
     f.full_state_bytes = static_cast<double>(transport.full_bytes_max);
     f.full_states = transport.full_states;
     f.down = transport.bytes;
-    for (double* x : {&f.down.framing, &f.down.proof, &f.down.tick, &f.down.age, &f.down.sequence,
-                      &f.down.count, &f.down.first_changes, &f.down.resent_changes, &f.down.unused,
-                      &f.down.more_framing, &f.down.rare, &f.down.full_states})
+    for (double* x :
+         {&f.down.framing, &f.down.mac, &f.down.tick, &f.down.state, &f.down.age, &f.down.sequence,
+          &f.down.count, &f.down.first_changes, &f.down.resent_changes, &f.down.unused,
+          &f.down.more_framing, &f.down.rare, &f.down.full_states})
         *x /= per;
     const std::uint64_t player_ticks = server.stats().ticks * clients;
     f.repeated_share = static_cast<double>(server.stats().inputs_repeated) /

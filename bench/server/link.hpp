@@ -28,8 +28,8 @@ struct LinkRunOptions {
 // payload the server sent.
 struct DownstreamBytes {
     // ServerUpdates: the FlatBuffers root offset, identifier, vtable and
-    // table offset (20 bytes each), the proof (4) and the tick (2).
-    double framing = 0, proof = 0, tick = 0;
+    // table offset (20 bytes each), the MAC (4), the tick (2) and the state check (2).
+    double framing = 0, mac = 0, tick = 0, state = 0;
     // The stream: the baseline's age, the sequence, the count of changes,
     // changes sent for the first time and again (their tick step, slot and
     // change code), and the bits left unused (the head's 6 bytes are always
@@ -62,7 +62,7 @@ struct LinkFigures {
     // the last one, of all player ticks.
     double repeated_share = 0;
     std::uint64_t undecodable = 0;      // updates clients could not read or apply
-    std::uint64_t hash_mismatches = 0;  // proofs that failed at a client
+    std::uint64_t hash_mismatches = 0;  // state checks that failed at a client
     std::uint64_t resyncs = 0;          // copies dropped for a FullState
     std::uint32_t clients = 0;
 };

@@ -62,8 +62,9 @@ void print_link_json(const LinkRunOptions& r, const std::string& map, const Link
         {"down",
          {
              {"framing", rounded(d.framing, 1)},
-             {"proof", rounded(d.proof, 1)},
+             {"mac", rounded(d.mac, 1)},
              {"tick", rounded(d.tick, 1)},
+             {"state", rounded(d.state, 1)},
              {"age", rounded(d.age, 1)},
              {"sequence", rounded(d.sequence, 1)},
              {"count", rounded(d.count, 1)},
@@ -98,13 +99,15 @@ std::vector<LinkFigures> run_seeds(const ServerOptions& o, const std::string& ma
 void print_breakdown(const char* title, const std::vector<LinkFigures>& runs) {
     const auto col = [&](auto field) { return range_of(runs, field, "{:.0f}"); };
     fmt::print(
-        "  {}: down {} B/s = framing {} + proof {} + tick {} + stream [age {} + sequence {} + "
+        "  {}: down {} B/s = framing {} + mac {} + tick {} + state {} + stream [age {} + "
+        "sequence {} + "
         "count {} + changes {} (first {}, again {}) + unused {}] + more {} + rare {} + full "
         "states {}; floor {}\n",
         title, col([](const LinkFigures& f) { return f.down_bytes_per_s; }),
         col([](const LinkFigures& f) { return f.down.framing; }),
-        col([](const LinkFigures& f) { return f.down.proof; }),
+        col([](const LinkFigures& f) { return f.down.mac; }),
         col([](const LinkFigures& f) { return f.down.tick; }),
+        col([](const LinkFigures& f) { return f.down.state; }),
         col([](const LinkFigures& f) { return f.down.age; }),
         col([](const LinkFigures& f) { return f.down.sequence; }),
         col([](const LinkFigures& f) { return f.down.count; }),
@@ -209,7 +212,8 @@ void report_link(const ServerOptions& o) {
             "60 Hz updates,\n{} s of play a run, seeds {}: ranges over the seeds. Per client; "
             "payload, then with UDP/IP\n(28 B a datagram). Jitter ±10 ms each way (none at 0 ms). "
             "floor: the players' input changes.\n"
-            "Repeated: player ticks the server had no input for. Mismatch: failed proofs at the "
+            "Repeated: player ticks the server had no input for. Mismatch: failed state checks at "
+            "the "
             "clients.\n",
             o.link_seconds, fmt::join(o.seeds, " "));
     report_conditions(o);

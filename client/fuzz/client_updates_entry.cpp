@@ -3,12 +3,16 @@
 // and the rink map, which it is then given), then the input's records as
 // datagrams from the server: FullStates and ServerUpdates that step its copy
 // of the match, disconnects. Flagged records let 16 ms pass, with an update
-// and an input (acks go out).
+// and an input (acks go out). Each ServerUpdate is sealed again with the
+// session's secret before it is given, so that mutated ones still reach past
+// the MAC to the decoder and the steps.
 #include <vector>
 
 #include "carom/client/connection.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
+#include "carom/protocol/proof.hpp"
+#include "carom/protocol/update.hpp"
 #include "entries.hpp"
 
 namespace carom::fuzz {
@@ -36,6 +40,19 @@ std::vector<std::uint8_t> handshake_packet(net::Body type) {
     return {bytes.begin(), bytes.end()};
 }
 
+// Seals a ServerUpdate for the tick the client will read it as (its 16 bits
+// extended from the tick its copy holds).
+void seal(std::vector<std::uint8_t>& bytes, const client::Connection& connection) {
+    const client::Replica* copy = connection.replica();
+    if (protocol::classify(bytes) != protocol::DatagramKind::server_update || copy == nullptr ||
+        !copy->holds())
+        return;
+    const auto update = protocol::verify_server_update(bytes);
+    if (!update) return;
+    const std::uint64_t tick = protocol::extend16((*update)->head()->tick(), copy->tick());
+    protocol::seal_update(bytes, protocol::update_mac_offset(bytes), kFuzzSecret, tick);
+}
+
 }  // namespace
 
 std::uint64_t client_updates_taken(std::span<const std::uint8_t> input) {
@@ -48,7 +65,8 @@ std::uint64_t client_updates_taken(std::span<const std::uint8_t> input) {
     connection.on_datagram(handshake_packet(net::Body::Accepted), now_ms);
     connection.set_map(rink());
     for_each_record(input, [&](const Record& r) {
-        const std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());
+        std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());
+        seal(bytes, connection);
         connection.on_datagram(bytes, now_ms);
         if ((r.flags & kRecordTick) != 0) {
             now_ms += 16;

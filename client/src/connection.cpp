@@ -71,7 +71,6 @@ void Connection::connect(std::uint64_t now_ms) {
     acks_ = {};
     if (replica_) replica_->drop();
     assembly_.clear();
-    failures_in_a_row_ = 0;
     events_.clear();
     match_info_.reset();
     last_input_sequence_ = 0;
@@ -149,7 +148,8 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     // a packet forged from the server's address without it is dropped.
     if (connected && packet.session_secret() != admission_.secret &&
         (type == net::Body::FullState || type == net::Body::Disconnect ||
-         type == net::Body::KeepAlive || type == net::Body::MapChunk)) {
+         type == net::Body::KeepAlive || type == net::Body::MapChunk ||
+         type == net::Body::Accepted)) {
         ++stats_.wrong_secret;
         return;
     }
@@ -163,7 +163,7 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     } else if (const auto* d = packet.body_as_Denied(); d != nullptr && connecting) {
         on_denied(*d);
     } else if (const auto* f = packet.body_as_FullState(); f != nullptr && connected) {
-        on_full_state(*f, bytes);
+        on_full_state(*f, bytes, now_ms);
     } else if (const auto* m = packet.body_as_MapChunk(); m != nullptr && connected) {
         on_map_chunk(*m, now_ms);
     } else if (const auto* x = packet.body_as_Disconnect(); x != nullptr) {
@@ -222,7 +222,8 @@ void Connection::set_map(const game::Map& map) {
     assembly_.clear();
 }
 
-void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
+void Connection::on_full_state(const net::FullState& part, std::size_t bytes,
+                               std::uint64_t now_ms) {
     if (!replica_) {
         ++stats_.before_map;
         return;
@@ -245,11 +246,15 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes) {
         return;
     }
     ++stats_.full_states;
-    failures_in_a_row_ = 0;
     server_tick_ms_ = state.server_tick_ms;
     events_.clear();  // the events of a match that was not stepped here are not known
     (void)replica_->take_events();
-    on_new_state(bytes);
+    on_new_state(bytes, now_ms);
+}
+
+std::uint64_t Connection::newest_tick_allowed(std::uint64_t now_ms) const {
+    const std::uint64_t elapsed_ms = now_ms > taken_ms_ ? now_ms - taken_ms_ : 0;
+    return taken_tick_ + (elapsed_ms + kAheadOfClockMs) * admission_.tick_rate_hz / 1000;
 }
 
 void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
@@ -268,8 +273,21 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     }
     const net::ServerUpdate& u = **verified;
     const std::uint64_t tick = protocol::extend16(u.head()->tick(), replica_->tick());
+    // Only the server's session can seal it: a forged update costs one hash
+    // of its bytes and changes nothing, however many come.
+    if (!protocol::update_is_sealed(bytes, protocol::update_mac_offset(bytes), admission_.secret,
+                                    tick)) {
+        ++stats_.forged_updates;
+        return;
+    }
+    last_heard_ms_ = now_ms;  // only a sealed update: a forged one keeps nothing alive
     if (tick <= replica_->tick()) {
         ++stats_.out_of_order;
+        return;
+    }
+    // Bounded work even from the server: no more steps than its clock can explain.
+    if (tick > newest_tick_allowed(now_ms)) {
+        ++stats_.far_ahead;
         return;
     }
     const game::Match& m = replica_->match();
@@ -279,7 +297,7 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         return;
     }
     const std::uint64_t before = replica_->tick();
-    switch (replica_->apply(*update, admission_.secret)) {
+    switch (replica_->apply(*update)) {
         case Replica::Applied::taken:
             break;
         case Replica::Applied::old:
@@ -289,17 +307,13 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
             ++stats_.undecodable;
             return;
         case Replica::Applied::mismatch:
-            // A forged update or a copy that drifted: a few in a row, and it is the copy.
+            // The server's own update, stepped to another state: the copy
+            // drifted. Dropped, it acknowledges nothing, and a FullState comes.
             ++stats_.hash_mismatches;
-            if (++failures_in_a_row_ >= kFailuresBeforeResync) {
-                ++stats_.resyncs;
-                replica_->drop();
-                failures_in_a_row_ = 0;
-            }
+            ++stats_.resyncs;
+            replica_->drop();
             return;
     }
-    failures_in_a_row_ = 0;
-    last_heard_ms_ = now_ms;  // only a proven update: a forged one keeps nothing alive
     // The server sends an update every tick_rate / update_rate ticks.
     const std::uint32_t rate = std::max<std::uint32_t>(admission_.update_rate_hz, 1);
     const std::uint64_t every = std::max<std::uint32_t>(admission_.tick_rate_hz / rate, 1);
@@ -308,11 +322,13 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     ++stats_.updates;
     if (update->server_tick_ms) server_tick_ms_ = *update->server_tick_ms;
     note_round_trip(update->baseline, now_ms);
-    on_new_state(bytes.size());
+    on_new_state(bytes.size(), now_ms);
 }
 
-void Connection::on_new_state(std::size_t bytes) {
+void Connection::on_new_state(std::size_t bytes, std::uint64_t now_ms) {
     const Replica& r = *replica_;
+    taken_tick_ = r.tick();
+    taken_ms_ = now_ms;
     ++stats_.states_taken;
     stats_.taken_bytes += bytes;
     last_input_sequence_ = r.last_input_sequence();

@@ -2,8 +2,6 @@
 
 #include <stdexcept>
 
-#include "carom/protocol/proof.hpp"
-
 namespace carom::client {
 namespace {
 
@@ -163,14 +161,14 @@ bool Replica::step_to(const protocol::Update& u) {
     return true;
 }
 
-Replica::Applied Replica::apply(const protocol::Update& u, std::uint64_t secret) {
+Replica::Applied Replica::apply(const protocol::Update& u) {
     if (!held_) return Applied::not_held;
     if (u.tick <= tick_) return Applied::old;
     if (u.baseline > tick_) return Applied::not_held;
     const std::optional<std::uint32_t> from = sequence_at(u.baseline);
     if (!from) return Applied::not_held;
     const Saved saved = save();
-    if (!step_to(u) || protocol::update_proof(secret, u.tick, match_->state_hash()) != u.proof) {
+    if (!step_to(u) || protocol::state_check(match_->state_hash()) != u.state) {
         back_to(saved);
         return Applied::mismatch;
     }

@@ -135,12 +135,24 @@ class FakeRoom {
         REQUIRE(parts.size() == 1);
         return parts.front();
     }
-    // The update of (baseline, tick]; `proof` replaces the true one when given.
-    Bytes update(std::uint64_t baseline, std::optional<std::uint32_t> proof = std::nullopt) const {
+    // The update of (baseline, tick], sealed with the room's secret.
+    Bytes update(std::uint64_t baseline) const { return update_with(baseline, {}, {}); }
+    // The same with `mac` in place of the seal: what a forger can send.
+    Bytes forged_update(std::uint64_t baseline, std::uint32_t mac) const {
+        return update_with(baseline, mac, {});
+    }
+    // Sealed, but with `state` for the state check: what a copy that drifted sees.
+    Bytes drifted_update(std::uint64_t baseline, std::uint16_t state) const {
+        return update_with(baseline, {}, state);
+    }
+
+  private:
+    Bytes update_with(std::uint64_t baseline, std::optional<std::uint32_t> mac,
+                      std::optional<std::uint16_t> state) const {
         protocol::Update u;
         u.tick = tick_;
         u.baseline = baseline;
-        u.proof = proof.value_or(protocol::update_proof(secret_, tick_, match_.state_hash()));
+        u.state = state.value_or(protocol::state_check(match_.state_hash()));
         u.sequence_advance = sequences_.at(tick_) - sequences_.at(baseline);
         for (std::uint64_t t = baseline + 1; t <= tick_; ++t)
             for (protocol::InputChange c : changes_.at(t)) {
@@ -148,11 +160,16 @@ class FakeRoom {
                 u.inputs.push_back(c);
             }
         flatbuffers::FlatBufferBuilder b;
-        return copy_of(
-            protocol::encode_update(b, u, {match_.slot_count(), client_slot_.has_value()}));
+        Bytes bytes =
+            copy_of(protocol::encode_update(b, u, {match_.slot_count(), client_slot_.has_value()}));
+        const std::size_t mac_at = protocol::update_mac_offset(bytes);
+        protocol::seal_update(bytes, mac_at, secret_, tick_);
+        if (mac)
+            for (std::size_t i = 0; i < 4; ++i)
+                bytes[mac_at + i] = static_cast<std::uint8_t>(*mac >> (8 * i));
+        return bytes;
     }
 
-  private:
     game::Map map_;
     game::Match match_;
     std::uint64_t secret_;

@@ -1,6 +1,6 @@
 // Updates built to hurt: mutated bytes, states of another map, a state
 // with disks far off the field or a phase that does not exist, forged
-// proofs. The player counts and drops them, keeps drawing, and takes the
+// MACs. The player counts and drops them, keeps drawing, and takes the
 // good ones that follow. Seed printed; CAROM_SEED=n reruns one.
 #include <doctest/doctest.h>
 
@@ -49,9 +49,9 @@ TEST_CASE("player_survives_malformed_and_hostile_updates") {
             case 1:
                 bytes = other.full_state();
                 break;
-            case 2:  // a forged proof
-                bytes = room.update(held != 0 ? held : room.tick() - 1,
-                                    static_cast<std::uint32_t>(rng()));
+            case 2:  // a forged MAC
+                bytes = room.forged_update(held != 0 ? held : room.tick() - 1,
+                                           static_cast<std::uint32_t>(rng()));
                 break;
             default:
                 bytes = room.update(held != 0 ? held : room.tick() - 1);
@@ -69,11 +69,12 @@ TEST_CASE("player_survives_malformed_and_hostile_updates") {
         (void)render::render(scene, 80, 24, render::Glyphs::braille);
     }
     const client::ConnectionStats& st = player.connection().stats();
-    MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.undecodable
-                       << ", failed proofs " << st.hash_mismatches << ", resyncs " << st.resyncs
-                       << ", taken " << st.states_taken);
+    MESSAGE("invalid " << st.invalid_total() << ", undecodable " << st.undecodable << ", forged "
+                       << st.forged_updates << ", failed state checks " << st.hash_mismatches
+                       << ", resyncs " << st.resyncs << ", taken " << st.states_taken);
     CHECK(st.invalid_total() + st.undecodable > 0);
-    CHECK(st.hash_mismatches > 0);
+    CHECK(st.forged_updates > 0);   // forged MACs, and flipped bytes the MAC covers
+    CHECK(st.hash_mismatches > 0);  // another map's states
     CHECK(st.states_taken > 100);
     CHECK(player.connection().state() == client::State::connected);
     // After a reconnect (a flipped tick, which no proof covers in a FullState,

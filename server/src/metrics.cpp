@@ -83,6 +83,8 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     s.map_bytes_out = st.map_bytes_out;
     s.status_answered = st.status_answered;
     s.status_refused = st.status_refused;
+    s.full_state_bytes = st.full_state_bytes;
+    s.full_states_held_back = st.full_states_held_back;
     const std::lock_guard lock(mutex_);
     published_ = std::move(s);
 }
@@ -161,6 +163,12 @@ std::string Metrics::prometheus_text() const {
            s.status_answered);
     metric("carom_status_queries_refused_total", "counter",
            "Status queries refused (unpadded or over the per-address rate).", s.status_refused);
+    metric("carom_full_state_bytes_sent_total", "counter",
+           "Bytes of full states sent (joins, resyncs, clients that acknowledge nothing).",
+           s.full_state_bytes);
+    metric("carom_full_states_held_back_total", "counter",
+           "Full states due but not sent: the session had spent its full-state budget.",
+           s.full_states_held_back);
     return out;
 }
 

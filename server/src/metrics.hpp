@@ -48,6 +48,7 @@ struct MetricsReading {
     std::uint64_t map_transfers_started = 0, map_transfers_completed = 0;
     std::uint64_t map_transfers_failed = 0, map_bytes_out = 0;
     std::uint64_t status_answered = 0, status_refused = 0;
+    std::uint64_t full_state_bytes = 0, full_states_held_back = 0;
 };
 
 class Metrics {

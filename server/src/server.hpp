@@ -76,8 +76,8 @@ class Server {
 
     // The handshake (server_handshake.cpp).
     void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);
-    void on_connect_response(const Endpoint& from, const net::ConnectResponse& response,
-                             std::size_t size);
+    void on_connect_response(const Endpoint& from, const net::Packet& packet, std::size_t size);
+    void deny_version(const Endpoint& from);
     // False (and counted) when `from`'s IP has had its handshake replies this second.
     bool handshake_budget(const Endpoint& from);
     std::uint64_t cookie_bucket() const;

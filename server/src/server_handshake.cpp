@@ -60,6 +60,11 @@ std::uint64_t Server::cookie_bucket() const {
     return tick_ / (kCookieBucketSeconds * game::kTickRate);
 }
 
+void Server::deny_version(const Endpoint& from) {
+    send_denied(from, net::DenyReason::version_mismatch,
+                fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
+}
+
 void Server::on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size) {
     // Answering a short request would let a spoofed sender amplify traffic.
     if (size < protocol::kConnectRequestMinBytes) {
@@ -70,17 +75,16 @@ void Server::on_connect_request(const Endpoint& from, const net::Packet& packet,
         ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
         return;
     }
-    if (packet.protocol() != protocol::kProtocolVersion)
-        return send_denied(from, net::DenyReason::version_mismatch,
-                           fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
+    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from);
     if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
     builder_.Clear();
     const auto challenge = net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()));
     send(from, protocol::finish_packet(builder_, 0, net::Body::Challenge, challenge.Union()));
 }
 
-void Server::on_connect_response(const Endpoint& from, const net::ConnectResponse& r,
+void Server::on_connect_response(const Endpoint& from, const net::Packet& packet,
                                  std::size_t size) {
+    const net::ConnectResponse& r = *packet.body_as_ConnectResponse();
     // Padded like the request, so that no answer (Denied, Accepted) is larger.
     if (size < protocol::kConnectRequestMinBytes) {
         ++stats_.dropped[static_cast<std::size_t>(Drop::unpadded_request)];
@@ -91,6 +95,8 @@ void Server::on_connect_response(const Endpoint& from, const net::ConnectRespons
         ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
         return;
     }
+    // Before the cookie: a response of another version is told so, like a request.
+    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from);
     if (!cookies_.check(from, cookie_bucket(), r.cookie()))
         return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged");
     if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");

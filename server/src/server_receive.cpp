@@ -43,7 +43,7 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
             on_connect_request(from, packet, datagram.size());
             return;
         case net::Body::ConnectResponse:
-            on_connect_response(from, *packet.body_as_ConnectResponse(), datagram.size());
+            on_connect_response(from, packet, datagram.size());
             return;
         case net::Body::StatusRequest:
             on_status_request(from, *packet.body_as_StatusRequest(), datagram.size());

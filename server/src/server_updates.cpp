@@ -9,20 +9,26 @@ namespace carom::server {
 namespace {
 
 // A FullState not acknowledged within this many ticks is sent again (more
-// than a 200 ms round trip with its jitter).
-constexpr std::uint64_t kFullStateResendTicks = 20;
+// than a 200 ms round trip with its jitter): the budget's own pace.
+constexpr std::uint64_t kFullStateResendTicks = FullStateBudget::kEveryTicks;
 // Updates carry the server's tick time once a second (for the HUD).
 constexpr std::uint64_t kTickTimeEveryTicks = 60;
 
 }  // namespace
 
 void Server::send_full_state(Session& s, const Room& room) {
+    if (!s.full_budget.take(tick_)) {
+        ++stats_.full_states_held_back;
+        return;
+    }
     protocol::RoomState state = room.state();
     state.last_input_sequence = s.inputs.last_applied_sequence();
     state.server_tick_ms = last_tick_ms_;
-    protocol::encode_full_state(
-        builder_, s.client_id, s.secret, state,
-        [&](std::span<const std::uint8_t> bytes) { send(s.endpoint, bytes); });
+    protocol::encode_full_state(builder_, s.client_id, s.secret, state,
+                                [&](std::span<const std::uint8_t> bytes) {
+                                    stats_.full_state_bytes += bytes.size();
+                                    send(s.endpoint, bytes);
+                                });
     s.full_sent_tick = tick_;
     ++stats_.full_states;
 }
@@ -55,7 +61,8 @@ void Server::send_updates() {
         protocol::Update& u = update_;
         u.tick = tick_;
         u.baseline = baseline;
-        u.proof = protocol::update_proof(s.secret, tick_, room.state_hash());
+        u.mac = 0;  // sealed below, once the datagram is whole
+        u.state = protocol::state_check(room.state_hash());
         u.sequence_advance = s.inputs.last_applied_sequence() - *from;
         history.fill(u);
         u.server_tick_ms.reset();
@@ -67,6 +74,8 @@ void Server::send_updates() {
             send_full_state(s, room);
             continue;
         }
+        const std::span<std::uint8_t> datagram(builder_.GetBufferPointer(), bytes.size());
+        protocol::seal_update(datagram, protocol::update_mac_offset(datagram), s.secret, tick_);
         ++stats_.updates;
         send(s.endpoint, bytes);
     }

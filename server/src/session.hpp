@@ -9,6 +9,7 @@
 
 #include "carom/game/match.hpp"
 #include "endpoint.hpp"
+#include "full_state_budget.hpp"
 #include "input_queue.hpp"
 
 namespace carom::server {
@@ -44,6 +45,7 @@ struct Session {
     // The last FullState sent, while the client has not acknowledged it:
     // updates go against it meanwhile (0: none pending).
     std::uint64_t full_sent_tick = 0;
+    FullStateBudget full_budget;
     // The newest input of this client's applied by each recent tick (players):
     // an update says how far it moved since its baseline.
     struct Applied {

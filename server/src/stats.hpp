@@ -36,6 +36,10 @@ struct Stats {
     std::uint64_t inputs_recovered = 0;
     // Sent: full states (a FullState, one or more datagrams) and updates (a ServerUpdate).
     std::uint64_t full_states = 0, updates = 0;
+    std::uint64_t full_state_bytes = 0;  // the datagram bytes of those full states
+    // A full state was due but its session had spent its budget (FullStateBudget):
+    // nothing went to it that tick.
+    std::uint64_t full_states_held_back = 0;
     std::uint64_t ticks = 0, ticks_dropped = 0;
     // Ticks run back to back, right after another in the same wake-up, to catch up.
     std::uint64_t ticks_catch_up = 0;

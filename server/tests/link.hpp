@@ -179,15 +179,20 @@ class ScriptedClient {
                 }
             } else if (const net::ServerUpdate* u = d.update(); u && copy_->holds()) {
                 const std::uint64_t tick = protocol::extend16(u->head()->tick(), copy_->tick());
+                if (!protocol::update_is_sealed(d.bytes, protocol::update_mac_offset(d.bytes),
+                                                secret_, tick)) {
+                    failures.push_back("update: not sealed with the session's secret");
+                    continue;
+                }
                 const auto update = protocol::decode_update(*u, tick, {m.slot_count(), player});
                 if (!update) {
                     failures.push_back(update.error().message);
                     continue;
                 }
-                const client::Replica::Applied applied = copy_->apply(*update, secret_);
+                const client::Replica::Applied applied = copy_->apply(*update);
                 if (applied != client::Replica::Applied::taken) {
                     failures.push_back(applied == client::Replica::Applied::mismatch
-                                           ? "update: proof mismatch"
+                                           ? "update: state check mismatch"
                                            : "update: not applied");
                     continue;
                 }

@@ -210,7 +210,7 @@ TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") 
     CHECK(server.stats().updates == 57);
 }
 
-TEST_CASE("an update's proof binds it to the session and to the state after its tick") {
+TEST_CASE("an update is sealed for its session and checks the state after its tick") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
@@ -226,10 +226,15 @@ TEST_CASE("an update's proof binds it to the session and to the state after its 
     const Datagram d = link.inbox[c.at()].front();
     const net::ServerUpdate* u = d.update();
     REQUIRE(u != nullptr);
-    CHECK(u->head()->proof() ==
-          protocol::update_proof(c.secret(), server.current_tick(), server.room(0).state_hash()));
-    CHECK(u->head()->proof() != protocol::update_proof(c.secret() ^ 1, server.current_tick(),
-                                                       server.room(0).state_hash()));
+    const std::size_t mac_at = protocol::update_mac_offset(d.bytes);
+    CHECK(protocol::update_is_sealed(d.bytes, mac_at, c.secret(), server.current_tick()));
+    CHECK_FALSE(protocol::update_is_sealed(d.bytes, mac_at, c.secret() ^ 1, server.current_tick()));
+    CHECK_FALSE(
+        protocol::update_is_sealed(d.bytes, mac_at, c.secret(), server.current_tick() + 65536));
+    std::vector<std::uint8_t> flipped = d.bytes;
+    flipped.back() ^= 1;  // any byte: the seal covers the whole datagram
+    CHECK_FALSE(protocol::update_is_sealed(flipped, mac_at, c.secret(), server.current_tick()));
+    CHECK(u->head()->state() == protocol::state_check(server.room(0).state_hash()));
     // A copy one bit off is caught, and left as it was.
     client::Replica& copy = c.copy();
     const std::uint64_t held = copy.tick();
@@ -249,6 +254,6 @@ TEST_CASE("an update's proof binds it to the session and to the state after its 
     REQUIRE(copy.restore(drifted).ok());
     CHECK(c.take() == 0);
     REQUIRE(c.failures.size() == 1);
-    CHECK(c.failures[0].find("proof") != std::string::npos);
+    CHECK(c.failures[0].find("state check") != std::string::npos);
     CHECK(copy.tick() == held);
 }

@@ -43,21 +43,24 @@ Bytes stream_of(const Bytes& bytes) {
     return s;
 }
 
+constexpr std::size_t kHeadStream = 4;  // UpdateHead.stream
+
 // A ServerUpdate built by hand around `stream`.
 Bytes raw_update(std::uint64_t tick, const Bytes& stream,
                  const std::vector<protocol::RosterChange>& roster = {}) {
     flatbuffers::FlatBufferBuilder b;
-    std::array<std::uint8_t, 6> head_bytes{};
-    std::copy_n(stream.begin(), std::min<std::size_t>(stream.size(), 6), head_bytes.begin());
+    std::array<std::uint8_t, kHeadStream> head_bytes{};
+    std::copy_n(stream.begin(), std::min(stream.size(), kHeadStream), head_bytes.begin());
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> more;
-    if (stream.size() > 6) more = b.CreateVector(stream.data() + 6, stream.size() - 6);
+    if (stream.size() > kHeadStream)
+        more = b.CreateVector(stream.data() + kHeadStream, stream.size() - kHeadStream);
     std::vector<flatbuffers::Offset<net::RosterChange>> changes;
     for (const auto& r : roster)
         changes.push_back(net::CreateRosterChange(b, r.tick, static_cast<std::uint16_t>(r.slot),
                                                   r.join, b.CreateString(r.name), r.bot));
     const auto roster_offset = roster.empty() ? 0 : b.CreateVector(changes);
-    const net::UpdateHead head(0, static_cast<std::uint16_t>(tick),
-                               flatbuffers::span<const std::uint8_t, 6>(head_bytes));
+    const net::UpdateHead head(0, static_cast<std::uint16_t>(tick), 0,
+                               flatbuffers::span<const std::uint8_t, kHeadStream>(head_bytes));
     net::ServerUpdateBuilder u(b);
     u.add_head(&head);
     if (!more.IsNull()) u.add_more(more);
@@ -92,7 +95,8 @@ Update random_update(std::mt19937_64& rng, const UpdateContext& c) {
     const std::uint64_t n =
         rng() % 10 == 0 ? 1 + rng() % protocol::kMaxUpdateTicks : 1 + rng() % 20;
     u.baseline = u.tick - n;
-    u.proof = static_cast<std::uint32_t>(rng());
+    u.mac = static_cast<std::uint32_t>(rng());
+    u.state = static_cast<std::uint16_t>(rng());
     if (c.player)
         u.sequence_advance = rng() % 4 == 0 ? static_cast<std::uint32_t>(rng())
                                             : static_cast<std::uint32_t>(n + rng() % 3 - 1);
@@ -141,7 +145,7 @@ Bytes spec_stream(const Update& u, const UpdateContext& c) {
         w.delta(ch.delta);
     }
     Bytes bytes = w.bytes();
-    if (bytes.size() < 6) bytes.resize(6, 0);
+    if (bytes.size() < kHeadStream) bytes.resize(kHeadStream, 0);
     return bytes;
 }
 
@@ -195,7 +199,7 @@ TEST_CASE("updates round-trip and their stream is PROTOCOL.md's, bit for bit") {
     u.inputs = {{1002, 5, {InputDelta::Kind::kick_flip, 0}}};
     // 010 (n - 1 = 1), 1 (advance - n = 0), 010 (one change), 010 (step 1),
     // 101 (slot 5, low bit first), 00 (the kick flipped): 15 bits.
-    CHECK(stream_of(encode(u, c)) == Bytes{0x2A, 0x15, 0, 0, 0, 0});
+    CHECK(stream_of(encode(u, c)) == Bytes{0x2A, 0x15, 0, 0});
 }
 
 TEST_CASE("an update that fits its head is 32 bytes") {
@@ -205,12 +209,12 @@ TEST_CASE("an update that fits its head is 32 bytes") {
     u.baseline = 499;
     u.sequence_advance = 1;
     CHECK(encode(u, c).size() == 32);
-    // Three literal changes fit the head's 48 bits (1 + 1 + 5 + 3 x 11); a
-    // fourth spills into `more`.
-    for (game::Slot s = 0; s < 3; ++s)
+    // Two literal changes fit the head's 32 bits (1 + 1 + 3 + 2 x 11); a
+    // third spills into `more`.
+    for (game::Slot s = 0; s < 2; ++s)
         u.inputs.push_back({500, s, {InputDelta::Kind::literal, 0x13}});
     CHECK(encode(u, c).size() == 32);
-    u.inputs.push_back({500, 3, {InputDelta::Kind::literal, 0x13}});
+    u.inputs.push_back({500, 2, {InputDelta::Kind::literal, 0x13}});
     CHECK(encode(u, c).size() == 44);
     const auto back = protocol::decode_update(update_of(encode(u, c)), 500, c);
     REQUIRE(back.ok());
@@ -315,7 +319,8 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
     Update u;
     u.tick = 70'002;
     u.baseline = 69'994;
-    u.proof = 0x1A2B'3C4D;
+    u.mac = 0x1A2B'3C4D;
+    u.state = 0x5A6B;
     u.sequence_advance = 8;
     using K = InputDelta::Kind;
     u.inputs = {{69'996, 2, {K::turn_left, 0}},
@@ -323,17 +328,18 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
                 {69'999, 6, {K::literal, 0x13}},
                 {70'001, 0, {K::turn_right, 0}}};
     const Bytes expected{
-        0x10, 0x00, 0x00, 0x00,              // root: the table at 16
-        'C',  'N',  'S',  'U',               // file identifier
-        0x08, 0x00, 0x14, 0x00,              // vtable: 8 bytes long, the table 20
-        0x08, 0x00, 0x04, 0x00,              // head at table + 8, more at table + 4
-        0x08, 0x00, 0x00, 0x00,              // the table: its vtable 8 bytes before it
-        0x10, 0x00, 0x00, 0x00,              // more: the vector 16 bytes on (at 36)
-        0x4D, 0x3C, 0x2B, 0x1A,              // head.proof
-        0x72, 0x11,                          // head.tick: 70002 mod 2^16
-        0x88, 0x54, 0x12, 0x29, 0x7D, 0x32,  // head.stream: its first 6 bytes
-        0x01, 0x00, 0x00, 0x00,              // more: 1 byte
-        0x0C, 0x00, 0x00, 0x00,              // the stream's 7th byte, then padding
+        0x10, 0x00, 0x00, 0x00,  // root: the table at 16
+        'C',  'N',  'S',  'U',   // file identifier
+        0x08, 0x00, 0x14, 0x00,  // vtable: 8 bytes long, the table 20
+        0x08, 0x00, 0x04, 0x00,  // head at table + 8, more at table + 4
+        0x08, 0x00, 0x00, 0x00,  // the table: its vtable 8 bytes before it
+        0x10, 0x00, 0x00, 0x00,  // more: the vector 16 bytes on (at 36)
+        0x4D, 0x3C, 0x2B, 0x1A,  // head.mac
+        0x72, 0x11,              // head.tick: 70002 mod 2^16
+        0x6B, 0x5A,              // head.state
+        0x88, 0x54, 0x12, 0x29,  // head.stream: its first 4 bytes
+        0x03, 0x00, 0x00, 0x00,  // more: 3 bytes
+        0x7D, 0x32, 0x0C, 0x00,  // the stream's 5th to 7th bytes, then padding
     };
     CHECK(encode(u, {8, true}) == expected);
 }

@@ -94,10 +94,9 @@ class Connection {
   public:
     using SendFn = std::function<void(std::span<const std::uint8_t>)>;
 
-    // Proof failures in a row (none passing between) after which the copy
-    // is taken to have drifted: the client drops it and asks for a FullState.
-    // One alone may be a forged update, which changes nothing.
-    static constexpr std::uint32_t kFailuresBeforeResync = 3;
+    // How far past the client's clock a sealed update may reach: the ticks
+    // of this many ms beyond those elapsed since the newest state taken.
+    static constexpr std::uint64_t kAheadOfClockMs = 1000;
 
     Connection(ConnectionConfig config, SendFn send);
 
@@ -181,13 +180,16 @@ class Connection {
     void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
     void on_accepted(const net::Accepted& accepted);
     void on_denied(const net::Denied& denied);
-    void on_full_state(const net::FullState& part, std::size_t bytes);
+    void on_full_state(const net::FullState& part, std::size_t bytes, std::uint64_t now_ms);
     void on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // The newest server tick an update may bring now: the newest state taken
+    // plus the ticks elapsed since, plus kAheadOfClockMs of them.
+    std::uint64_t newest_tick_allowed(std::uint64_t now_ms) const;
     void on_disconnect(const net::Disconnect& disconnect);
     void on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms);
     void request_map_chunks(std::uint64_t now_ms);
     // After the copy took a new state: the events, the match, the inputs still to send.
-    void on_new_state(std::size_t bytes);
+    void on_new_state(std::size_t bytes, std::uint64_t now_ms);
 
     ConnectionConfig config_;
     SendFn send_;
@@ -222,7 +224,9 @@ class Connection {
     std::optional<std::vector<std::uint8_t>> fetched_;
     std::optional<Replica> replica_;
     protocol::FullStateAssembly assembly_;
-    std::uint32_t failures_in_a_row_ = 0;
+    // The newest state taken and when: the clock that bounds an update's tick.
+    std::uint64_t taken_tick_ = 0;
+    std::uint64_t taken_ms_ = 0;
     std::vector<ServerEvent> events_;  // at most kMaxEventsHeld, the newest
     std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;

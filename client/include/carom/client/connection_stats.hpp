@@ -25,6 +25,12 @@ struct ConnectionStats {
     std::uint64_t wrong_protocol = 0;  // verified, but another protocol version
     std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
     std::uint64_t wrong_secret = 0;    // a session packet without the session's secret (forged)
+    // A ServerUpdate whose MAC is not the session's (forged, or cut or
+    // changed on the way): dropped before it is read or stepped.
+    std::uint64_t forged_updates = 0;
+    // A sealed ServerUpdate of a tick further ahead than the client's clock
+    // allows since the last state it took: dropped before any step.
+    std::uint64_t far_ahead = 0;
 
     // Taken: full states (whole, every part) and updates.
     std::uint64_t states_taken = 0;  // taken: the copy of the match moved to them
@@ -35,8 +41,10 @@ struct ConnectionStats {
     std::uint64_t undecodable = 0;   // stream refused, baseline not held, no state yet...
     std::uint64_t before_map = 0;    // arrived before the map was given
     std::uint64_t updates_missed = 0;  // gaps in the expected tick sequence
-    // Proofs that failed: a copy of the match that is not the server's (or a
-    // forged update), and the times the copy was dropped for a FullState.
+    // State checks that failed: a copy of the match that is not the server's
+    // (a sealed update that stepped it elsewhere, or a full state that
+    // restored to another hash), and the times the copy was dropped for a
+    // FullState (at once, on the update that showed it).
     std::uint64_t hash_mismatches = 0;
     std::uint64_t resyncs = 0;
 

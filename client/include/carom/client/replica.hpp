@@ -2,9 +2,10 @@
 // The client's copy of the room's match, exact: restored from a FullState,
 // then stepped with the inputs each ServerUpdate says the server applied,
 // with the same game::Match code, so it is the server's bit for bit. Each
-// update's proof covers the server's state hash after its tick: a copy that
-// drifted (or a forged update) fails it, and the copy goes back to where it
-// was. It also keeps where every disk was over the last ticks it held, for
+// update carries the low bits of the server's state hash after its tick: a
+// copy that drifted fails the check, and the copy goes back to where it was
+// (the update's authenticity is the caller's to check first, Connection).
+// It also keeps where every disk was over the last ticks it held, for
 // the interpolation of what is drawn in the past. No sockets, no clocks.
 #include <cstdint>
 #include <deque>
@@ -50,12 +51,11 @@ class Replica {
         old,       // not newer than the held tick: nothing to do
         not_held,  // no state held, or a baseline after the held tick or
                    // whose sequence is no longer known: cannot be stepped
-        mismatch,  // stepped, but the proof (`secret`, the state hash)
-                   // disagreed or a change did not fit the match: the
-                   // copy is as it was
+        mismatch,  // stepped, but the state hash disagreed with update.state
+                   // or a change did not fit the match: the copy is as it was
     };
-    // Steps from the held tick to update.tick.
-    Applied apply(const protocol::Update& update, std::uint64_t secret);
+    // Steps from the held tick to update.tick: update.tick - tick() steps.
+    Applied apply(const protocol::Update& update);
     const game::Map& map() const { return map_; }
     // Forget the state (the client then asks for a FullState).
     void drop() { held_ = false; }

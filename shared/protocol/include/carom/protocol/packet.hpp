@@ -28,7 +28,11 @@ namespace carom::protocol {
 // 6: the map travels (MapRequest, MapChunk; Accepted gives the map's size,
 //    the slot count and the team size); the status query (StatusRequest,
 //    Status) lists the rooms before any session.
-inline constexpr std::uint32_t kProtocolVersion = 6;
+// 7: a ServerUpdate's authenticity and its state check apart: a 32-bit MAC
+//    of the whole datagram (dropped before any step when forged) and the
+//    state hash's low 16 bits (the copy drifted: a FullState at once); the
+//    head's stream is 4 bytes.
+inline constexpr std::uint32_t kProtocolVersion = 7;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // ConnectRequest and ConnectResponse are padded to at least this, so no
 // reply before acceptance (Challenge, Denied, Accepted) is larger.

@@ -58,7 +58,10 @@ struct MatchStart {
 struct Update {
     std::uint64_t tick = 0;      // the server tick it brings the client to
     std::uint64_t baseline = 0;  // the server tick the client's state must be at (< tick)
-    std::uint32_t proof = 0;     // update_proof(): the session and the state after `tick`
+    // UpdateHead.mac: update_mac() of the datagram (the encoder writes it as
+    // given; the sender seals the datagram after, seal_update()).
+    std::uint32_t mac = 0;
+    std::uint16_t state = 0;  // the low 16 bits of the state hash after `tick`
     // How far the newest input of the receiver's that the server applied
     // moved from `baseline` to `tick`, modulo 2^32 (one a tick when none was
     // lost). Players only: a spectator's stream has none.
@@ -82,6 +85,15 @@ struct UpdateContext {
 // update does not fit a datagram (then the server sends a FullState).
 std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& builder,
                                             const Update& update, const UpdateContext& context);
+
+// Where UpdateHead.mac sits in a ServerUpdate datagram (verified, or just
+// encoded): the offset seal_update() and update_is_sealed() take.
+std::size_t update_mac_offset(std::span<const std::uint8_t> datagram);
+
+// The low 16 bits of a state hash, as UpdateHead.state carries them.
+inline std::uint16_t state_check(std::uint64_t state_hash) {
+    return static_cast<std::uint16_t>(state_hash);
+}
 
 // Reads a verified ServerUpdate whose full tick is `tick` (its low 16 bits
 // extended by the receiver). The error names what does not fit: a stream
