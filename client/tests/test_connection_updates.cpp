@@ -118,6 +118,24 @@ TEST_CASE("tick_gaps_estimate_loss_at_the_update_rate") {
     CHECK(h.connection.stats().loss_estimate() == doctest::Approx(3.0 / 5.0));
 }
 
+TEST_CASE("an_update_further_ahead_than_the_clock_allows_is_dropped_before_any_step") {
+    FakeRoom room("rink", kSecret);
+    Harness h;
+    h.join(room, kSecret);
+    h.receive(room.full_state(), 1000);
+    const std::uint64_t held = room.tick();
+    // 200 ticks (3.3 s at 60 Hz) in no time at all: even sealed, not stepped.
+    room.step_idle(200);
+    h.receive(room.update(held), 1000);
+    CHECK(h.connection.stats().far_ahead == 1);
+    CHECK(h.connection.replica()->tick() == held);
+    // Once the clock has moved on as far, the same update is taken.
+    h.receive(room.update(held), 1000 + 200 * 1000 / 60);
+    CHECK(h.connection.stats().far_ahead == 1);
+    CHECK(h.connection.replica()->tick() == room.tick());
+    CHECK(h.connection.replica()->match().state_hash() == room.match().state_hash());
+}
+
 TEST_CASE("updates_before_the_map_are_counted_not_taken") {
     FakeRoom room("rink", kSecret);
     Harness h;

@@ -94,16 +94,20 @@ class ScriptedClient {
 
     // Padded to kConnectRequestMinBytes unless told otherwise, as Connection does.
     void respond(const std::string& name, std::uint64_t cookie, std::int32_t room = -1,
-                 bool spectator = false,
-                 std::size_t min_bytes = protocol::kConnectRequestMinBytes) {
+                 bool spectator = false, std::size_t min_bytes = protocol::kConnectRequestMinBytes,
+                 std::uint32_t protocol = protocol::kProtocolVersion) {
         std::size_t padding = 0;
         for (;;) {
             flatbuffers::FlatBufferBuilder b;
             const std::vector<std::uint8_t> pad(padding, 0);
             const auto body = net::CreateConnectResponse(b, b.CreateString(name), room, spectator,
                                                          token_, cookie, b.CreateVector(pad));
-            const auto bytes =
-                protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
+            net::PacketBuilder p(b);
+            p.add_protocol(protocol);
+            p.add_body_type(net::Body::ConnectResponse);
+            p.add_body(body.Union());
+            net::FinishPacketBuffer(b, p.Finish());
+            const std::span<const std::uint8_t> bytes(b.GetBufferPointer(), b.GetSize());
             if (bytes.size() >= min_bytes) {
                 send_raw(bytes);
                 return;

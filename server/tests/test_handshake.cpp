@@ -66,6 +66,23 @@ TEST_CASE("a client of another protocol version is denied with the reason") {
     CHECK(p->body_as_Denied()->reason() == net::DenyReason::version_mismatch);
 }
 
+TEST_CASE("a ConnectResponse of another protocol version is denied as one, not as a cookie") {
+    Link link;
+    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    c.request("ana");
+    const std::uint64_t cookie = c.next()->body_as_Challenge()->cookie();
+    for (const std::uint32_t version :
+         {protocol::kProtocolVersion - 1, protocol::kProtocolVersion + 1}) {
+        c.respond("ana", cookie, -1, false, protocol::kConnectRequestMinBytes, version);
+        const net::Packet* p = c.next();
+        REQUIRE(p != nullptr);
+        REQUIRE(p->body_type() == net::Body::Denied);
+        CHECK(p->body_as_Denied()->reason() == net::DenyReason::version_mismatch);
+    }
+    CHECK(server.session_count() == 0);
+}
+
 TEST_CASE("a forged cookie, or one from another address, is denied and allocates nothing") {
     Link link;
     Server server(config_for("rink.json"), link, fixed_cookies(), "t");

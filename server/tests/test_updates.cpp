@@ -196,6 +196,49 @@ TEST_CASE("a client that holds no state, or drops its copy, is sent a FullState"
     CHECK(c.copy().match().state_hash() == server.room(0).state_hash());
 }
 
+TEST_CASE("a session that acknowledges each FullState once gets no more than its budget") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    config.bots = true;
+    Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.keep_copy(map_named("arena.json"));
+    // Each FullState acknowledged once, then "I hold nothing" every tick: a
+    // FullState due every tick, 600 ticks long.
+    std::uint64_t states_acked = 0;
+    for (int t = 0; t < 600; ++t) {
+        server.tick();
+        c.take();
+        if (c.full_states != states_acked) {
+            states_acked = c.full_states;
+            c.ack(c.copy().tick());
+        } else {
+            c.ack(std::nullopt);
+        }
+    }
+    // The burst, then one every FullStateBudget::kEveryTicks: 2 + 600 / 20 at most.
+    const std::uint64_t budget = FullStateBudget::kBurst + 600 / FullStateBudget::kEveryTicks;
+    MESSAGE(server.stats().full_states << " full states, " << server.stats().full_states_held_back
+                                       << " held back, " << server.stats().full_state_bytes
+                                       << " bytes");
+    CHECK(server.stats().full_states <= budget);
+    CHECK(server.stats().full_states >= budget - 2);
+    CHECK(server.stats().full_states_held_back > 400);
+    CHECK(server.stats().full_state_bytes > 0);
+    // An honest client that loses its state after a quiet spell has one at once.
+    for (int t = 0; t < 60; ++t) {
+        server.tick();
+        c.take();
+        c.ack(c.copy().tick());
+    }
+    const std::uint64_t before = server.stats().full_states;
+    c.copy().drop();
+    c.ack(std::nullopt);
+    server.tick();
+    CHECK(server.stats().full_states == before + 1);
+}
+
 TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") {
     Link link;
     ServerConfig config = config_for("arena.json");
