@@ -311,6 +311,7 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
             // drifted. Dropped, it acknowledges nothing, and a FullState comes.
             ++stats_.hash_mismatches;
             ++stats_.resyncs;
+            stats_.steps_discarded += tick - before;
             replica_->drop();
             return;
     }

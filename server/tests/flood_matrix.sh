@@ -4,15 +4,22 @@
 # (random bytes of every size up to 64 KB, junk, bit-flipped packets, forged
 # cookies, wrong versions and ids, ConnectRequests from 128 ports, status
 # queries far past the rate, inputs and
-# disconnects forged from the players' own addresses when root) and the first
+# disconnects forged from the players' own addresses when root, and, when
+# root, ServerUpdates (random contents, the server's tick or far ahead),
+# Disconnects, FullStates and the rest forged from the server's address to
+# the players) and the first
 # also runs two abusive sessions in room 1 (1000 inputs a second with replayed,
 # far-ahead and far-behind sequences and acks of updates never sent; one
-# that never acks). Holds when: loadgen says ok (no player lost, no update
-# gap over MAX_GAP_MS, and no player whose inputs the server stopped applying
-# for longer: a frozen victim fails here), the server lives and its RSS grows less than 16 MB,
+# that never acks; one that acks each FullState once, then nothing). Holds when: loadgen says ok (no player lost, no update
+# gap over MAX_GAP_MS, no player whose inputs the server stopped applying
+# for longer: a frozen victim fails here, and no copy of the match dropped
+# for a FullState), the players dropped what was forged from the server
+# without a tick stepped for it, the server lives and its RSS grows less than 16 MB,
 # every refused datagram is counted by reason, the storm session is still
-# connected and the never-acking one got a FullState at most every 20 ticks
-# (updates against it between), and every replay verifies. Prints one JSON line of figures.
+# connected, the never-acking one got a FullState at most every 20 ticks
+# (updates against it between), so did the one acking each once (the
+# server's FullState budget: 2, then one every 20 ticks), and every replay
+# verifies. Prints one JSON line of figures.
 #   flood_matrix.sh CAROM_SERVER CAROM_LOADGEN CAROM_FLOOD CAROM_REPLAY MAPS_DIR JSON_FIELD
 # FLOOD_S (10) seconds of flood; RATE datagrams/s per flooder (0: full speed);
 # MAX_GAP_MS (250).
@@ -52,7 +59,7 @@ for _ in $(seq 100); do
   [[ $(grep -c 'joined room 0' "$work/server.log" || true) -ge 8 ]] && break
   sleep 0.1
 done
-victims=$(grep -oE 'from 127\.0\.0\.1:[0-9]+ joined room 0' "$work/server.log" |
+victims=$(grep -oE 'from 127\.[0-9.]+:[0-9]+ joined room 0' "$work/server.log" |
   awk '{print $2}' | paste -sd,)
 [[ -n "$victims" ]] || fail "no player joined"
 sleep 1
@@ -88,8 +95,9 @@ wait "$loadgen_pid" || rc=$?
 kill -0 "$server_pid" 2>/dev/null || fail "the server died"
 
 sent=$(( $(field "$work/flood1.json" /sent) + $(field "$work/flood2.json" /sent) ))
-read -r storm_connected noack_full noack_delta storm_inputs < <(field "$work/flood1.json" \
-  /abuse/storm_connected /abuse/noack_full /abuse/noack_delta /abuse/storm_inputs | paste -sd' ')
+read -r storm_connected noack_full noack_delta storm_inputs ackonce_full ackonce_bytes < <(field \
+  "$work/flood1.json" /abuse/storm_connected /abuse/noack_full /abuse/noack_delta \
+  /abuse/storm_inputs /abuse/ackonce_full /abuse/ackonce_full_bytes | paste -sd' ')
 sleep 1.5  # a stats file written after the flood
 counts=$(field "$work/stats.json" /invalid_total /ticks_dropped /receive/dropped_unread \
   "/invalid/bad identifier" "/invalid/too long" "/invalid/wrong version" "/invalid/wrong secret" \
@@ -119,6 +127,7 @@ echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\"
   "\"rate_limited\": $rate_limited, \"inputs_stale\": $stale, \"status_answered\": $status_answered," \
   "\"status_refused\": $status_refused, \"storm_inputs\": $storm_inputs," \
   "\"storm_connected\": $storm_connected, \"noack_full\": $noack_full, \"noack_delta\": $noack_delta," \
+  "\"ackonce_full\": $ackonce_full, \"ackonce_full_bytes\": $ackonce_bytes," \
   "\"replays_verified\": $replays, \"loadgen\": $(cat "$work/loadgen.json" | head -c 100000 | tr -d '\n' | sed -E 's/.*"update_gap_ms":(\{[^}]*\}).*/\1/')," \
   "\"input_stall_ms\": $(field "$work/loadgen.json" /input_stall_ms/max)}"
 
@@ -126,14 +135,25 @@ echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\"
 [[ "$storm_connected" == true ]] || fail "the storm session lost its connection"
 [[ "$noack_full" -gt 0 && $((noack_full * 19)) -le $((noack_delta + 19)) ]] ||
   fail "the never-acking session got $noack_full full states and $noack_delta updates"
+# The budget over the flood's seconds at 60 ticks a second, and a second's slack.
+ackonce_budget=$((2 + (flood_s + 1) * 60 / 20))
+[[ "$ackonce_full" -gt 0 && "$ackonce_full" -le "$ackonce_budget" ]] ||
+  fail "the session acking each FullState once got $ackonce_full of them (budget $ackonce_budget)"
 for pair in "bad identifier:$bad_id" "wrong version:$wrong_version" "malformed:$malformed" \
   "status answered:$status_answered" "status refused (rate):$status_refused"; do
   [[ "${pair#*:}" -gt 0 ]] || fail "nothing counted as ${pair%:*}"
 done
-if grep -q 'forged-source skipped' "$work"/flood*.err; then
-  echo "forged-source attacks skipped (not root): wrong secret not checked"
+read -r forged_at_players stepped_in_vain resyncs < <(field "$work/loadgen.json" /dropped/forged \
+  /dropped/steps_discarded /updates/resyncs | paste -sd' ')
+echo "players: $forged_at_players forged datagrams dropped, $stepped_in_vain ticks stepped in vain," \
+  "$resyncs resyncs"
+if grep -q 'forged-source and server-\* skipped' "$work"/flood*.err; then
+  echo "forged-source and server-* attacks skipped (not root): forged packets not checked"
 else
   [[ $((wrong_secret + wrong_id)) -gt 0 ]] || fail "forged session packets were not counted"
+  [[ "$forged_at_players" -gt 0 ]] || fail "the players counted no forged server packet"
 fi
+[[ "$stepped_in_vain" -eq 0 && "$resyncs" -eq 0 ]] ||
+  fail "forged server packets cost the players $stepped_in_vain steps and $resyncs resyncs"
 [[ "$replays" -ge 1 ]] || fail "no replay written"
 echo "PASS: $sent hostile datagrams in $flood_s s; players kept, RSS +$growth_kb KB, $replays replays verify"

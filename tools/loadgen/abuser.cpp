@@ -16,19 +16,20 @@
 namespace carom::loadgen {
 namespace {
 
-client::ConnectionConfig config(std::int32_t room, const std::string& name) {
+client::ConnectionConfig config(std::int32_t room, const std::string& name, bool spectator) {
     client::ConnectionConfig c;
     c.name = name;
     c.room = room;
+    c.spectator = spectator;
     c.token = std::random_device{}();
     return c;
 }
 
 }  // namespace
 
-Abuser::Abuser(std::uint16_t port, std::int32_t room, const std::string& name)
+Abuser::Abuser(std::uint16_t port, std::int32_t room, const std::string& name, bool spectator)
     : fd_(loopback_socket(port)),
-      connection_(config(room, name), [this](std::span<const std::uint8_t> b) {
+      connection_(config(room, name, spectator), [this](std::span<const std::uint8_t> b) {
           (void)::send(fd_, b.data(), b.size(), 0);
       }) {}
 
@@ -63,6 +64,7 @@ void Abuser::drain(const RunClock& clock) {
             }
         } else if (const auto p = protocol::verify_packet(d); p && (*p)->body_as_FullState()) {
             ++full;
+            full_bytes += d.size();
             newest_tick = std::max(newest_tick, (*p)->body_as_FullState()->tick());
         }
         if (connection_.state() != client::State::closed)

@@ -14,7 +14,7 @@ namespace carom::loadgen {
 
 class Abuser {
   public:
-    Abuser(std::uint16_t port, std::int32_t room, const std::string& name);
+    Abuser(std::uint16_t port, std::int32_t room, const std::string& name, bool spectator = false);
     ~Abuser();
     Abuser(const Abuser&) = delete;
     Abuser& operator=(const Abuser&) = delete;
@@ -30,6 +30,7 @@ class Abuser {
     bool connected() const { return connection_.state() == client::State::connected; }
 
     std::uint64_t full = 0, delta = 0, inputs_sent = 0, newest_tick = 0;
+    std::uint64_t full_bytes = 0;  // datagram bytes of the full states
 
   private:
     int fd_;

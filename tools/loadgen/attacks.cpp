@@ -12,8 +12,9 @@ namespace carom::loadgen {
 namespace {
 
 constexpr std::array<std::string_view, static_cast<std::size_t>(Attack::count_)> kNames{
-    "junk",      "every-size", "bit-flips",     "forged-cookies", "wrong-versions",
-    "wrong-ids", "many-ports", "forged-source", "status-queries"};
+    "junk",           "every-size",     "bit-flips",     "forged-cookies",
+    "wrong-versions", "wrong-ids",      "many-ports",    "forged-source",
+    "status-queries", "server-updates", "server-packets"};
 
 std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> s) {
     return {s.begin(), s.end()};
@@ -120,6 +121,8 @@ std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::
         case Attack::forged_source:
             return session_packet(rng, static_cast<std::uint32_t>(rng() | 1), rng() | 1);
         case Attack::every_size:
+        case Attack::server_updates:
+        case Attack::server_packets:
         case Attack::count_:
             break;
     }

@@ -19,6 +19,10 @@ enum class Attack : std::uint8_t {
     many_ports,      // padded ConnectRequests, each from another source port
     forged_source,   // inputs and disconnects as if from a victim's address (raw socket, root)
     status_queries,  // padded StatusRequests (the rooms listed), far past the address's rate
+    // To the victims, as if from the server (raw socket, root), at the
+    // server's tick (read from a spectator session of the flood's own):
+    server_updates,  // ServerUpdates with random streams and MACs, some far ahead
+    server_packets,  // Disconnects, KeepAlives, FullStates, MapChunks, Accepteds, random secrets
     count_
 };
 std::string_view to_string(Attack attack);
@@ -26,7 +30,8 @@ std::string_view to_string(Attack attack);
 bool parse_attack(std::string_view name, Attack& out);
 
 // A datagram of `attack` (every_size excepted: the flood sends prefixes of one
-// random 64 KB buffer). `victim_id` is used by forged_source only.
+// random 64 KB buffer; the server_* kinds are made at the server's tick, by
+// server_forgeries.hpp).
 std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::uint64_t index);
 
 }  // namespace carom::loadgen

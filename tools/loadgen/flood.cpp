@@ -2,12 +2,16 @@
 // loopback only. As fast as it can (or at --rate) for --seconds it sends, in
 // batches of sendmmsg, the attacks chosen with --attacks (attacks.hpp), kinds
 // taking turns. By default the original mix: forged ConnectResponses (half
-// padded) and junk. --abuse adds two sessions of its own in --abuse-room: one
-// sends 1000 inputs a second with replayed old inputs, sequence numbers far
-// ahead and behind and acks of ticks never sent mixed in; the other never
-// acknowledges a tick (it must get full states, at a bounded rate). The report
-// (one JSON line) says what was sent and what the abusers saw.
-// It only ever sends to 127.0.0.1.
+// padded) and junk. --abuse adds three sessions of its own in --abuse-room:
+// one sends 1000 inputs a second with replayed old inputs, sequence numbers
+// far ahead and behind and acks of ticks never sent mixed in; one never
+// acknowledges a tick; one acknowledges each full state once and then says
+// it holds none (both must get full states at a bounded rate). The report
+// (one JSON line) says what was sent and what the abusers saw. With
+// --victims (players' ADDRESS:PORT) and root, it forges packets from those
+// players to the server, and from the server to those players (at the
+// server's tick, which a spectator session of its own reads).
+// It only ever sends to 127.0.0.0/8.
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,6 +33,7 @@
 #include "carom/result.hpp"
 #include "clock.hpp"
 #include "flood_sockets.hpp"
+#include "server_forgeries.hpp"
 
 namespace {
 
@@ -47,7 +52,7 @@ struct Options {
     std::uint64_t seed = 1;
     std::uint32_t junk_percent = 50;
     std::vector<std::string> attack_names;
-    std::vector<std::string> victims;
+    std::vector<std::string> victims;  // players' 127.x.y.z:PORT
     bool abuse = false;
     std::int32_t abuse_room = 1;
     double rate = 0.0;
@@ -65,10 +70,12 @@ void add_options(CLI::App& app, Options& o) {
         ->capture_default_str();
     app.add_option("--attacks", o.attack_names,
                    "Kinds, taking turns: junk, every-size, bit-flips, forged-cookies, "
-                   "wrong-versions, wrong-ids, many-ports, forged-source, status-queries, or all")
+                   "wrong-versions, wrong-ids, many-ports, forged-source, status-queries, "
+                   "server-updates, server-packets, or all")
         ->delimiter(',');
     app.add_option("--victims", o.victims,
-                   "forged-source: 127.0.0.1:PORT of the sessions to impersonate")
+                   "forged-source, server-*: 127.x.y.z:PORT of the players to impersonate "
+                   "and to attack")
         ->delimiter(',');
     app.add_flag("--abuse", o.abuse, "Two abusive sessions of the flooder's own (see above)");
     app.add_option("--abuse-room", o.abuse_room, "The room the abusers join")
@@ -93,31 +100,33 @@ Result<std::vector<Attack>> parse_attacks(const std::vector<std::string>& names)
     return attacks;
 }
 
-// The ports of the "127.0.0.1:PORT" victims.
-Result<std::vector<std::uint16_t>> parse_ports(const std::vector<std::string>& victims) {
-    std::vector<std::uint16_t> ports;
+// The "127.x.y.z:PORT" victims.
+Result<std::vector<LoopbackAddress>> parse_victims(const std::vector<std::string>& victims) {
+    std::vector<LoopbackAddress> out;
     for (const std::string& v : victims) {
-        const auto colon = v.rfind(':');
-        unsigned long port = 0;
-        try {
-            port = colon == std::string::npos ? 0 : std::stoul(v.substr(colon + 1));
-        } catch (const std::exception&) {
-            port = 0;
-        }
-        if (port == 0 || port > 65535) return fail("--victims: '" + v + "' is not 127.0.0.1:PORT");
-        ports.push_back(static_cast<std::uint16_t>(port));
+        const auto a = parse_loopback(v);
+        if (!a) return fail("--victims: '" + v + "' is not 127.x.y.z:PORT");
+        out.push_back(*a);
     }
-    return ports;
+    return out;
 }
 
 bool has(const std::vector<Attack>& attacks, Attack a) {
     return std::find(attacks.begin(), attacks.end(), a) != attacks.end();
 }
 
+// The kinds sent through the raw socket, with a victim's address on one end.
+bool forged(Attack a) {
+    return a == Attack::forged_source || a == Attack::server_updates || a == Attack::server_packets;
+}
+bool as_server(Attack a) {
+    return a == Attack::server_updates || a == Attack::server_packets;
+}
+
 // What the flood sends and how, made up front so that the loop only sends.
 class Flood {
   public:
-    Flood(const Options& o, std::vector<Attack> attacks, std::vector<std::uint16_t> victims)
+    Flood(const Options& o, std::vector<Attack> attacks, std::vector<LoopbackAddress> victims)
         : o_(o), attacks_(std::move(attacks)), victims_(std::move(victims)), rng_(o.seed) {}
     ~Flood() {
         if (fd_ >= 0) ::close(fd_);
@@ -172,11 +181,15 @@ class Flood {
         if (o_.abuse) {
             storm_->drain(clock_);
             silent_->drain(clock_);
+            once_->drain(clock_);
             r["abuse"] = {{"storm_inputs", storm_->inputs_sent},
                           {"storm_connected", storm_->connected()},
                           {"noack_full", silent_->full},
                           {"noack_delta", silent_->delta},
-                          {"noack_connected", silent_->connected()}};
+                          {"noack_connected", silent_->connected()},
+                          {"ackonce_full", once_->full},
+                          {"ackonce_full_bytes", once_->full_bytes},
+                          {"ackonce_connected", once_->connected()}};
         }
         return r;
     }
@@ -185,13 +198,21 @@ class Flood {
     double seconds() const { return static_cast<double>(clock_.now_us()) / 1e6; }
 
     void open_extra_sockets() {
-        if (has(attacks_, Attack::forged_source)) {
-            forged_ = victims_.empty() ? nullptr : ForgedSender::open(o_.port);
+        if (std::any_of(attacks_.begin(), attacks_.end(), forged)) {
+            forged_ = victims_.empty() ? nullptr : ForgedSender::open();
             if (!forged_) {
                 std::fprintf(
-                    stderr, "carom-flood: forged-source skipped: %s\n",
+                    stderr, "carom-flood: forged-source and server-* skipped: %s\n",
                     victims_.empty() ? "no --victims" : "a raw socket needs root (CAP_NET_RAW)");
-                std::erase(attacks_, Attack::forged_source);
+                std::erase_if(attacks_, forged);
+            }
+        }
+        if (std::any_of(attacks_.begin(), attacks_.end(), as_server)) {
+            // The server's tick, as any session of the attacker's shows it.
+            spy_.emplace(o_.port, 0, "spy", true);
+            if (!spy_->connect(clock_)) {
+                std::fprintf(stderr, "carom-flood: server-* skipped: the spy was not accepted\n");
+                std::erase_if(attacks_, as_server);
             }
         }
         if (has(attacks_, Attack::many_ports))
@@ -201,7 +222,7 @@ class Flood {
 
     void make_pools() {
         for (const Attack a : attacks_)
-            if (a != Attack::every_size)
+            if (a != Attack::every_size && !as_server(a))
                 for (std::size_t i = 0; i < kPool; ++i)
                     pools_[a].push_back(make_attack(a, rng_, i));
         if (attacks_.empty() && !o_.abuse)
@@ -217,11 +238,14 @@ class Flood {
     void connect_abusers() {
         storm_.emplace(o_.port, o_.abuse_room, "storm");
         silent_.emplace(o_.port, o_.abuse_room, "noack");
+        once_.emplace(o_.port, o_.abuse_room, "ackonce");
         storm_joined_ = storm_->connect(clock_);
         silent_joined_ = silent_->connect(clock_);
+        once_joined_ = once_->connect(clock_);
         std::fprintf(stderr, "carom-flood: %s\n",
-                     storm_joined_ && silent_joined_ ? "abusive sessions connected"
-                                                     : "an abusive session was not accepted");
+                     storm_joined_ && silent_joined_ && once_joined_
+                         ? "abusive sessions connected"
+                         : "an abusive session was not accepted");
     }
 
     std::size_t count(std::size_t n, const Datagrams& batch) {
@@ -252,7 +276,21 @@ class Flood {
             const std::vector<Bytes>& pool = pools_[a];
             for (std::size_t i = 0; i < kFloodBatch; ++i) {
                 const Bytes& d = pool[(next_ + i) % pool.size()];
-                if (forged_->send(victims_[(next_ + i) % victims_.size()], d))
+                if (forged_->send(victims_[(next_ + i) % victims_.size()], server(), d))
+                    ++n, bytes_ += d.size();
+            }
+            sent_ += n, next_ += n;
+        } else if (as_server(a)) {
+            spy_->drain(clock_);
+            if (const std::uint64_t ms = clock_.now_ms(); ms >= spy_ack_ms_) {
+                spy_->send_input(1, 0, spy_->newest_tick);  // an ack: the session stays
+                spy_ack_ms_ = ms + 100;
+            }
+            for (std::size_t i = 0; i < kFloodBatch; ++i) {
+                const Bytes d = a == Attack::server_packets
+                                    ? forged_server_packet(rng_, spy_->newest_tick)
+                                    : forged_update(rng_, forged_tick());
+                if (forged_->send(server(), victims_[(next_ + i) % victims_.size()], d))
                     ++n, bytes_ += d.size();
             }
             sent_ += n, next_ += n;
@@ -266,9 +304,18 @@ class Flood {
         sent_by_[a] += n;
     }
 
+    LoopbackAddress server() const { return {0x7F00'0001, o_.port}; }
+
+    // The server's tick or a few after it; one in four far ahead (up to 30 000 ticks).
+    std::uint64_t forged_tick() {
+        const std::uint64_t tick = spy_->newest_tick;
+        return rng_() % 4 == 0 ? tick + 100 + rng_() % 30'000 : tick + rng_() % 3;
+    }
+
     // The storm: 1000 inputs a second, each acking its newest tick; every
     // 50th replays old inputs, jumps far ahead or behind, or acks the future.
-    // The silent one: 60 inputs a second that never ack a tick.
+    // The silent one: 60 inputs a second that never ack a tick. The last:
+    // 60 a second that ack the newest tick once a full state came, else none.
     void drive_abusers() {
         const std::uint64_t ms = clock_.now_ms();
         if (storm_joined_) {
@@ -297,11 +344,19 @@ class Flood {
             for (; silent_next_ms_ <= ms; silent_next_ms_ += 16)
                 silent_->send_input(silent_seq_++, 8, 0);
         }
+        if (once_joined_) {
+            once_->drain(clock_);
+            for (; once_next_ms_ <= ms; once_next_ms_ += 16) {
+                const bool fresh = once_->full != once_acked_;  // a full state came: ack it
+                once_acked_ = once_->full;
+                once_->send_input(once_seq_++, 8, fresh ? once_->newest_tick : 0);
+            }
+        }
     }
 
     const Options& o_;
     std::vector<Attack> attacks_;
-    std::vector<std::uint16_t> victims_;
+    std::vector<LoopbackAddress> victims_;
     std::mt19937_64 rng_;
     RunClock clock_;
     int fd_ = -1;
@@ -311,9 +366,12 @@ class Flood {
     std::vector<Bytes> mix_;  // the default: junk and forged responses
     Bytes big_;
     std::optional<Abuser> storm_, silent_;
-    bool storm_joined_ = false, silent_joined_ = false;
-    std::uint64_t storm_next_ms_ = 0, silent_next_ms_ = 0;
-    std::uint32_t storm_seq_ = 1, silent_seq_ = 1;
+    std::optional<Abuser> spy_;  // a spectator: the server's tick
+    std::uint64_t spy_ack_ms_ = 0;
+    std::optional<Abuser> once_;
+    bool storm_joined_ = false, silent_joined_ = false, once_joined_ = false;
+    std::uint64_t storm_next_ms_ = 0, silent_next_ms_ = 0, once_next_ms_ = 0, once_acked_ = 0;
+    std::uint32_t storm_seq_ = 1, silent_seq_ = 1, once_seq_ = 1;
     std::map<Attack, std::uint64_t> sent_by_;
     std::uint64_t sent_ = 0, bytes_ = 0, next_ = 0, sizes_ = 0;
 };
@@ -328,7 +386,7 @@ int main(int argc, char** argv) {
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     auto attacks = parse_attacks(o.attack_names);
     if (!attacks) return carom::cli::usage_error(app, attacks.error().message);
-    auto victims = parse_ports(o.victims);
+    auto victims = parse_victims(o.victims);
     if (!victims) return carom::cli::usage_error(app, victims.error().message);
     Flood flood(o, std::move(*attacks), std::move(*victims));
     if (!flood.prepare()) return 1;

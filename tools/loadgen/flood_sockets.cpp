@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 
 namespace carom::loadgen {
 
@@ -40,40 +41,61 @@ std::size_t send_batch(int fd, const std::vector<std::span<const std::uint8_t>>&
     return sent > 0 ? static_cast<std::size_t>(sent) : 0;
 }
 
-std::unique_ptr<ForgedSender> ForgedSender::open(std::uint16_t server_port) {
+std::optional<LoopbackAddress> parse_loopback(std::string_view text) {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    const std::string ip(text.substr(0, colon));
+    in_addr a{};
+    if (::inet_pton(AF_INET, ip.c_str(), &a) != 1) return std::nullopt;
+    const std::uint32_t host = ntohl(a.s_addr);
+    if (host >> 24 != 127) return std::nullopt;
+    unsigned port = 0;
+    const std::string_view digits = text.substr(colon + 1);
+    if (digits.empty() || digits.size() > 5) return std::nullopt;
+    for (const char c : digits) {
+        if (c < '0' || c > '9') return std::nullopt;
+        port = port * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (port == 0 || port > 65535) return std::nullopt;
+    return LoopbackAddress{host, static_cast<std::uint16_t>(port)};
+}
+
+std::unique_ptr<ForgedSender> ForgedSender::open() {
     const int fd = ::socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
     if (fd < 0) return nullptr;
-    return std::unique_ptr<ForgedSender>(new ForgedSender(fd, server_port));
+    return std::unique_ptr<ForgedSender>(new ForgedSender(fd));
 }
 
 ForgedSender::~ForgedSender() {
     ::close(fd_);
 }
 
-bool ForgedSender::send(std::uint16_t from_port, std::span<const std::uint8_t> payload) {
+bool ForgedSender::send(LoopbackAddress from, LoopbackAddress to,
+                        std::span<const std::uint8_t> payload) {
     std::array<std::uint8_t, 1500> packet{};
     if (payload.size() + sizeof(iphdr) + sizeof(udphdr) > packet.size()) return false;
+    if (to.ip >> 24 != 127) return false;  // loopback only, whatever else is asked
     iphdr ip{};
     ip.version = 4;
     ip.ihl = 5;
     ip.ttl = 64;
     ip.protocol = IPPROTO_UDP;
-    ip.saddr = htonl(INADDR_LOOPBACK);
-    ip.daddr = htonl(INADDR_LOOPBACK);
+    ip.saddr = htonl(from.ip);
+    ip.daddr = htonl(to.ip);
     const auto total = sizeof ip + sizeof(udphdr) + payload.size();
     ip.tot_len = htons(static_cast<std::uint16_t>(total));
     udphdr udp{};
-    udp.source = htons(from_port);
-    udp.dest = htons(server_port_);
+    udp.source = htons(from.port);
+    udp.dest = htons(to.port);
     udp.len = htons(static_cast<std::uint16_t>(sizeof udp + payload.size()));
     std::memcpy(packet.data(), &ip, sizeof ip);
     std::memcpy(packet.data() + sizeof ip, &udp, sizeof udp);
     std::memcpy(packet.data() + sizeof ip + sizeof udp, payload.data(), payload.size());
-    sockaddr_in to{};
-    to.sin_family = AF_INET;
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    return ::sendto(fd_, packet.data(), total, 0, reinterpret_cast<const sockaddr*>(&to),
-                    sizeof to) > 0;
+    sockaddr_in dest{};
+    dest.sin_family = AF_INET;
+    dest.sin_addr.s_addr = htonl(to.ip);
+    return ::sendto(fd_, packet.data(), total, 0, reinterpret_cast<const sockaddr*>(&dest),
+                    sizeof dest) > 0;
 }
 
 }  // namespace carom::loadgen

@@ -1,10 +1,12 @@
 #pragma once
-// The sockets carom-flood sends through, all to 127.0.0.1: connected UDP
-// sockets written a batch at a time (sendmmsg), and a raw socket that forges
-// the source port (root only).
+// The sockets carom-flood sends through, all to loopback: connected UDP
+// sockets to 127.0.0.1 written a batch at a time (sendmmsg), and a raw
+// socket that forges the source address and port (root only).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace carom::loadgen {
@@ -18,22 +20,30 @@ int loopback_socket(std::uint16_t port);
 // returns how many went.
 std::size_t send_batch(int fd, const std::vector<std::span<const std::uint8_t>>& datagrams);
 
-// A datagram as if from another port of 127.0.0.1: IPv4 and UDP headers by
-// hand on a raw socket. The UDP checksum is left 0 (none, allowed on IPv4).
+// An address of 127.0.0.0/8 (host byte order) and a port.
+struct LoopbackAddress {
+    std::uint32_t ip = 0x7F00'0001;  // 127.0.0.1
+    std::uint16_t port = 0;
+};
+// "127.x.y.z:PORT"; nullopt for anything else.
+std::optional<LoopbackAddress> parse_loopback(std::string_view text);
+
+// A datagram with any source address and port, to an address of
+// 127.0.0.0/8: IPv4 and UDP headers by hand on a raw socket. The UDP
+// checksum is left 0 (none, allowed on IPv4).
 class ForgedSender {
   public:
     // Null without the right to open a raw socket (root, CAP_NET_RAW).
-    static std::unique_ptr<ForgedSender> open(std::uint16_t server_port);
+    static std::unique_ptr<ForgedSender> open();
     ~ForgedSender();
     ForgedSender(const ForgedSender&) = delete;
     ForgedSender& operator=(const ForgedSender&) = delete;
 
-    bool send(std::uint16_t from_port, std::span<const std::uint8_t> payload);
+    bool send(LoopbackAddress from, LoopbackAddress to, std::span<const std::uint8_t> payload);
 
   private:
-    ForgedSender(int fd, std::uint16_t port) : fd_(fd), server_port_(port) {}
+    explicit ForgedSender(int fd) : fd_(fd) {}
     int fd_;
-    std::uint16_t server_port_;
 };
 
 }  // namespace carom::loadgen

@@ -155,6 +155,18 @@ class Runner {
     bool finished_ = false;
 };
 
+// A server on IPv4 loopback is reached from a source address of 127.0.0.0/8
+// a client (all of it is local): a server's limits per address (sessions,
+// handshake replies) then meet one player each, as on the Internet. IPv6
+// has one loopback address, ::1: all clients share it.
+bool spreads_over_loopback(const asio::ip::udp::endpoint& server) {
+    return server.address().is_v4() && server.address().is_loopback();
+}
+// Client i's: 127.1.0.1 on, clear of the 127.0.0.1 a server usually binds.
+asio::ip::address source_address(std::uint32_t i) {
+    return asio::ip::address_v4(0x7F01'0001U + i);
+}
+
 int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_context& io) {
     const std::uint64_t seed = o.seed.value_or(std::random_device{}());
     std::mt19937_64 rng(seed);
@@ -178,6 +190,11 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
 
     std::vector<std::unique_ptr<SimClient>> clients;
     const std::uint32_t total = o.clients + o.spectators;
+    const bool spread = spreads_over_loopback(server);
+    if (spread)
+        spdlog::info(
+            "clients from {} to {} (a source address each: the server's limits are per address)",
+            source_address(0).to_string(), source_address(total - 1).to_string());
     try {
         for (std::uint32_t i = 0; i < total; ++i) {
             client::ConnectionConfig c;
@@ -188,7 +205,9 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
                          : -1;
             c.spectator = i >= o.clients;
             c.token = rng();
-            clients.push_back(std::make_unique<SimClient>(io, server, std::move(c), clock, maps));
+            clients.push_back(std::make_unique<SimClient>(
+                io, server, spread ? std::optional(source_address(i)) : std::nullopt, std::move(c),
+                clock, maps));
             if (link)
                 clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
                                               linksim::derive_seed(*link->seed, 2 * i + 1));

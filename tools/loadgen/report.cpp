@@ -98,6 +98,9 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
         r.hash_mismatches += s.hash_mismatches;
         r.resyncs += s.resyncs;
         r.without_state += c.holds_state ? 0 : 1;
+        r.forged += s.forged_updates + s.wrong_secret;
+        r.far_ahead += s.far_ahead;
+        r.steps_discarded += s.steps_discarded;
         r.invalid_from_server += s.invalid_total() + s.wrong_protocol + s.unexpected;
     }
     r.rtt_p50_ms = percentile(all_rtt, 0.50);
@@ -151,11 +154,14 @@ std::string to_text(const Report& r) {
         "  updates        {} full, {} delta, {:.0f} B mean; {} out of order, {} undecodable\n",
         r.full_states, r.updates, r.taken_bytes_mean, r.out_of_order, r.undecodable);
     out += fmt::format(
-        "  proofs           {} failed, {} copies dropped for a full state, {} without a "
+        "  state checks     {} failed, {} copies dropped for a full state, {} without a "
         "state at the end\n",
         r.hash_mismatches, r.resyncs, r.without_state);
-    out += fmt::format("  refused from server {}  socket errors {}  garbage sent {}\n",
-                       r.invalid_from_server, r.socket_errors, r.garbage_sent);
+    out += fmt::format(
+        "  dropped          {} forged, {} far ahead, {} other refused from the server's "
+        "address; {} ticks stepped in vain\n",
+        r.forged, r.far_ahead, r.invalid_from_server, r.steps_discarded);
+    out += fmt::format("  socket errors    {}  garbage sent {}\n", r.socket_errors, r.garbage_sent);
     if (!r.map_problems.empty())
         out += fmt::format("  map problems     {}\n", counts(r.map_problems));
     out += fmt::format("  result           {}\n", r.ok() ? "ok" : "FAILED");
@@ -199,6 +205,10 @@ nlohmann::json to_json(const Report& r) {
           {"hash_mismatches", r.hash_mismatches},
           {"resyncs", r.resyncs},
           {"without_state", r.without_state}}},
+        {"dropped",
+         {{"forged", r.forged},
+          {"far_ahead", r.far_ahead},
+          {"steps_discarded", r.steps_discarded}}},
         {"refused_from_server", r.invalid_from_server},
         {"socket_errors", r.socket_errors},
         {"garbage_sent", r.garbage_sent},

@@ -62,13 +62,20 @@ struct Report {
     double taken_bytes_mean = 0.0;
     std::uint64_t out_of_order = 0;
     std::uint64_t undecodable = 0;
-    // Failed proofs (a copy of the match other than the server's), and the
-    // times a copy was dropped for a FullState; clients whose copy held no
-    // state at the end (a failure they did not recover from, or a FullState
-    // still on its way).
+    // Failed state checks (a copy of the match other than the server's), and
+    // the times a copy was dropped for a FullState; clients whose copy held
+    // no state at the end (a failure they did not recover from, or a
+    // FullState still on its way).
     std::uint64_t hash_mismatches = 0;
     std::uint64_t resyncs = 0;
     std::uint64_t without_state = 0;
+    // Datagrams from the server's address the clients dropped: forged (a
+    // session packet without the secret, an update not sealed with it), a
+    // sealed update further ahead than the clock allowed, and the rest
+    // (malformed, another version, unexpected).
+    std::uint64_t forged = 0;
+    std::uint64_t far_ahead = 0;
+    std::uint64_t steps_discarded = 0;  // ticks stepped for updates then thrown away
     std::uint64_t invalid_from_server = 0;
     std::uint64_t garbage_sent = 0;
     double seconds = 0.0;
@@ -92,11 +99,14 @@ struct Report {
     std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
 
     // Every client was accepted, received updates, stayed connected to the
-    // end, and never waited longer than the bound for an update, nor (a
-    // player) for the server to apply one of its inputs.
+    // end, never waited longer than the bound for an update, nor (a player)
+    // for the server to apply one of its inputs, and no client's copy of the
+    // match had to be dropped for a FullState (carom's steps are exact: a
+    // resync is a fault, or an attack that got through).
     bool ok() const {
         return accepted == clients && with_updates == clients && lost_clients == 0 &&
-               max_gap_ms <= max_gap_bound_ms && max_input_stall_ms <= max_gap_bound_ms;
+               max_gap_ms <= max_gap_bound_ms && max_input_stall_ms <= max_gap_bound_ms &&
+               resyncs == 0;
     }
 };
 

@@ -5,13 +5,15 @@
 namespace carom::loadgen {
 
 SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
-                     client::ConnectionConfig config, const RunClock& clock, MapCache& maps)
+                     std::optional<asio::ip::address> source, client::ConnectionConfig config,
+                     const RunClock& clock, MapCache& maps)
     : socket_(io, server.protocol()),
       clock_(clock),
       maps_(maps),
       spectator_(config.spectator),
       connection_(std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }),
       pump_timer_(io) {
+    if (source) socket_.bind({*source, 0});
     socket_.connect(server);
 }
 

@@ -21,9 +21,11 @@ namespace carom::loadgen {
 
 class SimClient {
   public:
-    // Throws asio::system_error when the socket cannot be opened or connected.
+    // Throws asio::system_error when the socket cannot be opened, bound to
+    // `source` (when given; any port) or connected.
     SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
-              client::ConnectionConfig config, const RunClock& clock, MapCache& maps);
+              std::optional<asio::ip::address> source, client::ConnectionConfig config,
+              const RunClock& clock, MapCache& maps);
     // Every datagram from here on crosses the simulated link, each direction
     // with its own seed.
     void simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,

@@ -116,5 +116,22 @@ TEST_CASE("report_fails_a_player_whose_inputs_the_server_stopped_applying") {
     CHECK(summarise({connected_client(60, 0, 2.0), frozen}, 2.0, 0).ok());
 }
 
+TEST_CASE("report_counts_forged_datagrams_and_fails_a_run_with_a_resync") {
+    ClientResult attacked = connected_client(60, 0, 2.0);
+    attacked.stats.forged_updates = 300;
+    attacked.stats.wrong_secret = 20;
+    attacked.stats.far_ahead = 2;
+    Report r = summarise({connected_client(60, 0, 2.0), attacked}, 2.0, 0);
+    CHECK(r.forged == 320);
+    CHECK(r.far_ahead == 2);
+    CHECK(r.ok());  // dropped, counted, and nothing lost
+    CHECK(to_json(r)["dropped"]["forged"] == 320);
+    CHECK(to_text(r).find("320 forged, 2 far ahead") != std::string::npos);
+    attacked.stats.resyncs = 1;
+    r = summarise({connected_client(60, 0, 2.0), attacked}, 2.0, 0);
+    CHECK(r.resyncs == 1);
+    CHECK_FALSE(r.ok());
+}
+
 }  // namespace
 }  // namespace carom::loadgen

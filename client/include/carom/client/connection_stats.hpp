@@ -47,6 +47,10 @@ struct ConnectionStats {
     // FullState (at once, on the update that showed it).
     std::uint64_t hash_mismatches = 0;
     std::uint64_t resyncs = 0;
+    // Ticks stepped for updates that were then thrown away (a failed state
+    // check): the work a datagram cost and that came to nothing. A forged
+    // update costs none: it is dropped before any step.
+    std::uint64_t steps_discarded = 0;
 
     std::vector<double> rtt_ms;
 
