@@ -9,6 +9,8 @@
 //   predict    |drawn own position − the server's| after each input the
 //              server applied (p50, p95, p99, max) and the corrections the
 //              eye sees per minute, 4 v 4 over 100 ms round trip, 5 % loss
+//   forged     what forged server datagrams cost a playing client, each
+//              kind against the server's own update (forged.cpp)
 //
 // The figures are in docs/client.md ("Figures"), with this command.
 #include <spdlog/spdlog.h>
@@ -26,6 +28,7 @@
 #include "carom/cli/cli.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
+#include "forged.hpp"
 #include "prediction_probe.hpp"
 
 namespace {
@@ -150,11 +153,17 @@ int main(int argc, char** argv) {
     app.add_option("--seeds", seeds,
                    "server and link seeds; predict runs each, draw runs the first");
     bool ghosts = false;
+    bool forged_only = false;
+    app.add_flag("--forged-only", forged_only, "only the forged datagrams' costs");
     app.add_flag("--ghosts", ghosts,
                  "predict the other players as ghosts (not stepped with their held inputs)");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     spdlog::set_level(spdlog::level::warn);  // the in-process server's joins and matches
+    if (forged_only) {
+        carom::client::bench::print_forged_costs();
+        return 0;
+    }
 
     fmt::print(
         "carom-client-bench: 4 v 4 on arena, 30 frames/s, {:.0f} s of play per run, "
@@ -189,5 +198,6 @@ int main(int argc, char** argv) {
         "{:.1f}/min\n",
         p.frames, p.corrections, static_cast<double>(p.visible) / p.minutes,
         static_cast<double>(p.snaps) / p.minutes);
+    carom::client::bench::print_forged_costs();
     return 0;
 }

@@ -1,0 +1,206 @@
+#include "forged.hpp"
+
+#include <chrono>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "carom/client/connection.hpp"
+#include "carom/protocol/full_state.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_file.hpp"
+#include "carom/protocol/proof.hpp"
+#include "carom/protocol/update.hpp"
+
+namespace carom::client::bench {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kClientId = 7;
+constexpr std::uint64_t kSecret = 0x5EC2'E7F0'0D15'EA5E;
+
+Bytes copy_of(std::span<const std::uint8_t> s) {
+    return {s.begin(), s.end()};
+}
+
+// The server's side: a 4 v 4 on the arena, stepped with random inputs (each
+// player changes its input one tick in `change_one_in`), whose updates and
+// full state a session of kSecret would get.
+class Room {
+  public:
+    Room(game::Map map, std::uint64_t change_one_in)
+        : map_(std::move(map)), match_(map_, 11), change_one_in_(change_one_in) {
+        for (game::Slot s = 0; s < match_.slot_count(); ++s)
+            match_.join(s, fmt::format("p{}", s));
+        step(120);
+    }
+    const game::Map& map() const { return map_; }
+    std::uint64_t tick() const { return tick_; }
+
+    void step(int ticks) {
+        for (int i = 0; i < ticks; ++i) {
+            std::vector<game::Input> inputs(match_.slot_count());
+            protocol::Update changes;
+            for (game::Slot s = 0; s < inputs.size(); ++s) {
+                inputs[s] = rng_() % change_one_in_ == 0
+                                ? game::Input::from_bits(static_cast<std::uint8_t>(rng_()))
+                                : match_.last_input(s);
+                if (inputs[s] != match_.last_input(s))
+                    changes_.push_back(
+                        {tick_ + 1, s,
+                         protocol::InputDelta::between(match_.last_input(s), inputs[s])});
+            }
+            match_.step(inputs);
+            ++tick_;
+        }
+    }
+    Bytes full_state() const {
+        protocol::RoomState s;
+        s.tick = tick_;
+        s.state_hash = match_.state_hash();
+        s.match_seed = match_.seed();
+        s.match_start_tick = tick_ - match_.tick();
+        s.match = match_.save();
+        s.bots.assign(match_.slot_count(), false);
+        Bytes out;
+        flatbuffers::FlatBufferBuilder b;
+        protocol::encode_full_state(b, kClientId, kSecret, s,
+                                    [&](std::span<const std::uint8_t> d) { out = copy_of(d); });
+        return out;
+    }
+    // The update of (baseline, tick], sealed; a random MAC when `forged`,
+    // and then of `claimed` ticks on when given (the changes left out).
+    Bytes update(std::uint64_t baseline, bool forged, std::uint64_t claimed = 0) {
+        protocol::Update u;
+        u.tick = tick_ + claimed;
+        u.baseline = claimed == 0 ? baseline : tick_;
+        u.state = protocol::state_check(match_.state_hash());
+        u.sequence_advance = static_cast<std::uint32_t>(tick_ - baseline);
+        for (const protocol::InputChange& c : changes_)
+            if (c.tick > baseline && claimed == 0) u.inputs.push_back(c);
+        flatbuffers::FlatBufferBuilder b;
+        Bytes bytes = copy_of(protocol::encode_update(b, u, {match_.slot_count(), true}));
+        const std::size_t at = protocol::update_mac_offset(bytes);
+        protocol::seal_update(bytes, at, kSecret, u.tick);
+        if (forged) bytes[at] ^= static_cast<std::uint8_t>(1 + rng_() % 255);
+        return bytes;
+    }
+
+  private:
+    game::Map map_;
+    game::Match match_;
+    std::uint64_t change_one_in_;
+    std::uint64_t tick_ = 1000;
+    std::vector<protocol::InputChange> changes_;
+    std::mt19937_64 rng_{5};
+};
+
+Bytes packet_of(net::Body type, flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<void> body,
+                std::uint64_t secret) {
+    return copy_of(protocol::finish_packet(b, kClientId, type, body, secret));
+}
+
+// A Connection that joined slot 0 and holds the room's state.
+Connection joined(const Room& room) {
+    Connection c({}, [](std::span<const std::uint8_t>) {});
+    c.connect(0);
+    flatbuffers::FlatBufferBuilder b;
+    c.on_datagram(packet_of(net::Body::Challenge, b, net::CreateChallenge(b, 1).Union(), 0), 0);
+    b.Clear();
+    const auto accepted =
+        net::CreateAcceptedDirect(b, kClientId, 0, 0, 0, 60, 60, room.map().name.c_str(),
+                                  protocol::map_hash(room.map()), 11, 8, kSecret, 8, 4);
+    c.on_datagram(packet_of(net::Body::Accepted, b, accepted.Union(), kSecret), 0);
+    c.set_map(room.map());
+    c.on_datagram(room.full_state(), 0);
+    if (c.replica() == nullptr || !c.replica()->holds())
+        throw std::runtime_error("the bench's connection holds no state");
+    return c;
+}
+
+template <typename F>
+double ns_each(int n, F&& f) {
+    const auto a = Clock::now();
+    for (int i = 0; i < n; ++i)
+        f(i);
+    return std::chrono::duration<double, std::nano>(Clock::now() - a).count() / n;
+}
+
+}  // namespace
+
+void print_forged_costs() {
+    const game::Map arena =
+        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
+    Room room(arena, 6);  // the game's bot: a new input about every 100 ms
+    Connection c = joined(room);
+    constexpr int kN = 20'000;
+    std::uint64_t now = 0;
+
+    // The server's own updates, a tick each: what a client does 60 times a second.
+    std::vector<Bytes> genuine;
+    for (int i = 0; i < 2000; ++i) {
+        const std::uint64_t held = room.tick();
+        room.step(1);
+        genuine.push_back(room.update(held, false));
+    }
+    const double genuine_ns = ns_each(static_cast<int>(genuine.size()), [&](int i) {
+        now += 16;
+        c.on_datagram(genuine[static_cast<std::size_t>(i)], now);
+    });
+    const std::uint64_t held = room.tick();
+    // Forged at the next tick (what the attacker reads from its own session),
+    // and far ahead (1000 ticks): dropped on the MAC, before any step.
+    room.step(1);
+    const Bytes next = room.update(held, true);
+    const double next_ns = ns_each(kN, [&](int) { c.on_datagram(next, now); });
+    const Bytes far = room.update(held, true, 1000);
+    const double far_ns = ns_each(kN, [&](int) { c.on_datagram(far, now); });
+    flatbuffers::FlatBufferBuilder b;
+    const Bytes disconnect =
+        packet_of(net::Body::Disconnect, b,
+                  net::CreateDisconnect(b, net::DisconnectReason::kicked).Union(), kSecret ^ 1);
+    const double disconnect_ns = ns_each(kN, [&](int) { c.on_datagram(disconnect, now); });
+    const ConnectionStats& st = c.stats();
+
+    // Before protocol 7 a forged update was stepped, then its proof failed
+    // and the copy went back: a Replica stepping 1000 ticks and refusing them.
+    const double stepped_1000_ns = [&] {
+        Room r(arena, 200);  // few changes: 1000 ticks of them fit a datagram
+        Replica rep(r.map(), 0);
+        const Bytes full = r.full_state();
+        const auto fs = protocol::verify_packet(full);
+        protocol::FullStateAssembly assembly;
+        const game::Match probe(r.map(), 11);
+        const auto state = assembly.add(*(*fs)->body_as_FullState(), probe.slot_count(),
+                                        probe.puck_count(), probe.disc_count());
+        if (!state || !state->has_value() || !rep.restore(**state))
+            throw std::runtime_error("the bench's replica holds no state");
+        const std::uint64_t base = r.tick();
+        r.step(1000);
+        const Bytes bytes = r.update(base, false);
+        auto update = protocol::decode_update(**protocol::verify_server_update(bytes), r.tick(),
+                                              {probe.slot_count(), true});
+        if (!update) throw std::runtime_error(update.error().message);
+        update->state ^= 1;  // what a forged one's check did: fail after the steps
+        return ns_each(20, [&](int) { (void)rep.apply(*update); });
+    }();
+
+    fmt::print("\nforged server datagrams at a client holding a 4 v 4 (arena), {} of each\n", kN);
+    fmt::print("  {:<44} {:>10} {:>16}\n", "datagram", "ns each", "1000/s take");
+    const auto row = [](const char* what, double ns) {
+        fmt::print("  {:<44} {:>10.0f} {:>14.3f} %\n", what, ns, ns * 1000.0 / 1e9 * 100.0);
+    };
+    row("the server's update, 1 tick (stepped)", genuine_ns);
+    row("forged update, the next tick (dropped)", next_ns);
+    row("forged update, 1000 ticks ahead (dropped)", far_ns);
+    row("forged Disconnect (dropped)", disconnect_ns);
+    row("before protocol 7: 1000 ticks stepped, undone", stepped_1000_ns);
+    fmt::print("  counted: {} forged updates, {} wrong secret, {} resyncs, {} steps in vain\n",
+               st.forged_updates, st.wrong_secret, st.resyncs, st.steps_discarded);
+}
+
+}  // namespace carom::client::bench
