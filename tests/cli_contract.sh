@@ -64,7 +64,8 @@ flood|--port 1 --seconds 0|2|^carom-flood: --seconds: 0 is outside
 flood|--port 1 --seconds nan|2|^carom-flood: --seconds: 'nan' is not a finite number
 flood|--port 1 --junk-percent 101|2|^carom-flood: --junk-percent: 101 is outside \[0, 100\]
 flood|--port 1 --attacks nope|2|^carom-flood: --attacks: unknown kind 'nope'
-flood|--port 1 --victims 127.0.0.1:x|2|^carom-flood: --victims: '127.0.0.1:x' is not 127.0.0.1:PORT
+flood|--port 1 --victims 127.0.0.1:x|2|^carom-flood: --victims: '127.0.0.1:x' is not 127.x.y.z:PORT
+flood|--port 1 --victims 10.0.0.1:5000|2|^carom-flood: --victims: '10.0.0.1:5000' is not 127.x.y.z:PORT
 clientbench|--seconds nan|2|^carom-client-bench: --seconds: 'nan' is not a finite number
 bench||2|^carom-bench: 
 bench|physics --n nan|2|^carom-bench: 

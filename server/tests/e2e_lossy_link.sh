@@ -60,7 +60,7 @@ grep -q "left after" "$work/client.log" || fail "the bot client never joined"
 grep -q "the match held" "$work/client.log" || fail "the bot client's copy of the match held no state"
 read -r mismatches resyncs without < <("$json_field" "$work/loadgen.json" /updates/hash_mismatches \
   /updates/resyncs /updates/without_state | paste -sd' ')
-echo "loadgen clients: $mismatches failed proofs, $resyncs copies dropped for a full state," \
+echo "loadgen clients: $mismatches failed state checks, $resyncs copies dropped for a full state," \
   "$without without a state at the end"
 [[ "$without" -eq 0 ]] || fail "$without loadgen clients ended without a copy of the match"
 

@@ -253,6 +253,21 @@ TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") 
     CHECK(server.stats().updates == 57);
 }
 
+TEST_CASE("PROTOCOL.md's steady-state ServerUpdate carries the MAC it shows") {
+    // The 44 bytes of PROTOCOL.md's example with head.mac zero: tick 70002,
+    // the secret 0x0123456789ABCDEF.
+    std::vector<std::uint8_t> d{0x10, 0x00, 0x00, 0x00, 'C',  'N',  'S',  'U',  0x08, 0x00, 0x14,
+                                0x00, 0x08, 0x00, 0x04, 0x00, 0x08, 0x00, 0x00, 0x00, 0x10, 0x00,
+                                0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x72, 0x11, 0x6B, 0x5A, 0x88,
+                                0x54, 0x12, 0x29, 0x03, 0x00, 0x00, 0x00, 0x7D, 0x32, 0x0C, 0x00};
+    REQUIRE(protocol::update_mac_offset(d) == 24);
+    CHECK(protocol::update_mac(0x0123'4567'89AB'CDEF, 70'002, d, 24) == 0xB9F9'4275);
+    protocol::seal_update(d, 24, 0x0123'4567'89AB'CDEF, 70'002);
+    CHECK(std::vector<std::uint8_t>(d.begin() + 24, d.begin() + 28) ==
+          std::vector<std::uint8_t>{0x75, 0x42, 0xF9, 0xB9});
+    CHECK(protocol::update_is_sealed(d, 24, 0x0123'4567'89AB'CDEF, 70'002));
+}
+
 TEST_CASE("an update is sealed for its session and checks the state after its tick") {
     Link link;
     ServerConfig config = config_for("arena.json");

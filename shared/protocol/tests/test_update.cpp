@@ -319,7 +319,7 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
     Update u;
     u.tick = 70'002;
     u.baseline = 69'994;
-    u.mac = 0x1A2B'3C4D;
+    u.mac = 0xB9F9'4275;  // sealed with the secret 0x0123456789ABCDEF (server test_updates)
     u.state = 0x5A6B;
     u.sequence_advance = 8;
     using K = InputDelta::Kind;
@@ -334,7 +334,7 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
         0x08, 0x00, 0x04, 0x00,  // head at table + 8, more at table + 4
         0x08, 0x00, 0x00, 0x00,  // the table: its vtable 8 bytes before it
         0x10, 0x00, 0x00, 0x00,  // more: the vector 16 bytes on (at 36)
-        0x4D, 0x3C, 0x2B, 0x1A,  // head.mac
+        0x75, 0x42, 0xF9, 0xB9,  // head.mac
         0x72, 0x11,              // head.tick: 70002 mod 2^16
         0x6B, 0x5A,              // head.state
         0x88, 0x54, 0x12, 0x29,  // head.stream: its first 4 bytes
