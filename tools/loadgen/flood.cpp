@@ -77,7 +77,7 @@ void add_options(CLI::App& app, Options& o) {
                    "forged-source, server-*: 127.x.y.z:PORT of the players to impersonate "
                    "and to attack")
         ->delimiter(',');
-    app.add_flag("--abuse", o.abuse, "Two abusive sessions of the flooder's own (see above)");
+    app.add_flag("--abuse", o.abuse, "Three abusive sessions of the flooder's own (see above)");
     app.add_option("--abuse-room", o.abuse_room, "The room the abusers join")
         ->capture_default_str();
     app.add_option("--rate", o.rate, "Datagrams per second (0: as fast as it can)")
