@@ -45,6 +45,7 @@ using Datagrams = std::vector<std::span<const std::uint8_t>>;
 constexpr std::size_t kPool = 512;   // datagrams made up front per kind
 constexpr std::size_t kPorts = 128;  // many-ports: source ports used
 constexpr std::size_t kLargestUdp = 65507;
+constexpr std::uint32_t kStatusFrom = 0x7F00'0002;  // 127.0.0.2
 
 struct Options {
     std::uint16_t port = 0;
@@ -130,6 +131,7 @@ class Flood {
         : o_(o), attacks_(std::move(attacks)), victims_(std::move(victims)), rng_(o.seed) {}
     ~Flood() {
         if (fd_ >= 0) ::close(fd_);
+        if (status_fd_ >= 0) ::close(status_fd_);
         for (const int f : port_fds_)
             ::close(f);
     }
@@ -215,6 +217,11 @@ class Flood {
                 std::erase_if(attacks_, as_server);
             }
         }
+        // Status queries from an address of their own: the replies a second
+        // an address gets are shared by every handshake kind, and the
+        // forged responses from 127.0.0.1 would take them all.
+        if (has(attacks_, Attack::status_queries))
+            status_fd_ = loopback_socket(o_.port, kStatusFrom);
         if (has(attacks_, Attack::many_ports))
             for (std::size_t i = 0; i < kPorts; ++i)
                 if (const int f = loopback_socket(o_.port); f >= 0) port_fds_.push_back(f);
@@ -299,7 +306,8 @@ class Flood {
             Datagrams batch;
             for (std::size_t i = 0; i < kFloodBatch; ++i)
                 batch.emplace_back(pool[(next_ + i) % pool.size()]);
-            n = count(send_batch(fd_, batch), batch);
+            const int fd = a == Attack::status_queries && status_fd_ >= 0 ? status_fd_ : fd_;
+            n = count(send_batch(fd, batch), batch);
         }
         sent_by_[a] += n;
     }
@@ -360,6 +368,7 @@ class Flood {
     std::mt19937_64 rng_;
     RunClock clock_;
     int fd_ = -1;
+    int status_fd_ = -1;  // status-queries: from kStatusFrom
     std::vector<int> port_fds_;
     std::unique_ptr<ForgedSender> forged_;
     std::map<Attack, std::vector<Bytes>> pools_;

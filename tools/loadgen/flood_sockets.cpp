@@ -14,9 +14,18 @@
 
 namespace carom::loadgen {
 
-int loopback_socket(std::uint16_t port) {
+int loopback_socket(std::uint16_t port, std::uint32_t source) {
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
     if (fd < 0) return -1;
+    if (source >> 24 == 127) {
+        sockaddr_in from{};
+        from.sin_family = AF_INET;
+        from.sin_addr.s_addr = htonl(source);
+        if (::bind(fd, reinterpret_cast<const sockaddr*>(&from), sizeof from) != 0) {
+            ::close(fd);
+            return -1;
+        }
+    }
     sockaddr_in to{};
     to.sin_family = AF_INET;
     to.sin_port = htons(port);

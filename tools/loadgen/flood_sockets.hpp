@@ -13,8 +13,10 @@ namespace carom::loadgen {
 
 inline constexpr std::size_t kFloodBatch = 64;  // datagrams per sendmmsg
 
-// A UDP socket connected to 127.0.0.1:`port`, whatever else is asked; -1 on failure.
-int loopback_socket(std::uint16_t port);
+// A UDP socket connected to 127.0.0.1:`port`, whatever else is asked, sending
+// from `source` (an address of 127.0.0.0/8, host byte order; 0: the
+// system's choice); -1 on failure.
+int loopback_socket(std::uint16_t port, std::uint32_t source = 0);
 
 // Sends up to kFloodBatch `datagrams` on a connected socket in one call;
 // returns how many went.
