@@ -35,12 +35,6 @@ static_assert(limits::kSpeedMax <= pd::max_speed(limits::kRadiusMin, kTickSecond
 static_assert(kKickoffNudge * 1.5 <= pd::max_speed(limits::kRadiusMin, kTickSeconds));
 static_assert(kTickSeconds <= pd::kMaxTickSeconds);
 
-Map checked(Map map) {
-    if (const Status valid = validate(map); !valid)
-        throw std::invalid_argument(valid.error_in("map " + map.name).message);
-    return map;
-}
-
 bool finite(Vec2 v) {
     return std::isfinite(v.x) && std::isfinite(v.y);
 }
@@ -80,8 +74,17 @@ physics::WorldDef world_def() {
 
 }  // namespace
 
+CheckedMap::CheckedMap(Map map) {
+    if (const Status valid = validate(map); !valid)
+        throw std::invalid_argument(valid.error_in("map " + map.name).message);
+    map_ = std::make_shared<const Map>(std::move(map));
+}
+
 Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
-    : map_(checked(std::move(map))),
+    : Match(CheckedMap(std::move(map)), seed, statics_in_hash) {}
+
+Match::Match(CheckedMap checked, std::uint64_t seed, StaticsInHash statics_in_hash)
+    : map_(std::move(checked)),
       seed_(seed),
       statics_in_hash_(statics_in_hash),
       world_(world_def()),
@@ -90,10 +93,10 @@ Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
     events_.reserve(8 + pucks_.size());
     puck_positions_.resize(pucks_.size());
     for (Puck& puck : pucks_) {
-        if (map_.kickoff_nudge) world_.set_velocity(puck.body, kickoff_nudge());
+        if (map().kickoff_nudge) world_.set_velocity(puck.body, kickoff_nudge());
     }
     // HaxBall's rule: the left (red) team kicks off first.
-    if (map_.uses_groups()) kickoff_team_ = Team::left;
+    if (map().uses_groups()) kickoff_team_ = Team::left;
 }
 
 Vec2 Match::kickoff_nudge() {
@@ -103,17 +106,17 @@ Vec2 Match::kickoff_nudge() {
 }
 
 void Match::build_world() {
-    const Tuning& t = map_.tuning;
-    const bool grouped = map_.uses_groups();
+    const Tuning& t = map().tuning;
+    const bool grouped = map().uses_groups();
     const Filter wall_filter =
         grouped ? Filter{groups::kWall, groups::kAll} : Filter{kWallLayer, 0xFFFFFFFFu};
     const physics::StaticDef wall{
         {t.wall_restitution, 0.0}, physics::WallResponse::bounce, wall_filter, 0};
-    for (const Box& box : map_.boxes)
+    for (const Box& box : map().boxes)
         world_.create_box({box, wall});
-    for (const Segment& segment : map_.segments)
+    for (const Segment& segment : map().segments)
         world_.create_segment({segment, wall});
-    for (const Wall& w : map_.walls) {
+    for (const Wall& w : map().walls) {
         const physics::StaticDef common{{w.restitution, 0.0},
                                         physics::WallResponse::bounce,
                                         {w.collision.group, w.collision.mask},
@@ -133,7 +136,7 @@ void Match::build_world() {
     }
     // A post is a circle of two half arcs: static, like the walls, so nothing
     // pushes it (an immovable disk would be pushed out of the walls it touches).
-    for (const Post& post : map_.posts) {
+    for (const Post& post : map().posts) {
         const physics::StaticDef common{{post.restitution, 0.0},
                                         physics::WallResponse::bounce,
                                         {post.collision.group, post.collision.mask},
@@ -144,18 +147,18 @@ void Match::build_world() {
         world_.create_arc({{post.position, post.radius, west, east}, common, 0.0});
     }
 
-    for (std::size_t i = 0; i < map_.puck_spawns.size(); ++i) {
+    for (std::size_t i = 0; i < map().puck_spawns.size(); ++i) {
         DiskDef def;
-        def.position = map_.puck_spawns[i];
+        def.position = map().puck_spawns[i];
         def.radius = t.puck_radius;
         def.mass = t.puck_mass;
         def.material = {t.puck_restitution, 0.0};
         def.filter =
-            grouped ? Filter{map_.puck_collision.group, map_.puck_collision.mask} : kPuckFilter;
+            grouped ? Filter{map().puck_collision.group, map().puck_collision.mask} : kPuckFilter;
         def.user_data = i;
         pucks_.push_back({world_.create_disk(def), std::nullopt});
     }
-    players_.resize(2 * std::size_t{map_.team_size});
+    players_.resize(2 * std::size_t{map().team_size});
     for (Slot slot = 0; slot < slot_count(); ++slot) {
         DiskDef def;
         def.position = parking_of(slot);
@@ -166,8 +169,8 @@ void Match::build_world() {
         def.user_data = 0x100u + slot;
         players_[slot].body = world_.create_disk(def);
     }
-    for (std::size_t i = 0; i < map_.discs.size(); ++i) {
-        const Disc& disc = map_.discs[i];
+    for (std::size_t i = 0; i < map().discs.size(); ++i) {
+        const Disc& disc = map().discs[i];
         DiskDef def;
         def.position = disc.position;
         def.velocity = disc.velocity;
@@ -182,7 +185,7 @@ void Match::build_world() {
 
 Filter Match::player_filter(Slot slot) const {
     if (!players_[slot].active) return kSwitchedOff;
-    if (!map_.uses_groups()) return kPlayerFilter;
+    if (!map().uses_groups()) return kPlayerFilter;
     const Team team = team_of(slot);
     const bool barrier = phase_ == Phase::playing && kickoff_team_ && *kickoff_team_ != team;
     const Collision c = player_collision(team, barrier);
@@ -196,13 +199,13 @@ void Match::update_player_filters() {
 
 Team Match::team_of(Slot slot) const {
     if (slot >= slot_count()) throw std::invalid_argument("slot out of range");
-    return slot < map_.team_size ? Team::left : Team::right;
+    return slot < map().team_size ? Team::left : Team::right;
 }
 
 Vec2 Match::spawn_of(Slot slot) const {
     const Team team = team_of(slot);
-    std::uint32_t wanted = slot - (team == Team::left ? 0u : map_.team_size);
-    for (const Spawn& spawn : map_.spawns) {
+    std::uint32_t wanted = slot - (team == Team::left ? 0u : map().team_size);
+    for (const Spawn& spawn : map().spawns) {
         if (spawn.team != team) continue;
         if (wanted == 0) return spawn.position;
         --wanted;
@@ -217,8 +220,8 @@ Vec2 Match::parking_of(Slot slot) const {
 
 std::optional<Slot> Match::free_slot(std::optional<Team> preferred) const {
     auto first_free = [this](Team team) -> std::optional<Slot> {
-        const Slot begin = team == Team::left ? 0 : map_.team_size;
-        for (Slot s = begin; s < begin + map_.team_size; ++s) {
+        const Slot begin = team == Team::left ? 0 : map().team_size;
+        for (Slot s = begin; s < begin + map().team_size; ++s) {
             if (!players_[s].active) return s;
         }
         return std::nullopt;
@@ -274,14 +277,14 @@ std::span<const MatchEvent> Match::step(std::span<const Input> inputs) {
     } else if (phase_ == Phase::goal_pause && --phase_ticks_ == 0) {
         kickoff();
     }
-    const bool score_reached =
-        map_.score_limit != 0 && (score_[0] >= map_.score_limit || score_[1] >= map_.score_limit);
+    const bool score_reached = map().score_limit != 0 &&
+                               (score_[0] >= map().score_limit || score_[1] >= map().score_limit);
     if (phase_ != Phase::finished && (ticks_left() == 0 || score_reached)) finish();
     return events_;
 }
 
 void Match::apply_inputs(std::span<const Input> inputs) {
-    const Tuning& t = map_.tuning;
+    const Tuning& t = map().tuning;
     const double max_speed_squared = t.player_max_speed * t.player_max_speed;
     for (Slot slot = 0; slot < slot_count(); ++slot) {
         Player& p = players_[slot];
@@ -307,7 +310,7 @@ void Match::apply_inputs(std::span<const Input> inputs) {
     }
     for (std::size_t i = 0; i < discs_.size(); ++i) {
         const Vec2 v = world_.disk(discs_[i]).velocity;
-        world_.set_velocity(discs_[i], v - v * (map_.discs[i].drag * kTickSeconds));
+        world_.set_velocity(discs_[i], v - v * (map().discs[i].drag * kTickSeconds));
     }
     if (phase_ != Phase::playing) return;
     for (Slot slot = 0; slot < slot_count(); ++slot) {
@@ -317,7 +320,7 @@ void Match::apply_inputs(std::span<const Input> inputs) {
 }
 
 void Match::kick(Slot slot) {
-    const Tuning& t = map_.tuning;
+    const Tuning& t = map().tuning;
     Player& p = players_[slot];
     const Vec2 from = world_.disk(p.body).position;
     const double reach = t.player_radius + t.puck_radius + t.kick_reach;
@@ -359,12 +362,12 @@ void Match::detect_goals(std::span<const Vec2> before) {
     // A puck scores when its centre crosses the mouth, or when it touched
     // something behind the mouth during the tick: a hard shot can enter the
     // goal, hit the back and come out again within one tick.
-    const Vec2 centre = map_.size * 0.5;
+    const Vec2 centre = map().size * 0.5;
     const auto contacts = world_.contacts();
     for (std::size_t i = 0; i < pucks_.size(); ++i) {
         const physics::BodyId body = pucks_[i].body;
         const Vec2 after = world_.disk(body).position;
-        for (const Goal& goal : map_.goals) {
+        for (const Goal& goal : map().goals) {
             const double side = field_side(goal, centre);
             bool scored = crosses_mouth(goal, side, before[i], after);
             if (!scored &&
@@ -391,7 +394,7 @@ void Match::detect_goals(std::span<const Vec2> before) {
             phase_ = Phase::goal_pause;
             phase_ticks_ = kGoalPauseTicks;
             // The barriers rise for the scorers at the kick-off (player_filter).
-            if (map_.uses_groups()) kickoff_team_ = goal.defender;
+            if (map().uses_groups()) kickoff_team_ = goal.defender;
         }
     }
 }
@@ -403,14 +406,14 @@ void Match::kickoff() {
         world_.set_velocity(players_[slot].body, {});
     }
     for (std::size_t i = 0; i < pucks_.size(); ++i) {
-        world_.set_position(pucks_[i].body, map_.puck_spawns[i]);
-        world_.set_velocity(pucks_[i].body, map_.kickoff_nudge ? kickoff_nudge() : Vec2{});
+        world_.set_position(pucks_[i].body, map().puck_spawns[i]);
+        world_.set_velocity(pucks_[i].body, map().kickoff_nudge ? kickoff_nudge() : Vec2{});
         pucks_[i].last_kicker.reset();
     }
-    if (map_.kickoff_resets_discs) {
+    if (map().kickoff_resets_discs) {
         for (std::size_t i = 0; i < discs_.size(); ++i) {
-            world_.set_position(discs_[i], map_.discs[i].position);
-            world_.set_velocity(discs_[i], map_.discs[i].velocity);
+            world_.set_position(discs_[i], map().discs[i].position);
+            world_.set_velocity(discs_[i], map().discs[i].velocity);
         }
     }
     phase_ = Phase::playing;
@@ -429,9 +432,13 @@ void Match::finish() {
     events_.push_back({MatchEvent::Kind::end, tick_, winner, 0, std::nullopt, draw});
 }
 
+std::uint64_t ticks_left(const Map& map, std::uint64_t tick) {
+    const std::uint64_t total = std::uint64_t{map.match_seconds} * kTickRate;
+    return tick >= total ? 0 : total - tick;
+}
+
 std::uint64_t Match::ticks_left() const {
-    const std::uint64_t total = std::uint64_t{map_.match_seconds} * kTickRate;
-    return tick_ >= total ? 0 : total - tick_;
+    return game::ticks_left(map(), tick_);
 }
 
 const physics::DiskState& Match::player_disk(Slot slot) const {
@@ -452,7 +459,7 @@ std::optional<std::uint32_t> Match::nearest_puck(Vec2 point, double within) cons
 }
 
 const Goal& Match::goal_of(Team defender) const {
-    return map_.goals[0].defender == defender ? map_.goals[0] : map_.goals[1];
+    return map().goals[0].defender == defender ? map().goals[0] : map().goals[1];
 }
 
 MatchState Match::save() const {
@@ -502,13 +509,13 @@ void Match::restore(const MatchState& s) {
     for (const PlayerState& p : s.players) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite player state");
-        if (!in_domain(p.disk, map_.tuning.player_radius))
+        if (!in_domain(p.disk, map().tuning.player_radius))
             throw std::invalid_argument("restore: a player outside the physics domain");
     }
     for (const PuckState& p : s.pucks) {
         if (!finite(p.disk.position) || !finite(p.disk.velocity))
             throw std::invalid_argument("restore: non-finite puck state");
-        if (!in_domain(p.disk, map_.tuning.puck_radius))
+        if (!in_domain(p.disk, map().tuning.puck_radius))
             throw std::invalid_argument("restore: a puck outside the physics domain");
         if (p.last_kicker && *p.last_kicker >= slot_count())
             throw std::invalid_argument("restore: puck kicker out of range");
@@ -516,10 +523,10 @@ void Match::restore(const MatchState& s) {
     for (std::size_t i = 0; i < s.discs.size(); ++i) {
         if (!finite(s.discs[i].position) || !finite(s.discs[i].velocity))
             throw std::invalid_argument("restore: non-finite disc state");
-        if (!in_domain(s.discs[i], map_.discs[i].radius))
+        if (!in_domain(s.discs[i], map().discs[i].radius))
             throw std::invalid_argument("restore: a disc outside the physics domain");
     }
-    if (s.kickoff_team && !map_.uses_groups())
+    if (s.kickoff_team && !map().uses_groups())
         throw std::invalid_argument("restore: a kick-off team on a map without barriers");
     tick_ = s.tick;
     phase_ = s.phase;
@@ -576,7 +583,7 @@ std::uint64_t Match::state_hash() const {
         h.add(puck.last_kicker.value_or(0));
     }
     // Only maps with collision groups have kick-offs to hash: others hash as before.
-    if (map_.uses_groups()) {
+    if (map().uses_groups()) {
         h.add(kickoff_team_.has_value());
         h.add(static_cast<std::uint32_t>(kickoff_team_ ? index_of(*kickoff_team_) : 0));
     }

@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -87,12 +88,30 @@ struct MatchState {
 // same state; only the digests differ.
 enum class StaticsInHash : std::uint8_t { streamed, folded };
 
+// Ticks a match on `map` has left to play after its tick `tick`.
+std::uint64_t ticks_left(const Map& map, std::uint64_t tick);
+
+// A map validate() accepted, checked once and shared by every match played
+// on it: a server room starts a match every few minutes on the same map, and
+// the check (goal reachability above all) costs more than the match's start.
+class CheckedMap {
+  public:
+    // Throws std::invalid_argument with "field: reason" when the map is not playable.
+    explicit CheckedMap(Map map);
+    const Map& get() const { return *map_; }
+
+  private:
+    std::shared_ptr<const Map> map_;
+};
+
 class Match {
   public:
     // Throws std::invalid_argument with "field: reason" when the map is not playable.
     Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash = StaticsInHash::folded);
+    Match(CheckedMap checked, std::uint64_t seed,
+          StaticsInHash statics_in_hash = StaticsInHash::folded);
 
-    const Map& map() const { return map_; }
+    const Map& map() const { return map_.get(); }
     std::uint64_t seed() const { return seed_; }
     std::uint32_t slot_count() const { return static_cast<std::uint32_t>(players_.size()); }
     Team team_of(Slot slot) const;
@@ -165,7 +184,7 @@ class Match {
     Vec2 spawn_of(Slot slot) const;
     Vec2 parking_of(Slot slot) const;
 
-    Map map_;
+    CheckedMap map_;
     std::uint64_t seed_;
     StaticsInHash statics_in_hash_;
     physics::World world_;
