@@ -26,9 +26,10 @@ Keyframe keyframe_of(const game::Match& match) {
 
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
                              std::string producer, const std::vector<PlayerInfo>& players,
-                             std::uint32_t final_pause_ticks, std::uint32_t format_version)
+                             std::uint32_t final_pause_ticks, std::uint32_t format_version,
+                             FileWork work)
     : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version)),
-      writer_(path, header_) {
+      writer_(path, header_, std::move(work)) {
     if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
     applied_.assign(match.slot_count(), game::Input{});
     keyframe(match);

@@ -1,7 +1,9 @@
 #include "carom/replay/writer.hpp"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -16,8 +18,30 @@ struct ReplayWriter::Pending : detail::TickBatch {
     bool empty() const { return hashes.empty() && roster.empty(); }
 };
 
+// The open file and what its jobs found: shared by the writer and the jobs
+// still to run, so the file is closed by whichever lets go of it last.
+struct ReplayWriter::File {
+    explicit File(std::filesystem::path p) : path(std::move(p)) {}
+    ~File() {
+        if (handle) std::fclose(handle);
+    }
+    File(const File&) = delete;
+    File& operator=(const File&) = delete;
+
+    void write_chunk(std::span<const std::uint8_t> payload);
+    void flush();
+
+    std::filesystem::path path;
+    std::FILE* handle = nullptr;
+    std::atomic<std::uint64_t> bytes_written{0};
+    // The first write error: `error` is set before `failed`, and read after.
+    std::string error;
+    std::atomic<bool> failed{false};
+};
+
 namespace {
 
+std::mutex fault_mutex;
 std::function<int(const std::filesystem::path&)>& write_fault() {
     static std::function<int(const std::filesystem::path&)> fault;
     return fault;
@@ -29,23 +53,33 @@ std::function<int(const std::filesystem::path&)>& write_fault() {
 
 // The injected fault, if any, as the errno the OS would have set.
 bool injected_fault(const std::filesystem::path& path) {
-    if (!write_fault()) return false;
-    const int error = write_fault()(path);
+    std::function<int(const std::filesystem::path&)> fault;
+    {
+        const std::lock_guard lock(fault_mutex);
+        fault = write_fault();
+    }
+    if (!fault) return false;
+    const int error = fault(path);
     if (error == 0) return false;
     errno = error;
     return true;
 }
 
-// A FlatBuffers `Chunk` as the file's format holds it: as it is in format
-// 1; from format 2 behind its encoding byte, compressed when `compressed`.
+// A FlatBuffers `Chunk`'s bytes, built where the writer is called (cheap).
 template <class Table>
-std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
-                                       flatbuffers::Offset<Table> body,
-                                       std::uint32_t format_version, bool compressed) {
+std::vector<std::uint8_t> chunk_table(flatbuffers::FlatBufferBuilder& b,
+                                      flatbuffers::Offset<Table> body) {
     const auto chunk =
         schema::CreateChunk(b, schema::ChunkBodyTraits<Table>::enum_value, body.Union());
     b.Finish(chunk, schema::ChunkIdentifier());
-    const std::span<const std::uint8_t> table(b.GetBufferPointer(), b.GetSize());
+    return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+// The chunk as the file's format holds it: as it is in format 1; from
+// format 2 behind its encoding byte, compressed when `compressed` (the
+// costly part, done where the file's work runs).
+std::vector<std::uint8_t> chunk_payload(std::span<const std::uint8_t> table,
+                                        std::uint32_t format_version, bool compressed) {
     if (format_version < 2) return {table.begin(), table.end()};
     if (!compressed) {
         std::vector<std::uint8_t> out{
@@ -62,11 +96,32 @@ std::vector<std::uint8_t> finish_chunk(flatbuffers::FlatBufferBuilder& b,
 }  // namespace
 
 void set_write_fault(std::function<int(const std::filesystem::path&)> fault) {
+    const std::lock_guard lock(fault_mutex);
     write_fault() = std::move(fault);
 }
 
-ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header)
+void ReplayWriter::File::write_chunk(std::span<const std::uint8_t> payload) {
+    if (!handle) throw std::logic_error("replay: write after finish");
+    std::array<std::uint8_t, detail::kChunkHeaderSize> head{};
+    detail::put_u32(head.data(), static_cast<std::uint32_t>(payload.size()));
+    detail::put_u64(head.data() + 4, detail::checksum(payload));
+    // One buffered write per chunk, then a flush: a kill leaves whole chunks or a torn last one.
+    if (injected_fault(path)) fail(path, "cannot write the replay");
+    if (std::fwrite(head.data(), 1, head.size(), handle) != head.size() ||
+        std::fwrite(payload.data(), 1, payload.size(), handle) != payload.size())
+        fail(path, "cannot write the replay");
+    if (std::fflush(handle) != 0) fail(path, "cannot flush the replay");
+    bytes_written += head.size() + payload.size();
+}
+
+void ReplayWriter::File::flush() {
+    if (handle && std::fflush(handle) != 0) fail(path, "cannot flush the replay");
+}
+
+ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work)
     : path_(path),
+      file_(std::make_shared<File>(path)),
+      work_(std::move(work)),
       format_version_(header.format_version),
       ticks_per_chunk_(header.tick_rate),
       pending_(std::make_unique<Pending>()) {
@@ -77,33 +132,57 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
                                     std::to_string(kFormatVersion));
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
     // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
-    file_ = std::fopen(path.c_str(), "wbx");
-    if (!file_) fail(path, "cannot create the replay");
-    try {
+    // Created here, not by the file's work: a file that cannot be is said at once.
+    file_->handle = std::fopen(path.c_str(), "wbx");
+    if (!file_->handle) fail(path, "cannot create the replay");
+    flatbuffers::FlatBufferBuilder b;
+    run([table = chunk_table(b, detail::encode(b, header)), format = format_version_](File& file) {
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};
         std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
-        detail::put_u32(preamble.data() + 8, format_version_);
-        if (injected_fault(path) ||
-            std::fwrite(preamble.data(), 1, preamble.size(), file_) != preamble.size())
-            fail(path, "cannot write the replay");
-        bytes_written_ += preamble.size();
-        flatbuffers::FlatBufferBuilder b;
-        write_chunk(finish_chunk(b, detail::encode(b, header), format_version_, true));
-    } catch (...) {
-        std::fclose(file_);  // the destructor does not run for a constructor that throws
-        file_ = nullptr;
-        throw;
-    }
+        detail::put_u32(preamble.data() + 8, format);
+        if (injected_fault(file.path) ||
+            std::fwrite(preamble.data(), 1, preamble.size(), file.handle) != preamble.size())
+            fail(file.path, "cannot write the replay");
+        file.bytes_written += preamble.size();
+        file.write_chunk(chunk_payload(table, format, true));
+    });
 }
 
 ReplayWriter::~ReplayWriter() {
-    if (!file_) return;
+    if (finished_) return;
     try {
         flush();
     } catch (const std::exception&) {
         // Nothing more can be saved; the file reads up to its last good chunk.
     }
-    std::fclose(file_);
+    // The file closes when its last job has run.
+}
+
+std::uint64_t ReplayWriter::bytes_written() const {
+    return file_->bytes_written;
+}
+
+std::optional<std::string> ReplayWriter::write_error() const {
+    if (!file_->failed) return std::nullopt;
+    return file_->error;
+}
+
+void ReplayWriter::run(std::function<void(File&)> job) {
+    if (finished_) throw std::logic_error("replay: write after finish");
+    if (const auto error = write_error()) throw WriteError(*error);
+    if (!work_) {
+        job(*file_);  // a WriteError reaches the caller as it happens
+        return;
+    }
+    work_([file = file_, job = std::move(job)] {
+        if (file->failed) return;  // the file reads up to its last good chunk
+        try {
+            job(*file);
+        } catch (const WriteError& e) {
+            file->error = e.what();
+            file->failed = true;
+        }
+    });
 }
 
 void ReplayWriter::add_roster(const RosterChange& change) {
@@ -134,53 +213,57 @@ void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> app
 void ReplayWriter::add_keyframe(const Keyframe& keyframe) {
     flush();
     flatbuffers::FlatBufferBuilder b;
-    write_chunk(finish_chunk(b, detail::encode(b, keyframe), format_version_, true));
+    run([table = chunk_table(b, detail::encode(b, keyframe)), format = format_version_](
+            File& file) { file.write_chunk(chunk_payload(table, format, true)); });
 }
 
 void ReplayWriter::flush() {
-    if (!file_) return;
+    if (finished_) return;
     Pending& p = *pending_;
-    if (!p.empty()) {
-        if (format_version_ < 2) {
-            flatbuffers::FlatBufferBuilder b;
-            write_chunk(finish_chunk(b, detail::encode(b, p), format_version_, false));
-        } else {
-            std::vector<std::uint8_t> payload{
-                static_cast<std::uint8_t>(detail::ChunkEncoding::packed_ticks)};
-            const std::vector<std::uint8_t> packed = detail::encode_packed(p);
-            payload.insert(payload.end(), packed.begin(), packed.end());
-            write_chunk(payload);
-        }
-        p.first_tick = p.first_tick + p.hashes.size();
-        p.inputs.clear();
-        p.hashes.clear();
-        p.roster.clear();
-        p.events.clear();
+    if (p.empty()) {
+        run([](File& file) { file.flush(); });
+        return;
     }
-    if (std::fflush(file_) != 0) fail(path_, "cannot flush the replay");
+    std::vector<std::uint8_t> payload;
+    if (format_version_ < 2) {
+        flatbuffers::FlatBufferBuilder b;
+        payload = chunk_payload(chunk_table(b, detail::encode(b, p)), format_version_, false);
+    } else {
+        payload = {static_cast<std::uint8_t>(detail::ChunkEncoding::packed_ticks)};
+        const std::vector<std::uint8_t> packed = detail::encode_packed(p);
+        payload.insert(payload.end(), packed.begin(), packed.end());
+    }
+    p.first_tick = p.first_tick + p.hashes.size();
+    p.inputs.clear();
+    p.hashes.clear();
+    p.roster.clear();
+    p.events.clear();
+    run([payload = std::move(payload)](File& file) { file.write_chunk(payload); });
 }
 
 void ReplayWriter::finish(const Footer& footer) {
     flush();
     flatbuffers::FlatBufferBuilder b;
-    write_chunk(finish_chunk(b, detail::encode(b, footer), format_version_, false));
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (closed != 0) fail(path_, "cannot close the replay");
+    run([table = chunk_table(b, detail::encode(b, footer)), format = format_version_](File& file) {
+        file.write_chunk(chunk_payload(table, format, false));
+        const int closed = std::fclose(file.handle);
+        file.handle = nullptr;
+        if (closed != 0) fail(file.path, "cannot close the replay");
+    });
+    finished_ = true;
 }
 
-void ReplayWriter::write_chunk(std::span<const std::uint8_t> payload) {
-    if (!file_) throw std::logic_error("replay: write after finish");
-    std::array<std::uint8_t, detail::kChunkHeaderSize> head{};
-    detail::put_u32(head.data(), static_cast<std::uint32_t>(payload.size()));
-    detail::put_u64(head.data() + 4, detail::checksum(payload));
-    // One buffered write per chunk, then a flush: a kill leaves whole chunks or a torn last one.
-    if (injected_fault(path_)) fail(path_, "cannot write the replay");
-    if (std::fwrite(head.data(), 1, head.size(), file_) != head.size() ||
-        std::fwrite(payload.data(), 1, payload.size(), file_) != payload.size())
-        fail(path_, "cannot write the replay");
-    if (std::fflush(file_) != 0) fail(path_, "cannot flush the replay");
-    bytes_written_ += head.size() + payload.size();
+void ReplayWriter::when_closed(WriteDone done) {
+    if (!finished_) throw std::logic_error("replay: when_closed before finish");
+    // Told whether the file is whole, even when a job before failed.
+    auto tell = [file = file_, done = std::move(done)] {
+        done(file->failed ? std::optional<std::string>(file->error) : std::nullopt);
+    };
+    if (work_) {
+        work_(std::move(tell));
+    } else {
+        tell();
+    }
 }
 
 }  // namespace carom::replay

@@ -23,9 +23,10 @@ class MatchRecorder {
     // WriteError (the file). `final_pause_ticks` goes to the header
     // (Header::final_pause_ticks); an older `format_version` is for tests
     // of the readers of old files.
+    // `work`: where the file's work runs (ReplayWriter).
     MatchRecorder(const std::filesystem::path& path, const game::Match& match, std::string producer,
                   const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks = 0,
-                  std::uint32_t format_version = kFormatVersion);
+                  std::uint32_t format_version = kFormatVersion, FileWork work = {});
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
     ~MatchRecorder() = default;
@@ -41,8 +42,11 @@ class MatchRecorder {
     // Final keyframe and footer, of the state after the last step; the
     // recorder takes no more.
     Footer finish(const game::Match& match);
+    // After finish(): `done` runs where the file's work does, once the file is closed.
+    void when_closed(WriteDone done) { writer_.when_closed(std::move(done)); }
     bool finished() const { return finished_; }
     std::uint64_t bytes_written() const { return writer_.bytes_written(); }
+    std::optional<std::string> write_error() const { return writer_.write_error(); }
     // What the file says of its match without reading it back: the header
     // and every join so far (a replay index's row).
     const Header& header() const { return header_; }

@@ -3,12 +3,19 @@
 // of game time at most, or sooner on flush()), each chunk is written whole and
 // flushed to the OS, so a process killed at any moment leaves a file that
 // reads up to its last chunk.
+//
+// The file's work (compressing a chunk, writing it, closing the file) runs in
+// the caller's thread, or, given a FileWork, wherever it runs its jobs: a
+// server's tick then only batches ticks, and a write error surfaces at the
+// writer's next call (or in finish()'s `done`).
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "carom/replay/replay.hpp"
@@ -28,13 +35,19 @@ class WriteError : public std::runtime_error {
 // EIO...). An empty function (the default) injects nothing.
 void set_write_fault(std::function<int(const std::filesystem::path&)> fault);
 
+// Runs a writer's file jobs, one at a time, in the order given (a background
+// thread's queue); empty: the caller runs them itself.
+using FileWork = std::function<void(std::function<void()> job)>;
+// The file is closed, whole (nullopt) or not (the first write error).
+using WriteDone = std::function<void(const std::optional<std::string>& error)>;
+
 class ReplayWriter {
   public:
     // Creates the file (never over an existing one) and writes the preamble
     // and header, in the header's format version (kFormatVersion unless a
     // test asks for an older one). Throws WriteError naming the file and the
     // reason.
-    ReplayWriter(const std::filesystem::path& path, const Header& header);
+    ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work = {});
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
     ReplayWriter& operator=(const ReplayWriter&) = delete;
@@ -50,17 +63,26 @@ class ReplayWriter {
     void flush();
     // Flushes, writes the footer and closes the file.
     void finish(const Footer& footer);
+    // After finish(): `done` runs where the file's work does, once the file is closed.
+    void when_closed(WriteDone done);
 
     const std::filesystem::path& path() const { return path_; }
-    std::uint64_t bytes_written() const { return bytes_written_; }
+    // What reached the OS so far (the file's work may still have chunks to write).
+    std::uint64_t bytes_written() const;
+    // The first write error of the file's work, once it has run into one.
+    std::optional<std::string> write_error() const;
 
   private:
     struct Pending;
-    void write_chunk(std::span<const std::uint8_t> payload);
+    struct File;
+    // Runs `job` on the file where its work runs; throws the WriteError of
+    // an earlier job that failed.
+    void run(std::function<void(File&)> job);
 
     std::filesystem::path path_;
-    std::FILE* file_ = nullptr;
-    std::uint64_t bytes_written_ = 0;
+    std::shared_ptr<File> file_;  // shared with the jobs not yet run
+    FileWork work_;
+    bool finished_ = false;
     std::uint32_t format_version_;
     std::uint32_t ticks_per_chunk_;
     std::vector<game::Input> held_;  // per slot: the input as of the last recorded change
