@@ -36,8 +36,8 @@ unset CAROM_MAPS
 server_pid=$!
 for _ in $(seq 1 200); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
 [[ -s $work/ready.json ]] || fail "installed server did not become ready"
-grep -q "room 0: match 1 on arena" "$work/server.log" || fail "room 0 is not on arena"
-grep -q "room 1: match 1 on rink" "$work/server.log" || fail "room 1 is not on rink"
+grep -q "room 0 plays arena" "$work/server.log" || fail "room 0 is not on arena"
+grep -q "room 1 plays rink" "$work/server.log" || fail "room 1 is not on rink"
 kill -TERM "$server_pid"
 status=0
 for _ in $(seq 1 200); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.05; done
@@ -53,7 +53,7 @@ rm -f "$work/ready.json"
 server_pid=$!
 for _ in $(seq 1 200); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
 [[ -s $work/ready.json ]] || fail "build-tree server did not become ready"
-grep -q "room 0: match 1 on stadium" "$work/server.log" || fail "build-tree room 0 is not on stadium"
+grep -q "room 0 plays stadium" "$work/server.log" || fail "build-tree room 0 is not on stadium"
 kill -TERM "$server_pid"
 wait "$server_pid" || fail "build-tree server did not stop cleanly"
 server_pid=""

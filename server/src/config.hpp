@@ -18,6 +18,9 @@ struct ServerConfig {
     std::uint32_t max_spectators_per_room = 8;
     std::uint32_t input_redundancy = 8;  // K: inputs per client packet at most
     bool bots = false;                   // fill empty player slots with bots
+    // Rooms nobody is in play on (bots' matches, recorded): soak tests and
+    // recording bot matches. Otherwise they sleep and cost next to nothing.
+    bool run_empty_rooms = false;
     double timeout_s = 5.0;
     double grace_s = 10.0;             // a timed-out player's slot is kept this long
     std::filesystem::path replay_dir;  // empty: no recording

@@ -129,6 +129,10 @@ void add_server_options(CLI::App& app, Options& o) {
         ->capture_default_str();
     app.add_flag("--bots", config.bots, "Fill empty player slots with server-side bots")
         ->envname("CAROM_BOTS");
+    app.add_flag("--run-empty-rooms", config.run_empty_rooms,
+                 "Rooms nobody is in play on, bots and recording included (soak tests, "
+                 "recording bot matches); otherwise they sleep until someone joins")
+        ->envname("CAROM_RUN_EMPTY_ROOMS");
     app.add_option("--update-rate,--snapshot-rate", config.update_rate_hz,
                    "Updates per client per second (divides 60)")
         ->envname("CAROM_UPDATE_RATE")

@@ -23,21 +23,27 @@ std::uint64_t match_seed(std::uint64_t base, std::uint32_t room, std::uint32_t m
 
 }  // namespace
 
+RoomMap::RoomMap(game::Map playable)
+    : map(std::move(playable)),
+      bytes(protocol::map_to_binary(map.get())),
+      hash(protocol::map_bytes_hash(bytes)) {}
+
 Room::Room(RoomOptions options)
     : options_(std::move(options)),
-      map_bytes_(protocol::map_to_binary(options_.map)),
-      map_hash_(protocol::map_bytes_hash(map_bytes_)),
-      match_(options_.map, options_.seed),  // throws on a bad map; start_match() replaces it
       history_(options_.history_ticks),
       file_tag_(std::random_device{}()) {
-    occupants_.resize(match_.slot_count());
+    occupants_.resize(slot_count());
     if (options_.bots)
         for (Occupant& o : occupants_)
             o = {kNoClient, true, fmt::format("bot{}", next_bot_++)};
-    start_match();
 }
 
 Room::~Room() = default;
+
+const game::Match& Room::match() const {
+    if (!match_) throw std::logic_error("room: a sleeping room has no match");
+    return *match_;
+}
 
 void Room::start_match() {
     ++match_number_;
@@ -49,17 +55,18 @@ void Room::start_match() {
     }
     recorder_.reset();
     replay_path_.clear();
-    match_ = game::Match(options_.map, seed_);
+    match_.emplace(options_.map->map, seed_);
     for (const replay::PlayerInfo& p : players)
-        match_.join(p.slot, p.name);
+        match_->join(p.slot, p.name);
     if (!options_.replay_dir.empty()) {
         const auto path =
             options_.replay_dir / fmt::format("room{:02}-{}-{:08x}-m{:04}.crpl", options_.index,
                                               options_.run_id, file_tag_, match_number_);
         try {
             // The producer names the carom version, for the index of matches.
-            recorder_.emplace(path, match_, "carom-server " CAROM_VERSION, players,
-                              options_.final_pause_ticks);
+            recorder_.emplace(path, *match_, "carom-server " CAROM_VERSION, players,
+                              options_.final_pause_ticks, replay::kFormatVersion,
+                              options_.replay_work);
             replay_path_ = path;
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
@@ -77,7 +84,7 @@ void Room::start_match() {
         start.slots.push_back({p.slot, p.name, p.bot});
     history_.note_match_start(std::move(start));
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
-                 game::printable_name(options_.map.name), seed_,
+                 game::printable_name(map().name), seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
 }
 
@@ -86,7 +93,7 @@ void Room::stop_recording(const char* what) {
     spdlog::error(
         "room {}: match {}: recording stopped at tick {}, the match goes on "
         "unrecorded (the next match tries again): {}",
-        options_.index, match_number_, match_.tick(), what);
+        options_.index, match_number_, match_->tick(), what);
     recorder_.reset();  // the file reads up to its last whole chunk, without a footer
     replay_path_.clear();
 }
@@ -97,7 +104,7 @@ void Room::fail(const char* what) {
     spdlog::error(
         "room {}: match {} failed in the step of tick {}: {}; the room is paused, "
         "the other rooms play on",
-        options_.index, match_number_, match_.tick() + 1, what);
+        options_.index, match_number_, match_->tick() + 1, what);
     if (!recorder_) return;
     try {
         recorder_->flush();  // every tick before the fault, and no footer
@@ -107,7 +114,7 @@ void Room::fail(const char* what) {
 }
 
 std::optional<game::Slot> Room::slot_for_client() const {
-    if (auto free = match_.free_slot()) return free;
+    if (auto free = match_->free_slot()) return free;
     for (game::Slot s = 0; s < occupants_.size(); ++s)
         if (occupants_[s].bot) return s;
     return std::nullopt;
@@ -128,15 +135,15 @@ std::uint32_t Room::bots() const {
 }
 
 void Room::join(game::Slot slot, const std::string& name, bool bot) {
-    if (recorder_) recorder_->joining(match_, slot, name, bot);
-    match_.join(slot, name);
+    if (recorder_) recorder_->joining(*match_, slot, name, bot);
+    match_->join(slot, name);
     history_.note_roster({0, slot, true, name, bot});
     hash_.reset();
 }
 
 void Room::leave(game::Slot slot) {
-    if (recorder_) recorder_->leaving(match_, slot);
-    match_.leave(slot);
+    if (recorder_) recorder_->leaving(*match_, slot);
+    match_->leave(slot);
     history_.note_roster({0, slot, false, {}, false});
     hash_.reset();
 }
@@ -144,7 +151,7 @@ void Room::leave(game::Slot slot) {
 void Room::seat_client(game::Slot slot, std::uint32_t client_id, const std::string& name) {
     Occupant& o = occupants_.at(slot);
     if (o.client_id != kNoClient) throw std::logic_error("room: slot holds a client");
-    if (match_.active(slot)) leave(slot);  // the bot steps aside
+    if (match_->active(slot)) leave(slot);  // the bot steps aside
     o = {client_id, false, name};
     join(slot, name, false);
 }
@@ -162,10 +169,11 @@ void Room::unseat_client(game::Slot slot) {
 
 std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
                                              std::uint64_t server_tick) {
+    if (!match_) throw std::logic_error("room: a sleeping room does not step");
     server_tick_ = server_tick;
     events_.clear();
     hash_.reset();
-    if (failed_ || match_.phase() == game::Phase::finished) {
+    if (failed_ || match_->phase() == game::Phase::finished) {
         if (!failed_) ++final_pause_done_;
         // A finished match's step changes nothing (clients step it all the
         // same); a failed room's does not run at all.
@@ -177,7 +185,7 @@ std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const Occupant& o = occupants_[s];
         if (o.bot) {
-            inputs[s] = game::bot_input(match_, s);
+            inputs[s] = game::bot_input(*match_, s);
         } else if (o.client_id == kNoClient) {
             inputs[s] = game::Input{};
         }
@@ -185,13 +193,13 @@ std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
     note_input_changes(inputs);
     std::span<const game::MatchEvent> events;
     try {
-        if (options_.step_fault) options_.step_fault(options_.index, match_.tick() + 1);
-        events = match_.step(inputs);
+        if (options_.step_fault) options_.step_fault(options_.index, match_->tick() + 1);
+        events = match_->step(inputs);
         // A replay that cannot be written is the room's problem: the match
         // has stepped all the same and goes on unrecorded.
         if (recorder_) {
             try {
-                recorder_->stepped(match_, events);
+                recorder_->stepped(*match_, events);
             } catch (const replay::WriteError& e) {
                 stop_recording(e.what());
             }
@@ -216,13 +224,13 @@ std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
 void Room::note_input_changes(std::span<const game::Input> inputs) {
     changes_.clear();
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
-        if (!match_.active(s) || inputs[s] == match_.last_input(s)) continue;
-        changes_.push_back({0, s, protocol::InputDelta::between(match_.last_input(s), inputs[s])});
+        if (!match_->active(s) || inputs[s] == match_->last_input(s)) continue;
+        changes_.push_back({0, s, protocol::InputDelta::between(match_->last_input(s), inputs[s])});
     }
 }
 
 std::uint64_t Room::state_hash() const {
-    if (!hash_) hash_ = match_.state_hash();
+    if (!hash_) hash_ = match_->state_hash();
     return *hash_;
 }
 
@@ -233,7 +241,7 @@ protocol::RoomState Room::state() const {
     s.match_seed = seed_;
     s.match_start_tick = match_start_tick_;
     s.halted_since = halted_since_;
-    s.match = match_.save();
+    s.match = match_->save();
     s.bots.reserve(occupants_.size());
     for (const Occupant& o : occupants_)
         s.bots.push_back(o.bot);
@@ -242,15 +250,12 @@ protocol::RoomState Room::state() const {
 
 MatchSummary Room::close_match() {
     MatchSummary summary{options_.index, match_number_, replay_path_, {}, {}};
-    const game::Match& m = match_;
+    const game::Match& m = *match_;
     bool finished = false;
     if (recorder_ && !failed_) {
         try {
-            summary.footer = recorder_->finish(match_);
+            summary.footer = recorder_->finish(*match_);
             finished = true;
-            summary.index_row =
-                replay_index::row_of(replay_path_, recorder_->header(), recorder_->joins(),
-                                     summary.footer, summary.footer.final_tick);
         } catch (const replay::WriteError& e) {
             if (options_.stats) ++options_.stats->replay_write_errors;
             spdlog::error("room {}: match {}: the replay's end could not be written: {}",
@@ -262,6 +267,19 @@ MatchSummary Room::close_match() {
         summary.footer.final_tick = m.tick();
         summary.footer.final_hash = m.state_hash();
         summary.footer.score = {m.score(game::Team::left), m.score(game::Team::right)};
+    } else if (options_.replay_closed) {
+        // The index's row is made from the file once it is closed (its size
+        // and time), with what the recorder knows of the match.
+        recorder_->when_closed(
+            [summary, header = recorder_->header(), joins = recorder_->joins(),
+             closed = options_.replay_closed](const std::optional<std::string>& error) {
+                MatchSummary closed_match = summary;
+                if (!error)
+                    closed_match.index_row =
+                        replay_index::row_of(closed_match.replay, header, joins,
+                                             closed_match.footer, closed_match.footer.final_tick);
+                closed(closed_match, error);
+            });
     }
     spdlog::info("room {}: match {} over at tick {}, {}-{}, final hash {:016x}{}", options_.index,
                  match_number_, summary.footer.final_tick, summary.footer.score[0],
@@ -271,7 +289,7 @@ MatchSummary Room::close_match() {
 }
 
 std::optional<MatchSummary> Room::restart_if_finished() {
-    if (failed_ || match_.phase() != game::Phase::finished ||
+    if (failed_ || match_->phase() != game::Phase::finished ||
         final_pause_done_ < options_.final_pause_ticks)
         return std::nullopt;
     MatchSummary summary = close_match();
@@ -280,8 +298,90 @@ std::optional<MatchSummary> Room::restart_if_finished() {
 }
 
 std::optional<MatchSummary> Room::finish() {
+    if (!match_) {
+        if (!parked_) return std::nullopt;  // no match was ever played, or it was closed
+        revive();
+    }
     if (recorder_ && recorder_->finished()) return std::nullopt;
     return close_match();
+}
+
+void Room::check_recording() {
+    if (!recorder_) return;
+    if (const auto error = recorder_->write_error()) stop_recording(error->c_str());
+}
+
+void Room::revive() {
+    match_.emplace(options_.map->map, seed_);
+    match_->restore(*parked_);
+    parked_.reset();
+}
+
+void Room::wake(std::uint64_t server_tick) {
+    if (match_) return;
+    server_tick_ = server_tick;
+    if (!parked_) {
+        // The room's first match, or the next one: the last ended while nobody was here.
+        spdlog::info(
+            "room {}: someone came in; it wakes and starts match {} ({})", options_.index,
+            match_number_ + 1,
+            match_number_ == 0 ? "its first" : fmt::format("match {} had ended", match_number_));
+        start_match();
+        return;
+    }
+    revive();
+    // The match goes on from its tick as if it had started that many ticks ago.
+    match_start_tick_ = server_tick - match_->tick();
+    hash_.reset();
+    spdlog::info(
+        "room {}: someone came in; it wakes and resumes match {} at its tick {} (it was "
+        "under way when the room emptied)",
+        options_.index, match_number_, match_->tick());
+}
+
+std::optional<MatchSummary> Room::sleep() {
+    if (!match_ || failed_) return std::nullopt;
+    std::optional<MatchSummary> ended;
+    if (match_->phase() == game::Phase::finished) {
+        ended = close_match();
+        recorder_.reset();
+        replay_path_.clear();
+    } else {
+        parked_ = match_->save();
+        if (recorder_) {
+            try {
+                recorder_->flush();  // a crash while the room sleeps loses nothing of it
+            } catch (const replay::WriteError& e) {
+                stop_recording(e.what());
+            }
+        }
+    }
+    spdlog::info("room {}: nobody is in it; it sleeps{}", options_.index,
+                 parked_
+                     ? fmt::format(" with match {} at its tick {}", match_number_, match_->tick())
+                     : std::string());
+    match_.reset();
+    // What an awake room keeps for its clients goes; a sleeping room has none.
+    history_ = TickHistory(options_.history_ticks);
+    events_ = {};
+    changes_ = {};
+    hash_.reset();
+    return ended;
+}
+
+Scoreboard Room::scoreboard() const {
+    Scoreboard b;
+    b.ticks_left = game::ticks_left(map(), 0);
+    if (match_) {
+        b.score = {match_->score(game::Team::left), match_->score(game::Team::right)};
+        b.ticks_left = match_->ticks_left();
+        b.phase = match_->phase();
+    } else if (parked_) {
+        b.score = parked_->score;
+        b.ticks_left = game::ticks_left(map(), parked_->tick);
+        b.phase = parked_->phase;
+    }
+    return b;
 }
 
 }  // namespace carom::server

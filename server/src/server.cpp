@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 
+#include "carom/game/printable_name.hpp"
 #include "carom/protocol/map_file.hpp"
 #include "carom/protocol/packet.hpp"
 
@@ -60,12 +61,16 @@ Server::Server(const ServerConfig& config, Transport& transport, CookieJar cooki
     start_replay_budget();
 }
 
-Server::~Server() = default;
+Server::~Server() {
+    rooms_.clear();  // their replays' last jobs are posted before the file work stops
+    disk_.drain();
+}
 
 void Server::create_rooms(const std::string& run_id) {
-    std::vector<game::Map> maps;
+    // Each map is checked and encoded once, however many rooms play it.
+    std::vector<std::shared_ptr<const RoomMap>> maps;
     for (const auto& path : config_.maps)
-        maps.push_back(load_map(path));
+        maps.push_back(std::make_shared<const RoomMap>(load_map(path)));
     for (std::uint32_t r = 0; r < config_.rooms; ++r) {
         RoomOptions o;
         o.index = r;
@@ -77,8 +82,26 @@ void Server::create_rooms(const std::string& run_id) {
         o.history_ticks = config_.update_history;
         o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
+        o.replay_work = disk_.file_work();
+        o.replay_closed = [this](const MatchSummary& summary,
+                                 const std::optional<std::string>& error) {
+            replay_closed(summary, error);
+        };
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
+        if (config_.run_empty_rooms) rooms_.back()->wake(tick_);
+    }
+    // What plays where, a line a map (rooms take the maps in turn).
+    const auto step = static_cast<std::uint32_t>(maps.size());
+    for (std::uint32_t first = 0; first < step && first < config_.rooms; ++first) {
+        const std::uint32_t last = first + (config_.rooms - 1 - first) / step * step;
+        const std::uint32_t count = (last - first) / step + 1;
+        const std::string rooms = count == 1   ? fmt::format("room {} plays", first)
+                                  : count == 2 ? fmt::format("rooms {} and {} play", first, last)
+                                               : fmt::format("rooms {}, {} … {} ({} in all) play",
+                                                             first, first + step, last, count);
+        spdlog::info("{} {}{}", rooms, game::printable_name(maps[first]->map.get().name),
+                     config_.run_empty_rooms ? "" : ", each asleep until someone comes in");
     }
 }
 
@@ -100,10 +123,16 @@ void Server::tick() {
     ++stats_.ticks;
     expire_sessions();
 
+    // The rooms someone is in (a player, an away player or a spectator):
+    // the others sleep, unless the host runs empty rooms.
+    occupied_.assign(rooms_.size(), config_.run_empty_rooms);
+    for (const auto& [id, s] : sessions_)
+        occupied_[s.room] = true;
+
     // One pass over the sessions gathers every room's inputs (not a pass per room).
     scratch_inputs_.resize(rooms_.size());
     for (std::size_t r = 0; r < rooms_.size(); ++r)
-        scratch_inputs_[r].assign(rooms_[r]->match().slot_count(), game::Input{});
+        if (occupied_[r]) scratch_inputs_[r].assign(rooms_[r]->slot_count(), game::Input{});
     for (auto& [id, s] : sessions_) {
         if (!s.slot) continue;
         const std::uint64_t repeated_before = s.inputs.repeated();
@@ -113,15 +142,18 @@ void Server::tick() {
         s.applied[tick_ % s.applied.size()] = {tick_, s.inputs.last_applied_sequence()};
     }
 
-    // The budget is kept when a match finishes, and once a second for the
-    // age limit and the replays growing meanwhile.
-    bool budget_due = tick_ % game::kTickRate == 0;
+    // The budget is kept when a match's replay is closed, and once a second
+    // for the age limit and the replays growing meanwhile.
+    bool budget_due = take_closed_replays() || tick_ % game::kTickRate == 0;
     for (auto& room : rooms_) {
+        if (!occupied_[room->index()]) {
+            if (auto summary = room->sleep()) keep_finished(*summary);
+            continue;
+        }
+        room->wake(tick_ - 1);  // awake already, unless a session came in some other way
         room->step(scratch_inputs_[room->index()], tick_);
         if (auto summary = room->restart_if_finished()) {
             keep_finished(*summary);
-            replay_finished(*summary);
-            budget_due = budget_due || replay_budget_.has_value();
             for (auto& [id, s] : sessions_)
                 if (s.room == room->index()) s.inputs.hold_idle();
         }
@@ -132,6 +164,15 @@ void Server::tick() {
     send_map_chunks();
 }
 
+void Server::settle_replays() {
+    disk_.drain();
+    for (auto& room : rooms_)
+        room->check_recording();
+    take_closed_replays();
+    keep_replay_budget();
+    disk_.drain();  // the index's rows of the files the budget removed
+}
+
 std::vector<MatchSummary> Server::shutdown() {
     std::vector<MatchSummary> out;
     if (shut_down_) return out;
@@ -139,11 +180,9 @@ std::vector<MatchSummary> Server::shutdown() {
         if (s.connected) send_disconnect(s, net::DisconnectReason::server_shutdown, "");
     for (auto& room : rooms_)
         if (auto summary = room->finish()) out.push_back(*summary);
-    for (const MatchSummary& s : out) {
+    for (const MatchSummary& s : out)
         keep_finished(s);
-        replay_finished(s);
-    }
-    keep_replay_budget();
+    settle_replays();
     shut_down_ = true;
     return out;
 }

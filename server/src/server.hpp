@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -19,6 +20,7 @@
 #include "carom/replay_index/index.hpp"
 #include "config.hpp"
 #include "cookie.hpp"
+#include "disk_work.hpp"
 #include "refusal_log.hpp"
 #include "replay_budget.hpp"
 #include "room.hpp"
@@ -44,6 +46,9 @@ class Server {
     void tick();
     // Tell every client, finish every match's replay. The server takes no more ticks.
     std::vector<MatchSummary> shutdown();
+    // Returns once the replays' file work has caught up with the ticks run,
+    // and their budget and stats with it (shutdown() does it too).
+    void settle_replays();
 
     std::uint64_t current_tick() const { return tick_; }
     const Stats& stats() const { return stats_; }
@@ -120,9 +125,16 @@ class Server {
     void start_replay_budget();
     // Keeps the replay directory within its budget (when it has one).
     void keep_replay_budget();
-    // A finished match's replay: its row in the index, and the budget's count.
-    void replay_finished(const MatchSummary& summary);
+    // Where the file work runs, once a finished match's replay is closed:
+    // its row in the index, and word to the tick (replays_closed_).
+    void replay_closed(const MatchSummary& summary, const std::optional<std::string>& error);
+    // In the tick: the replays closed since, counted by the budget (or as
+    // write errors). True when there were any.
+    bool take_closed_replays();
 
+    // First: it outlives the rooms, whose replays post their last jobs as
+    // they go (~Server waits for the jobs that use the rest).
+    DiskWork disk_;
     ServerConfig config_;
     Transport& transport_;
     CookieJar cookies_;
@@ -143,8 +155,16 @@ class Server {
     std::deque<MatchSummary> finished_;  // bounded: a server runs for months
     std::uint64_t matches_finished_ = 0;
     std::optional<ReplayBudget> replay_budget_;
-    std::optional<replay_index::Index> replay_index_;       // DIR/index.sqlite, when recording
+    // DIR/index.sqlite, when recording: the file work's alone once the server runs.
+    std::optional<replay_index::Index> replay_index_;
+    struct ClosedReplay {
+        std::filesystem::path file;
+        std::optional<std::string> error;
+    };
+    std::mutex closed_mutex_;
+    std::vector<ClosedReplay> replays_closed_;              // from the file work to the tick
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
+    std::vector<bool> occupied_;                            // per room: someone is in it
     protocol::Update update_;                               // scratch: the update being sent
     flatbuffers::FlatBufferBuilder builder_{1024};
 };

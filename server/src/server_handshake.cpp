@@ -185,20 +185,25 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
             send_denied(from, net::DenyReason::room_full, "no spectator places");
             return false;
         }
+        rooms_[s.room]->wake(tick_);
         return true;
     }
     std::optional<game::Slot> slot;
     if (r.room() >= 0) {
         s.room = static_cast<std::uint32_t>(r.room());
+        rooms_[s.room]->wake(tick_);
         slot = rooms_[s.room]->slot_for_client();
         if (!slot) {
             send_denied(from, net::DenyReason::room_full, fmt::format("room {}", s.room));
             return false;
         }
     } else {
+        // A sleeping room holds no client, so it has a slot for one.
         for (const auto& room : rooms_) {
-            if ((slot = room->slot_for_client())) {
+            if (room->asleep() || room->slot_for_client()) {
                 s.room = room->index();
+                room->wake(tick_);
+                slot = room->slot_for_client();
                 break;
             }
         }
@@ -244,7 +249,7 @@ void Server::send_accepted(const Session& s) {
     a.add_seed(room.seed());
     a.add_input_redundancy(config_.input_redundancy);
     a.add_session_secret(s.secret);
-    a.add_slots(static_cast<std::uint16_t>(room.match().slot_count()));
+    a.add_slots(static_cast<std::uint16_t>(room.slot_count()));
     a.add_team_size(static_cast<std::uint8_t>(room.map().team_size));
     a.add_map_bytes(static_cast<std::uint32_t>(room.map_bytes().size()));
     send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,

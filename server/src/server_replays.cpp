@@ -31,14 +31,31 @@ void Server::start_replay_budget() {
     keep_replay_budget();
 }
 
-void Server::replay_finished(const MatchSummary& summary) {
-    if (summary.replay.empty()) return;  // not recorded, or not to its end
+void Server::replay_closed(const MatchSummary& summary, const std::optional<std::string>& error) {
     // The file has its footer; its row follows (a crash between: the next
     // start's sync adds it).
-    if (replay_index_ && summary.index_row)
+    if (!error && replay_index_ && summary.index_row)
         if (auto added = replay_index_->add(*summary.index_row); !added)
             spdlog::error("replay index: {}", added.error().message);
-    if (replay_budget_) replay_budget_->add_finished(summary.replay);
+    const std::lock_guard lock(closed_mutex_);
+    replays_closed_.push_back({summary.replay, error});
+}
+
+bool Server::take_closed_replays() {
+    std::vector<ClosedReplay> closed;
+    {
+        const std::lock_guard lock(closed_mutex_);
+        closed.swap(replays_closed_);
+    }
+    for (const ClosedReplay& c : closed) {
+        if (c.error) {
+            ++stats_.replay_write_errors;
+            spdlog::error("replay {}: its end could not be written: {}", c.file.string(), *c.error);
+        } else if (replay_budget_) {
+            replay_budget_->add_finished(c.file);
+        }
+    }
+    return !closed.empty() && replay_budget_.has_value();
 }
 
 void Server::keep_replay_budget() {
@@ -52,8 +69,10 @@ void Server::keep_replay_budget() {
         // The file first, then its row: a crash between leaves a row that the
         // next start's sync drops.
         if (replay_index_)
-            if (auto dropped = replay_index_->remove(removed); !dropped)
-                spdlog::error("replay index: {}", dropped.error().message);
+            disk_.post([this, removed] {
+                if (auto dropped = replay_index_->remove(removed); !dropped)
+                    spdlog::error("replay index: {}", dropped.error().message);
+            });
     }
     stats_.replay_bytes_kept = replay_budget_->bytes_kept() + recording;
     stats_.replay_files_removed = replay_budget_->files_removed();

@@ -36,7 +36,7 @@ void Server::on_status_request(const Endpoint& from, const net::StatusRequest& r
     const std::uint32_t end = std::min(room_count(), status.first_room + kRoomsAPage);
     for (std::uint32_t r = status.first_room; r < end; ++r) {
         const Room& room = *rooms_[r];
-        const game::Match& m = room.match();
+        const Scoreboard board = room.scoreboard();
         protocol::RoomInfo info;
         info.room = r;
         info.map_name = room.map().name;
@@ -44,13 +44,13 @@ void Server::on_status_request(const Endpoint& from, const net::StatusRequest& r
         info.map_bytes = static_cast<std::uint32_t>(room.map_bytes().size());
         info.players = room.clients();
         info.bots = room.bots();
-        info.slots = m.slot_count();
+        info.slots = room.slot_count();
         info.team_size = room.map().team_size;
         info.spectator_slots = config_.max_spectators_per_room;
-        info.score_left = m.score(game::Team::left);
-        info.score_right = m.score(game::Team::right);
-        info.seconds_left = static_cast<std::uint32_t>(m.ticks_left() / game::kTickRate);
-        info.phase = static_cast<schema::Phase>(m.phase());
+        info.score_left = board.score[0];
+        info.score_right = board.score[1];
+        info.seconds_left = static_cast<std::uint32_t>(board.ticks_left / game::kTickRate);
+        info.phase = static_cast<schema::Phase>(board.phase);
         status.rooms.push_back(std::move(info));
     }
     for (const auto& [id, s] : sessions_)

@@ -67,7 +67,7 @@ void Server::send_updates() {
         history.fill(u);
         u.server_tick_ms.reset();
         if ((tick_ + s.spread) % kTickTimeEveryTicks == 0) u.server_tick_ms = last_tick_ms_;
-        const protocol::UpdateContext context{room.match().slot_count(), s.slot.has_value()};
+        const protocol::UpdateContext context{room.slot_count(), s.slot.has_value()};
         const auto bytes = protocol::encode_update(builder_, u, context);
         // An update too long for a datagram (a long gap in a busy room): the state instead.
         if (bytes.empty() || bytes.size() > protocol::kMaxDatagramBytes) {

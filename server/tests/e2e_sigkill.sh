@@ -16,7 +16,7 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; tail -n 20 "$work/server.log" || true; exit 1; }
 
-"$server_bin" --bind 127.0.0.1 --port 0 --bots --map "$maps/rink.json" \
+"$server_bin" --bind 127.0.0.1 --port 0 --bots --run-empty-rooms --map "$maps/rink.json" \
   --replay-dir "$work/replays" --ready-file "$work/ready.json" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done

@@ -67,6 +67,10 @@ check_stats() {  # check_stats HEALTHY: the stats file parses, says HEALTHY, has
 }
 check_stats true
 
+# The clients are gone: the room sleeps (its replay flushed) before the server stops.
+for _ in $(seq 100); do grep -q "nobody is in it; it sleeps" "$work/server.log" && break; sleep 0.1; done
+grep -q "nobody is in it; it sleeps" "$work/server.log" || fail "the empty room did not sleep within 10 s"
+
 kill -TERM "$server_pid"
 rc=0
 for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done

@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
 
     // Inputs as the server applied them: each slot holds its input until the
     // next change; a join or leave resets it to idle.
-    std::vector<game::Input> held(server.room(0).match().slot_count());
+    std::vector<game::Input> held(server.room(0).slot_count());
     std::map<game::Slot, std::unique_ptr<test::ScriptedClient>> clients;  // humans by slot
     std::map<game::Slot, std::uint32_t> sequence;
     std::uint16_t next_port = 1000;
@@ -90,6 +90,14 @@ int main(int argc, char** argv) {
         }
         server.tick();
     }
+    // The clients leave after the last tick, in the order they did over
+    // UDP, and the room, empty, sleeps (its replay flushed).
+    for (; roster != recorded.roster.end(); ++roster) {
+        if (roster->join || clients.count(roster->slot) == 0) continue;
+        clients[roster->slot]->disconnect();
+        clients.erase(roster->slot);
+    }
+    server.tick();
     const auto summaries = server.shutdown();
     if (summaries.size() != 1) {
         std::printf("expected one match, the server recorded %zu\n", summaries.size());

@@ -177,13 +177,13 @@ TEST_CASE(
     ServerConfig config = config_for("rink.json");
     config.bots = true;
     Server server(config, link, fixed_cookies(), "t");
-    const game::Match& match = server.room(0).match();
-    for (game::Slot s = 0; s < match.slot_count(); ++s)
-        CHECK(match.active(s));
     ScriptedClient c(server, link, endpoint(1, 5000));
     const net::Packet* p = c.connect("ana");
     REQUIRE(p->body_type() == net::Body::Accepted);
     const auto slot = static_cast<game::Slot>(p->body_as_Accepted()->slot());
+    const game::Match& match = server.room(0).match();
+    for (game::Slot s = 0; s < match.slot_count(); ++s)
+        CHECK(match.active(s));  // ana in hers, bots in the others
     CHECK(server.room(0).match().name(slot) == "ana");
     server.tick();
     c.disconnect();

@@ -22,6 +22,7 @@ TEST_CASE("two servers with the same run id on one directory each keep their rep
     Link link_a, link_b;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
+    config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir;
     Server a(config, link_a, fixed_cookies(), "same-second");
     config.seed = 2;  // another match, so the two files differ

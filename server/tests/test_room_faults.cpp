@@ -120,6 +120,7 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     Link link;
     ServerConfig config = config_for("rink.json", 2);
     config.bots = true;
+    config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     config.timeout_s = 60;
     Server server(config, link, fixed_cookies(), "t");
@@ -127,6 +128,7 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     REQUIRE(c.connect("ana", 1)->body_type() == net::Body::Accepted);
     for (int t = 0; t < 100; ++t)
         server.tick();
+    server.settle_replays();  // what the ticks so far wrote is on disk
     // From now on every write of room 1's replay fails as a full disk would.
     replay::set_write_fault([](const std::filesystem::path& p) {
         return p.filename().string().starts_with("room01") ? ENOSPC : 0;
@@ -135,6 +137,7 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
         c.keep_alive();
         REQUIRE_NOTHROW(server.tick());
     }
+    server.settle_replays();
     CHECK(server.stats().replay_write_errors == 1);
     CHECK(server.stats().rooms_failed == 0);
     CHECK(server.room(1).match().tick() == 600);  // the match went on
@@ -160,6 +163,7 @@ TEST_CASE(
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
+    config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     config.final_pause_s = 0;
     Server server(config, link, fixed_cookies(), "t");
@@ -222,10 +226,12 @@ TEST_CASE("a replay file that reaches the size the system allows: recording stop
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
+    config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     Server server(config, link, fixed_cookies(), "t");
     for (int t = 0; t < 130; ++t)
         server.tick();
+    server.settle_replays();
     const auto files = replays_in(dir.path());
     REQUIRE(files.size() == 1);
     const auto size = std::filesystem::file_size(files[0]);
@@ -234,6 +240,7 @@ TEST_CASE("a replay file that reaches the size the system allows: recording stop
         FileSizeLimit limit(size + 1000);
         for (int t = 0; t < 470; ++t)
             REQUIRE_NOTHROW(server.tick());
+        server.settle_replays();  // the writes, under the limit
     }
     CHECK(server.stats().replay_write_errors == 1);
     CHECK(server.room(0).match().tick() == 600);
@@ -253,6 +260,7 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     Link link;
     ServerConfig config = config_for("rink.json", 3);
     config.bots = true;
+    config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     config.timeout_s = 60;
     config.room_step_fault = [](std::uint32_t room, std::uint64_t tick) {

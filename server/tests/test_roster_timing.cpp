@@ -28,6 +28,7 @@ struct RecordedServer {
         std::filesystem::remove_all(dir);
         ServerConfig config = config_for("rink.json");
         config.bots = bots;
+        config.run_empty_rooms = true;  // bot matches played and recorded for nobody
         config.replay_dir = dir;
         config.timeout_s = 600;
         config.final_pause_s = final_pause_s;

@@ -46,7 +46,9 @@ TEST_CASE("a silent player times out, keeps its slot for the grace window, then 
 
     run(server, 2 * 60 + 2);
     CHECK(server.session(id) == nullptr);
-    CHECK_FALSE(server.room(0).match().active(slot));
+    // Its slot is free, and the room, with nobody left in it, sleeps.
+    CHECK(server.room(0).clients() == 0);
+    CHECK(server.room(0).asleep());
 }
 
 TEST_CASE("a player who comes back within the grace window with its token gets the same slot") {

@@ -66,7 +66,7 @@ TEST_CASE("status lists every room, paged, each reply no larger than its request
         CHECK(rooms[r].room == r);
         CHECK(rooms[r].map_name == (r % 2 == 0 ? "arena" : "rink"));
         CHECK(rooms[r].map_hash == s.room(r).map_hash());
-        CHECK(rooms[r].slots == s.room(r).match().slot_count());
+        CHECK(rooms[r].slots == s.room(r).slot_count());
     }
     CHECK(rooms[3].players == 1);
     CHECK(rooms[3].bots == rooms[3].slots - 1);

@@ -51,11 +51,11 @@ TEST_CASE("a drawn match ends on the wire as a draw, then stays finished for the
     config.timeout_s = 600;
     config.final_pause_s = 1.0;
     Server server(config, link, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);       // the room wakes
     const std::uint64_t end_tick = server.room(0).match().ticks_left();  // nobody scores
     const std::uint64_t pause = game::kTickRate;
     const std::uint64_t first_seed = server.room(0).seed();
-    ScriptedClient c(server, link, endpoint(1, 5000));
-    REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("rink.json"));
 
     std::vector<Seen> seen;
