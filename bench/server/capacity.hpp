@@ -1,6 +1,7 @@
 #pragma once
 // Capacity: N clients on real loopback sockets, rooms of 8, one thread; how
-// long a tick takes as the clients grow.
+// long a tick takes as the clients grow, and its CPU time against a bare
+// socket loop's for the same datagrams (bare_loop.hpp).
 #include <cstdint>
 
 namespace carom::bench {
@@ -23,6 +24,16 @@ struct Capacity {
     // Mean ms of a tick's parts: reading and handling the inputs (poll),
     // Server::tick (rooms, update encoding, queueing), and the final flush.
     double receive_ms = 0, logic_ms = 0, send_ms = 0;
+    // Mean CPU time of a tick: the server's (as cpu above), and the bare
+    // loop's for the same clients' datagrams, timed in alternate ticks.
+    double cpu_mean_ms = 0, bare_cpu_mean_ms = 0;
+    double bare_received = 0;  // as `received`, for the bare loop
+
+    double cpu_us_per_client_tick() const;
+    double bare_cpu_us_per_client_tick() const;
+    double vs_bare() const;  // the server's CPU time over the bare loop's
+    // Rooms of 8 that one core holds at 60 Hz, at this mean CPU time a room.
+    double rooms_per_core() const;
 };
 
 // `n` clients, `ticks` timed after a second of warm-up.
