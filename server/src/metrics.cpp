@@ -52,8 +52,7 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
     s.ticks_dropped = st.ticks_dropped;
     s.ticks_catch_up = st.ticks_catch_up;
     s.clients = server.session_count();
-    for (std::uint32_t r = 0; r < server.room_count(); ++r)
-        s.players += server.room(r).clients();
+    s.players = server.player_count();
     s.rooms = server.room_count();
     s.packets_in = st.packets_in;
     s.packets_out = st.packets_out;

@@ -6,6 +6,7 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "carom/game/printable_name.hpp"
@@ -89,7 +90,7 @@ void Server::create_rooms(const std::string& run_id) {
         };
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
-        if (config_.run_empty_rooms) rooms_.back()->wake(tick_);
+        if (config_.run_empty_rooms) wake_room(r);
     }
     // What plays where, a line a map (rooms take the maps in turn).
     const auto step = static_cast<std::uint32_t>(maps.size());
@@ -103,6 +104,18 @@ void Server::create_rooms(const std::string& run_id) {
         spdlog::info("{} {}{}", rooms, game::printable_name(maps[first]->map.get().name),
                      config_.run_empty_rooms ? "" : ", each asleep until someone comes in");
     }
+}
+
+void Server::wake_room(std::uint32_t r) {
+    rooms_.at(r)->wake(tick_);
+    const auto at = std::lower_bound(awake_rooms_.begin(), awake_rooms_.end(), r);
+    if (at == awake_rooms_.end() || *at != r) awake_rooms_.insert(at, r);
+}
+
+std::uint32_t Server::player_count() const {
+    return static_cast<std::uint32_t>(
+        std::count_if(sessions_.begin(), sessions_.end(),
+                      [](const auto& e) { return e.second.slot.has_value(); }));
 }
 
 void Server::keep_finished(const MatchSummary& summary) {
@@ -131,8 +144,8 @@ void Server::tick() {
 
     // One pass over the sessions gathers every room's inputs (not a pass per room).
     scratch_inputs_.resize(rooms_.size());
-    for (std::size_t r = 0; r < rooms_.size(); ++r)
-        if (occupied_[r]) scratch_inputs_[r].assign(rooms_[r]->slot_count(), game::Input{});
+    for (const std::uint32_t r : awake_rooms_)
+        scratch_inputs_[r].assign(rooms_[r]->slot_count(), game::Input{});
     for (auto& [id, s] : sessions_) {
         if (!s.slot) continue;
         const std::uint64_t repeated_before = s.inputs.repeated();
@@ -145,19 +158,21 @@ void Server::tick() {
     // The budget is kept when a match's replay is closed, and once a second
     // for the age limit and the replays growing meanwhile.
     bool budget_due = take_closed_replays() || tick_ % game::kTickRate == 0;
-    for (auto& room : rooms_) {
-        if (!occupied_[room->index()]) {
-            if (auto summary = room->sleep()) keep_finished(*summary);
-            continue;
+    // Only the awake rooms are visited: a sleeping one costs the tick nothing.
+    std::erase_if(awake_rooms_, [&](std::uint32_t r) {
+        Room& room = *rooms_[r];
+        if (!occupied_[r]) {
+            if (auto summary = room.sleep()) keep_finished(*summary);
+            return true;
         }
-        room->wake(tick_ - 1);  // awake already, unless a session came in some other way
-        room->step(scratch_inputs_[room->index()], tick_);
-        if (auto summary = room->restart_if_finished()) {
+        room.step(scratch_inputs_[r], tick_);
+        if (auto summary = room.restart_if_finished()) {
             keep_finished(*summary);
             for (auto& [id, s] : sessions_)
-                if (s.room == room->index()) s.inputs.hold_idle();
+                if (s.room == r) s.inputs.hold_idle();
         }
-    }
+        return false;
+    });
 
     if (budget_due) keep_replay_budget();
     send_updates();

@@ -57,6 +57,8 @@ class Server {
     const std::deque<MatchSummary>& finished_matches() const { return finished_; }
     std::uint64_t matches_finished() const { return matches_finished_; }
     std::size_t session_count() const { return sessions_.size(); }
+    // Sessions that hold a slot (players, away ones included).
+    std::uint32_t player_count() const;
     const Session* session(std::uint32_t client_id) const;
     const Room& room(std::uint32_t index) const { return *rooms_.at(index); }
     std::uint32_t room_count() const { return static_cast<std::uint32_t>(rooms_.size()); }
@@ -72,6 +74,8 @@ class Server {
     // Construction, and what tick() and shutdown() share (server.cpp).
     void create_rooms(const std::string& run_id);
     void keep_finished(const MatchSummary& summary);
+    // Before a session is placed in room `r`: it is awake, and visited by the tick.
+    void wake_room(std::uint32_t r);
     void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
 
     // Datagrams in (server_receive.cpp).
@@ -165,6 +169,7 @@ class Server {
     std::vector<ClosedReplay> replays_closed_;              // from the file work to the tick
     std::vector<std::vector<game::Input>> scratch_inputs_;  // per room, per slot
     std::vector<bool> occupied_;                            // per room: someone is in it
+    std::vector<std::uint32_t> awake_rooms_;                // ascending: the rooms the tick steps
     protocol::Update update_;                               // scratch: the update being sent
     flatbuffers::FlatBufferBuilder builder_{1024};
 };

@@ -185,13 +185,13 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
             send_denied(from, net::DenyReason::room_full, "no spectator places");
             return false;
         }
-        rooms_[s.room]->wake(tick_);
+        wake_room(s.room);
         return true;
     }
     std::optional<game::Slot> slot;
     if (r.room() >= 0) {
         s.room = static_cast<std::uint32_t>(r.room());
-        rooms_[s.room]->wake(tick_);
+        wake_room(s.room);
         slot = rooms_[s.room]->slot_for_client();
         if (!slot) {
             send_denied(from, net::DenyReason::room_full, fmt::format("room {}", s.room));
@@ -202,7 +202,7 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
         for (const auto& room : rooms_) {
             if (room->asleep() || room->slot_for_client()) {
                 s.room = room->index();
-                room->wake(tick_);
+                wake_room(s.room);
                 slot = room->slot_for_client();
                 break;
             }

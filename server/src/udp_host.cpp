@@ -54,9 +54,7 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
             s.invalid[i];
     for (std::size_t i = 0; i < s.dropped.size(); ++i)
         invalid[to_string(static_cast<Drop>(i))] = s.dropped[i];
-    std::uint32_t players = 0;
-    for (std::uint32_t r = 0; r < server.room_count(); ++r)
-        players += server.room(r).clients();
+    const std::uint32_t players = server.player_count();
     return {
         {"healthy", true},
         {"uptime_s", uptime_s},

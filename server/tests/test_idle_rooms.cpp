@@ -71,6 +71,7 @@ TEST_CASE("a room nobody is in does not run, and a joiner finds its match where 
     Link link;
     Server server(config, link, fixed_cookies(), "t");
     run(server, 300);
+    server.settle_replays();
     // Bots in every slot, and still nothing plays or records for nobody.
     CHECK(server.room(0).asleep());
     CHECK(server.room(1).asleep());
@@ -187,6 +188,7 @@ TEST_CASE("--run-empty-rooms: rooms nobody is in play on and record their bots' 
     CHECK_FALSE(server.room(0).asleep());
     CHECK(server.room(0).match().tick() == 120);
     CHECK(server.room(1).match().tick() == 120);
+    server.settle_replays();  // the file work has created them
     CHECK(replays_in(dir.path) == 2);
     server.shutdown();
 }

@@ -131,12 +131,12 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
         throw std::invalid_argument("replay: this build writes formats 1 to " +
                                     std::to_string(kFormatVersion));
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
-    // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
-    // Created here, not by the file's work: a file that cannot be is said at once.
-    file_->handle = std::fopen(path.c_str(), "wbx");
-    if (!file_->handle) fail(path, "cannot create the replay");
     flatbuffers::FlatBufferBuilder b;
     run([table = chunk_table(b, detail::encode(b, header)), format = format_version_](File& file) {
+        // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
+        // Creating a file can take a filesystem a millisecond: it is the file work's too.
+        file.handle = std::fopen(file.path.c_str(), "wbx");
+        if (!file.handle) fail(file.path, "cannot create the replay");
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};
         std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
         detail::put_u32(preamble.data() + 8, format);

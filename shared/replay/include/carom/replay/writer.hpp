@@ -46,7 +46,7 @@ class ReplayWriter {
     // Creates the file (never over an existing one) and writes the preamble
     // and header, in the header's format version (kFormatVersion unless a
     // test asks for an older one). Throws WriteError naming the file and the
-    // reason.
+    // reason (given a FileWork, at a later call: the file work creates it).
     ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work = {});
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
