@@ -79,6 +79,7 @@ TEST_CASE("a room whose match ends records it and starts the next") {
     REQUIRE(server.finished_matches().size() == 1);
     CHECK(server.room(0).match_number() == 2);
     CHECK(server.room(0).match().tick() <= 1);
+    server.settle_replays();  // the file work has closed the replay
     const replay::Replay r = read(server.finished_matches().front().replay);
     REQUIRE(r.footer.has_value());
     CHECK(r.footer->result != replay::Outcome::unfinished);
