@@ -136,17 +136,16 @@ void Server::tick() {
     ++stats_.ticks;
     expire_sessions();
 
-    // The rooms someone is in (a player, an away player or a spectator):
-    // the others sleep, unless the host runs empty rooms.
+    // One pass over the sessions gathers every room's inputs (not a pass
+    // per room), and the rooms someone is in (a player, an away player or a
+    // spectator): the others sleep, unless the host runs empty rooms. A
+    // session's room is awake: placing it woke the room.
     occupied_.assign(rooms_.size(), config_.run_empty_rooms);
-    for (const auto& [id, s] : sessions_)
-        occupied_[s.room] = true;
-
-    // One pass over the sessions gathers every room's inputs (not a pass per room).
     scratch_inputs_.resize(rooms_.size());
     for (const std::uint32_t r : awake_rooms_)
         scratch_inputs_[r].assign(rooms_[r]->slot_count(), game::Input{});
     for (auto& [id, s] : sessions_) {
+        occupied_[s.room] = true;
         if (!s.slot) continue;
         const std::uint64_t repeated_before = s.inputs.repeated();
         const game::Input in = s.inputs.next();
