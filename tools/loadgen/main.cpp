@@ -90,7 +90,7 @@ std::optional<asio::ip::udp::endpoint> resolve(asio::io_context& io, const clien
 class Runner {
   public:
     Runner(asio::io_context& io, std::vector<std::unique_ptr<SimClient>>& clients,
-           GarbageSender* garbage, const RunClock& clock, std::uint64_t run_ms)
+           GarbageSender* garbage, RunClock& clock, std::uint64_t run_ms)
         : io_(io),
           timer_(io),
           clients_(clients),
@@ -119,6 +119,7 @@ class Runner {
 
     void on_tick() {
         const std::uint64_t now = clock_.now_ms();
+        clock_.loop_ran(now);
         if (now >= run_ms_) {
             finished_ = true;
             if (garbage_ != nullptr) garbage_->tick(run_ms_);  // the last ones fall due at the end
@@ -147,7 +148,7 @@ class Runner {
     asio::steady_timer timer_;
     std::vector<std::unique_ptr<SimClient>>& clients_;
     GarbageSender* garbage_;
-    const RunClock& clock_;
+    RunClock& clock_;
     std::uint64_t run_ms_;
     std::uint64_t tick_ = 0;
     std::size_t started_ = 0;
@@ -226,6 +227,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     if (!runner.finished()) spdlog::warn("hard stop: the client loop did not finish in time");
     if (runner.skipped_ticks() > 0)
         spdlog::warn("the client loop fell behind and skipped {} ticks", runner.skipped_ticks());
+    const std::uint64_t own_stalls_ms = clock.own_stalls_ms(clock.now_ms());
 
     std::vector<ClientResult> results;
     results.reserve(clients.size());
@@ -236,7 +238,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
         add(down, c->downlink_stats());
     }
     const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
-    const Report report = summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
+    Report report = summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
+    report.own_stalls_ms = own_stalls_ms;
 
     if (o.json) {
         nlohmann::json j = to_json(report);

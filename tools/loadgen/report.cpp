@@ -141,6 +141,10 @@ std::string to_text(const Report& r) {
         r.max_gap_ms, r.max_gap_bound_ms, 100.0 * r.update_share_min, r.lost_clients);
     out += fmt::format("  inputs applied   longest stall {} ms (bound {} ms)\n",
                        r.max_input_stall_ms, r.max_gap_bound_ms);
+    if (r.own_stalls_ms > 0)
+        out += fmt::format(
+            "                   (the load generator itself stood still {} ms: not counted)\n",
+            r.own_stalls_ms);
     for (const Report::PerClient& c : r.per_client)
         if (c.max_gap_ms > r.max_gap_bound_ms || c.max_input_stall_ms > r.max_gap_bound_ms ||
             c.outcome != "connected")
@@ -214,6 +218,7 @@ nlohmann::json to_json(const Report& r) {
         {"garbage_sent", r.garbage_sent},
         {"update_gap_ms", {{"max", r.max_gap_ms}, {"bound", r.max_gap_bound_ms}}},
         {"input_stall_ms", {{"max", r.max_input_stall_ms}, {"bound", r.max_gap_bound_ms}}},
+        {"own_stalls_ms", r.own_stalls_ms},
         {"update_share_min", r.update_share_min},
         {"lost_clients", r.lost_clients},
         {"per_client", per_client},

@@ -23,7 +23,8 @@ struct ClientResult {
     std::string map_problem;  // why the client played idle inputs, if it did
     std::uint64_t socket_errors = 0;
     std::uint32_t client_id = 0;
-    // The longest time without an update, from acceptance to the end of the run.
+    // The longest time without an update, from acceptance to the end of the
+    // run. Both durations leave out the load generator's own stalls.
     std::uint64_t max_gap_ms = 0;
     // A player's longest time without the server applying a new input of
     // its own (as its updates report), the end of the run included.
@@ -97,6 +98,9 @@ struct Report {
     double update_share_min = 0.0;         // the lowest share of any client
     std::uint64_t lost_clients = 0;        // accepted, then timed out or disconnected
     std::uint64_t max_gap_bound_ms = 250;  // --max-gap-ms
+    // Time the load generator's own loop stood still beyond two ticks (the
+    // machine busy): left out of the gaps and stalls above, which judge the server.
+    std::uint64_t own_stalls_ms = 0;
 
     // Every client was accepted, received updates, stayed connected to the
     // end, never waited longer than the bound for an update, nor (a player)

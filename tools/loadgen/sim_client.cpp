@@ -80,16 +80,17 @@ void SimClient::note_updates(std::uint64_t now_ms) {
     const std::uint64_t received = connection_.stats().states_taken;
     if (received == updates_seen_ || !accepted_ms_) return;
     updates_seen_ = received;
-    const std::uint64_t since = last_update_ms_.value_or(*accepted_ms_);
-    max_gap_ms_ = std::max(max_gap_ms_, now_ms - since);
-    last_update_ms_ = now_ms;
+    const std::uint64_t awake = clock_.awake_ms(now_ms);
+    const std::uint64_t since = last_update_awake_ms_.value_or(*accepted_awake_ms_);
+    max_gap_ms_ = std::max(max_gap_ms_, awake - since);
+    last_update_awake_ms_ = awake;
 
     const std::uint32_t applied = connection_.last_input_sequence();
     if (spectator_ || applied == applied_seen_) return;
     applied_seen_ = applied;
     max_input_stall_ms_ =
-        std::max(max_input_stall_ms_, now_ms - last_applied_ms_.value_or(*accepted_ms_));
-    last_applied_ms_ = now_ms;
+        std::max(max_input_stall_ms_, awake - last_applied_awake_ms_.value_or(*accepted_awake_ms_));
+    last_applied_awake_ms_ = awake;
 }
 
 void SimClient::send(std::span<const std::uint8_t> bytes) {
@@ -113,6 +114,7 @@ void SimClient::tick() {
 
 void SimClient::on_accepted(std::uint64_t now_ms) {
     accepted_ms_ = now_ms;
+    accepted_awake_ms_ = clock_.awake_ms(now_ms);
     updates_seen_ = connection_.stats().states_taken;  // none counted before acceptance
     const client::Admission& s = connection_.admission();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
@@ -170,11 +172,12 @@ ClientResult SimClient::finish() {
     if (accepted_ms_) {
         // The silence at the end counts too: a server frozen for the last
         // seconds of the run shows as a long gap.
-        const std::uint64_t since = last_update_ms_.value_or(*accepted_ms_);
-        r.max_gap_ms = std::max(max_gap_ms_, now - since);
+        const std::uint64_t awake = clock_.awake_ms(now);
+        const std::uint64_t since = last_update_awake_ms_.value_or(*accepted_awake_ms_);
+        r.max_gap_ms = std::max(max_gap_ms_, awake - since);
         if (!spectator_)
-            r.max_input_stall_ms =
-                std::max(max_input_stall_ms_, now - last_applied_ms_.value_or(*accepted_ms_));
+            r.max_input_stall_ms = std::max(
+                max_input_stall_ms_, awake - last_applied_awake_ms_.value_or(*accepted_awake_ms_));
         r.update_rate_hz = connection_.admission().update_rate_hz;
     }
     r.client_id = connection_.admission().client_id;

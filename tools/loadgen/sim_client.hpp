@@ -74,8 +74,11 @@ class SimClient {
     bool closing_ = false;  // the last Disconnect goes straight out
 
     std::optional<std::uint64_t> accepted_ms_;
+    // Silences are timed on the clock's awake time: the load generator's own
+    // stalls are not the server's.
+    std::optional<std::uint64_t> accepted_awake_ms_;
     // Update arrival: the longest silence since acceptance, the end of the run included.
-    std::optional<std::uint64_t> last_update_ms_;
+    std::optional<std::uint64_t> last_update_awake_ms_;
     std::uint64_t updates_seen_ = 0;
     std::uint64_t max_gap_ms_ = 0;
     void note_updates(std::uint64_t now_ms);
@@ -83,7 +86,7 @@ class SimClient {
     // this client (carried in each update) stood still. A session frozen by
     // a forged sequence number shows here, even while updates keep coming.
     std::uint32_t applied_seen_ = 0;
-    std::optional<std::uint64_t> last_applied_ms_;
+    std::optional<std::uint64_t> last_applied_awake_ms_;
     std::uint64_t max_input_stall_ms_ = 0;
     bool map_known_ = false;  // the connection holds the room's map
     std::string map_problem_;
