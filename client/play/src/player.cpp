@@ -171,7 +171,7 @@ void Player::on_new_state(std::uint64_t now_ms) {
 }
 
 game::Input Player::next_input(std::uint64_t now_ms) {
-    if (!config_.bot) return keys_.input(now_ms);
+    if (!config_.bot) return steered_ ? *steered_ : keys_.input(now_ms);
     const client::Replica* replica = connection_.replica();
     if (replica == nullptr) return game::Input::idle();
     return bot_.next(*replica, connection_.admission().slot);

@@ -48,6 +48,9 @@ class Player {
     // timeouts, then the input of this tick sent and predicted.
     void tick(std::uint64_t now_ms);
     void press(Key key, std::uint64_t now_ms) { keys_.press(key, now_ms); }
+    // The caller steers (libcarom's clients): this input on every tick from
+    // now on, instead of the keys. The bot, when configured, still steers.
+    void steer(game::Input input) { steered_ = input; }
     void quit(std::uint64_t now_ms) { connection_.disconnect(now_ms); }
 
     // What to draw at `now_ms`; valid until the next call.
@@ -84,6 +87,7 @@ class Player {
     client::Connection connection_;
     client::MapLibrary maps_;
     HeldKeys keys_;
+    std::optional<game::Input> steered_;
     client::BotDriver bot_;
     bool accepted_ = false;
     bool cushioned_ = false;

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""A Gymnasium-shaped environment over a local carom match, for training bots.
+
+No dependency beyond the standard library and the carom package: reset()
+and step(actions) as Gymnasium's API has them, so that a trainer can wrap
+it in gymnasium.Env (or any other framework) in a few lines.
+
+- The agents are the slots in `agents` (default: every slot); the game's bot
+  plays the others.
+- An action is an input byte per agent (0..63: carom.input_toward, MOVE,
+  KICK), held for `frame_skip` ticks.
+- The observation is, for each disk (pucks, then every slot's player, then
+  the map's movable discs), x and y scaled to [-1, 1] over the field and
+  vx, vy in units of the players' top speed.
+- The reward of an agent is +1 for each goal its team scores and -1 for each
+  it concedes, and at the final whistle +1 for a win, -1 for a loss, 0 for a
+  draw. The episode terminates at the final whistle and is truncated after
+  `max_ticks` ticks when given.
+
+    python3 env.py --map arena.json --episodes 1   # plays the bot against itself
+"""
+
+import argparse
+import random
+import sys
+
+import carom
+
+
+class CaromEnv:
+    def __init__(self, map_path, agents=None, frame_skip=4, max_ticks=None, top_speed=40.0):
+        self.map = carom.Map.load(map_path)
+        self.slots = self.map.slots
+        self.agents = list(range(self.slots)) if agents is None else list(agents)
+        self.frame_skip = frame_skip
+        self.max_ticks = max_ticks
+        info = self.map.info
+        self._scale = (2.0 / info.width, 2.0 / info.height, 1.0 / top_speed)
+        self._inputs = bytearray(self.slots)
+        self._bots = [s for s in range(self.slots) if s not in self.agents]
+        self.match = None
+
+    def reset(self, seed=None):
+        """A new match; returns (observation, info)."""
+        self.match = carom.Match(self.map, random.getrandbits(63) if seed is None else seed)
+        for slot in range(self.slots):
+            self.match.join(slot, f"agent{slot}" if slot in self.agents else f"bot{slot}")
+        self._teams = [self.match.player(slot).team for slot in range(self.slots)]
+        return self.observe(), {"tick": 0}
+
+    def step(self, actions):
+        """Holds each agent's input for frame_skip ticks; returns
+        (observation, rewards, terminated, truncated, info), a reward per agent."""
+        for slot, action in zip(self.agents, actions):
+            self._inputs[slot] = action
+        for slot in self._bots:
+            self._inputs[slot] = self.match.bot_input(slot)
+        self.match.step(bytes(self._inputs), self.frame_skip)
+        rewards = [0.0] * len(self.agents)
+        terminated = False
+        for event in self.match.events():
+            if event.kind == carom.GOAL:
+                for i, slot in enumerate(self.agents):
+                    rewards[i] += 1.0 if self._teams[slot] == event.team else -1.0
+            elif event.kind == carom.END:
+                terminated = True
+                if not event.draw:
+                    for i, slot in enumerate(self.agents):
+                        rewards[i] += 1.0 if self._teams[slot] == event.team else -1.0
+        info = self.match.info()
+        truncated = self.max_ticks is not None and info.tick >= self.max_ticks and not terminated
+        return self.observe(), rewards, terminated, truncated, {"tick": info.tick,
+                                                                 "score": tuple(info.score)}
+
+    def observe(self):
+        sx, sy, sv = self._scale
+        observation = []
+        for d in self.match.disks():
+            observation += (d.x * sx - 1.0, d.y * sy - 1.0, d.vx * sv, d.vy * sv)
+        return observation
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Play episodes of the bot against itself")
+    parser.add_argument("--map", required=True, help="a map file (.json or .hbs)")
+    parser.add_argument("--episodes", type=int, default=1)
+    parser.add_argument("--frame-skip", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    env = CaromEnv(args.map, frame_skip=args.frame_skip)
+    for episode in range(args.episodes):
+        env.reset(seed=args.seed + episode)
+        totals = [0.0] * len(env.agents)
+        steps = 0
+        terminated = truncated = False
+        while not (terminated or truncated):
+            # The bot's choice in every agent's slot: a stand-in for a policy.
+            actions = [env.match.bot_input(slot) for slot in env.agents]
+            _, rewards, terminated, truncated, info = env.step(actions)
+            totals = [t + r for t, r in zip(totals, rewards)]
+            steps += 1
+        print(f"episode {episode}: {steps} steps, {info['tick']} ticks, score "
+              f"{info['score'][0]}-{info['score'][1]}, rewards left {totals[0]:+.0f} "
+              f"right {totals[-1]:+.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,151 @@
+"""The carom Python package over libcarom: maps, matches, replays, errors.
+
+Run with CAROM_LIBRARY set to libcarom.so and CAROM_SOURCE_DIR to the tree:
+    python3 -m unittest discover -s shared/libcarom/python/tests
+"""
+
+import os
+import unittest
+
+import carom
+
+SOURCE = os.environ.get("CAROM_SOURCE_DIR", os.path.join(os.path.dirname(__file__), *[".."] * 4))
+MAPS = os.path.join(SOURCE, "shared", "game", "maps")
+CORPUS = os.path.join(SOURCE, "replays", "corpus")
+
+
+def full_match(game_map, seed):
+    match = carom.Match(game_map, seed)
+    for slot in range(game_map.slots):
+        match.join(slot, f"p{slot}")
+    return match
+
+
+class MapTest(unittest.TestCase):
+    def test_a_map_file_loads_with_its_shapes_and_goals(self):
+        arena = carom.Map.load(os.path.join(MAPS, "arena.json"))
+        self.assertEqual(arena.name, "arena")
+        self.assertEqual(arena.slots, 8)
+        self.assertEqual(len(arena.goals()), 2)
+        self.assertEqual({g.defender for g in arena.goals()}, {0, 1})
+        self.assertEqual(len(arena.shapes()), arena.info.shapes)
+
+    def test_the_same_map_parsed_from_text_has_the_same_hash(self):
+        path = os.path.join(MAPS, "rink.json")
+        with open(path) as f:
+            parsed = carom.Map.parse_json(f.read())
+        self.assertEqual(parsed.hash, carom.Map.load(path).hash)
+
+    def test_a_missing_file_and_bad_json_are_refused_with_the_reason(self):
+        with self.assertRaises(carom.CaromError) as missing:
+            carom.Map.load("/nonexistent/map.json")
+        self.assertEqual(missing.exception.status, 3)
+        self.assertIn("/nonexistent/map.json", str(missing.exception))
+        with self.assertRaises(carom.CaromError) as bad:
+            carom.Map.parse_json('{"name": "x", "size": [1, 1]}')
+        self.assertEqual(bad.exception.status, 2)
+
+
+class MatchTest(unittest.TestCase):
+    def setUp(self):
+        self.arena = carom.Map.load(os.path.join(MAPS, "arena.json"))
+
+    def test_two_matches_of_one_seed_and_inputs_step_alike(self):
+        a, b = full_match(self.arena, 5), full_match(self.arena, 5)
+        for tick in range(300):
+            inputs = bytes(a.bot_input(s) for s in range(8))
+            a.step(inputs)
+            b.step(inputs)
+        self.assertEqual(a.state_hash(), b.state_hash())
+        self.assertEqual(a.tick, 300)
+
+    def test_several_ticks_and_several_matches_per_call_step_as_one_by_one(self):
+        one, held, many = (full_match(self.arena, 9) for _ in range(3))
+        inputs = bytes(carom.MOVE | (s * 3 % 16) | (carom.KICK if s % 2 else 0) for s in range(8))
+        for _ in range(40):
+            one.step(inputs)
+        held.step(inputs, ticks=40)
+        carom.Match.step_many([many], inputs, ticks=40)
+        self.assertEqual(one.state_hash(), held.state_hash())
+        self.assertEqual(one.state_hash(), many.state_hash())
+
+    def test_restore_goes_back_exactly(self):
+        match = full_match(self.arena, 3)
+        match.step(bytes(8), ticks=10)
+        saved = match.save()
+        inputs = bytes(carom.input_toward(1.0, 0.5) for _ in range(8))
+        match.step(inputs, ticks=200)
+        first = match.state_hash()
+        match.restore(saved)
+        self.assertEqual(match.tick, 10)
+        match.step(inputs, ticks=200)
+        self.assertEqual(match.state_hash(), first)
+
+    def test_a_full_match_is_played_to_its_end_with_events(self):
+        rink = carom.Map.load(os.path.join(MAPS, "rink.json"))
+        match = full_match(rink, 11)
+        kinds = set()
+        while match.phase != carom.FINISHED:
+            match.step(bytes(match.bot_input(s) for s in range(rink.slots)), ticks=6)
+            kinds.update(e.kind for e in match.events())
+        self.assertIn(carom.END, kinds)
+        self.assertIn(carom.KICKOFF, kinds)
+        tick = match.tick
+        match.step(bytes(rink.slots))  # a finished match does not step
+        self.assertEqual(match.tick, tick)
+
+    def test_wrong_input_counts_and_taken_slots_are_refused(self):
+        match = full_match(self.arena, 1)
+        with self.assertRaises(carom.CaromError):
+            match.step(bytes(3))
+        with self.assertRaises(carom.CaromError):
+            match.join(0, "twice")
+
+    def test_input_toward_quantises_to_sixteen_directions(self):
+        self.assertEqual(carom.input_toward(1, 0), carom.MOVE | 0)
+        self.assertEqual(carom.input_toward(0, 1), carom.MOVE | 4)
+        self.assertEqual(carom.input_toward(0, 0, kick=True), carom.KICK)
+
+
+class ReplayTest(unittest.TestCase):
+    def test_every_corpus_file_steps_to_its_footer_hash(self):
+        files = sorted(f for f in os.listdir(CORPUS) if f.endswith(".crpl"))
+        self.assertGreater(len(files), 5)
+        for name in files:
+            replay = carom.Replay(os.path.join(CORPUS, name))
+            self.assertEqual(replay.step(replay.ticks + 1), replay.ticks)
+            self.assertEqual(replay.match.state_hash(), replay.info.final_hash, name)
+
+    def test_seek_and_verify(self):
+        replay = carom.Replay(os.path.join(CORPUS, "duel-rink.crpl"))
+        replay.seek(replay.ticks // 3)
+        self.assertEqual(replay.match.tick, replay.ticks // 3)
+        replay.seek(replay.ticks)
+        self.assertEqual(replay.match.state_hash(), replay.info.final_hash)
+        verdict = replay.verify()
+        self.assertTrue(verdict.ok, verdict.what)
+        self.assertEqual(verdict.final_hash, replay.info.final_hash)
+        self.assertTrue(replay.roster())
+        self.assertEqual(replay.map().name, replay.info.map_name.decode())
+
+    def test_a_damaged_replay_never_verifies(self):
+        with open(os.path.join(CORPUS, "duel-rink.crpl"), "rb") as f:
+            data = bytearray(f.read())
+        data[len(data) // 2] ^= 0x10
+        try:
+            verdict = carom.Replay(data=data).verify()
+        except carom.CaromError as refused:
+            self.assertEqual(refused.status, 2)
+        else:
+            self.assertFalse(verdict.ok)
+            self.assertTrue(verdict.what)
+
+    def test_a_borrowed_match_is_read_only(self):
+        replay = carom.Replay(os.path.join(CORPUS, "duel-rink.crpl"))
+        with self.assertRaises(carom.CaromError) as refused:
+            replay.match.step(bytes(replay.match.slots))
+        self.assertEqual(refused.exception.status, 4)
+
+
+if __name__ == "__main__":
+    unittest.main()

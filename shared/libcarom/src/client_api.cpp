@@ -1,0 +1,238 @@
+// A client without sockets: play::Player (the model carom-client runs)
+// with the datagrams it sends queued for the caller to take.
+#include <deque>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api_support.hpp"
+#include "carom/play/player.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_search.hpp"
+#include "handles.hpp"
+
+struct carom_client {
+    std::deque<std::vector<std::uint8_t>> outbox;  // oldest first
+    std::unique_ptr<carom::play::Player> player;
+    // Borrowed views: the map once known, the copy of the match once held.
+    std::unique_ptr<carom_map> map;
+    carom_match match_view;
+};
+
+namespace carom::capi {
+namespace {
+
+// The queue keeps the newest datagrams a caller that stopped taking them
+// left behind: a client sends a few a tick, so this is many seconds of them.
+constexpr std::size_t kOutboxMax = 1024;
+
+std::vector<std::filesystem::path> map_dirs(const char* list) {
+    std::vector<std::filesystem::path> dirs;
+    if (list != nullptr) {
+        std::stringstream entries{std::string(list)};
+        for (std::string dir; std::getline(entries, dir, ':');)
+            if (!dir.empty()) dirs.emplace_back(dir);
+    }
+    for (auto& dir : protocol::map_search_dirs())
+        dirs.push_back(std::move(dir));
+    return dirs;
+}
+
+carom_client& client_of(carom_client* client) {
+    return *require(client, "client");
+}
+
+// The borrowed views follow the player: its map once it has one (a new
+// handle only when the map changed), its copy of the match while it holds one.
+void refresh(carom_client& c) {
+    const game::Map* map = c.player->map();
+    if (map == nullptr) {
+        c.map.reset();
+    } else if (!c.map || c.map->checked.get().name != map->name ||
+               c.map->hash != c.player->connection().admission().map_hash) {
+        c.map.reset(new_map(*map));
+    }
+    const game::Match* match = c.player->match();
+    if (match == nullptr) {
+        c.match_view.match = nullptr;
+    } else {
+        borrow(c.match_view, *match, c.map ? c.map->hash : 0, {});
+    }
+}
+
+carom_ink ink_of(render::Ink ink) {
+    switch (ink) {
+        case render::Ink::team_left:
+            return CAROM_INK_LEFT;
+        case render::Ink::team_right:
+            return CAROM_INK_RIGHT;
+        case render::Ink::own:
+            return CAROM_INK_OWN;
+        case render::Ink::wall:
+            return CAROM_INK_DISC;
+        default:
+            return CAROM_INK_PUCK;
+    }
+}
+
+const char* phase_word(render::Phase phase) {
+    switch (phase) {
+        case render::Phase::playing:
+            return "playing";
+        case render::Phase::kickoff:
+            return "kickoff";
+        case render::Phase::goal:
+            return "goal";
+        case render::Phase::final:
+            return "final";
+        case render::Phase::waiting:
+            return "waiting";
+    }
+    return "playing";
+}
+
+}  // namespace
+}  // namespace carom::capi
+
+using namespace carom;
+using namespace carom::capi;
+
+extern "C" {
+
+void carom_client_config_init(carom_client_config* config) {
+    if (config == nullptr) return;
+    *config = {};
+    config->room = -1;
+}
+
+carom_status carom_client_create(const carom_client_config* config, carom_client** out) {
+    return guarded([&] {
+        const carom_client_config& c = *require(config, "config");
+        require(out, "out");
+        play::PlayerConfig p;
+        p.connection.name = c.name != nullptr ? c.name : "player";
+        p.connection.room = c.room;
+        p.connection.spectator = c.spectator != 0;
+        p.connection.token = c.token;
+        p.map_dirs = map_dirs(c.map_dirs);
+        if (c.map_cache != nullptr) p.map_cache_dir = c.map_cache;
+        p.bot = c.bot != 0;
+        auto client = std::make_unique<carom_client>();
+        carom_client* self = client.get();
+        client->player = std::make_unique<play::Player>(
+            std::move(p), [self](std::span<const std::uint8_t> bytes) {
+                if (self->outbox.size() == kOutboxMax) self->outbox.pop_front();
+                self->outbox.emplace_back(bytes.begin(), bytes.end());
+            });
+        *out = client.release();
+    });
+}
+
+void carom_client_free(carom_client* client) {
+    delete client;
+}
+
+carom_status carom_client_start(carom_client* client, uint64_t now_ms) {
+    return guarded([&] { client_of(client).player->start(now_ms); });
+}
+
+carom_status carom_client_receive(carom_client* client, const uint8_t* bytes, size_t size,
+                                  uint64_t now_ms) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        if (size > 0) require(bytes, "bytes");
+        c.player->on_datagram({bytes, size}, now_ms);
+        refresh(c);
+    });
+}
+
+carom_status carom_client_tick(carom_client* client, uint64_t now_ms) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        c.player->tick(now_ms);
+        refresh(c);
+    });
+}
+
+carom_status carom_client_set_input(carom_client* client, uint8_t input) {
+    return guarded([&] { client_of(client).player->steer(game::Input::from_bits(input)); });
+}
+
+carom_status carom_client_quit(carom_client* client, uint64_t now_ms) {
+    return guarded([&] { client_of(client).player->quit(now_ms); });
+}
+
+carom_status carom_client_take_datagram(carom_client* client, uint8_t* buffer, size_t capacity,
+                                        size_t* size) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        require(size, "size");
+        require(buffer, "buffer");
+        if (capacity < CAROM_MAX_DATAGRAM)
+            throw Failure{CAROM_ERROR_ARGUMENT, "a buffer of " + std::to_string(capacity) +
+                                                    " bytes: CAROM_MAX_DATAGRAM (" +
+                                                    std::to_string(CAROM_MAX_DATAGRAM) +
+                                                    ") at least"};
+        *size = 0;
+        if (c.outbox.empty()) return;
+        const std::vector<std::uint8_t>& d = c.outbox.front();
+        std::copy(d.begin(), d.end(), buffer);
+        *size = d.size();
+        c.outbox.pop_front();
+    });
+}
+
+carom_status carom_client_get_info(const carom_client* client, carom_client_info* out) {
+    return guarded([&] {
+        const play::Player& p = *require(client, "client")->player;
+        const client::Connection& conn = p.connection();
+        carom_client_info& i = *require(out, "out");
+        i = {};
+        i.state = static_cast<int32_t>(conn.state());
+        const client::Admission& a = conn.admission();
+        i.client_id = a.client_id;
+        i.room = a.room;
+        i.slot = a.slot;
+        i.team = a.team;
+        copy_text(i.map_name, a.map_name);
+        i.has_map = p.map() != nullptr ? 1 : 0;
+        i.has_state = p.match() != nullptr ? 1 : 0;
+        i.server_tick = conn.replica() != nullptr ? conn.replica()->tick() : 0;
+        const auto& rtt = conn.stats().rtt_ms;
+        i.rtt_ms = rtt.empty() ? -1.0 : rtt.back();
+        if (const auto ending = p.ending()) {
+            i.ended = 1;
+            i.exit_code = ending->exit_code;
+            copy_text(i.message, ending->message);
+        }
+    });
+}
+
+const carom_map* carom_client_map(const carom_client* client) {
+    return client != nullptr ? client->map.get() : nullptr;
+}
+
+const carom_match* carom_client_match(const carom_client* client) {
+    return client != nullptr && client->match_view.match != nullptr ? &client->match_view : nullptr;
+}
+
+carom_status carom_client_scene(carom_client* client, uint64_t now_ms, carom_scene_disk* disks,
+                                size_t capacity, size_t* count, carom_scene_hud* hud) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        const render::Scene scene = c.player->scene(now_ms, false);
+        fill(disks, capacity, count, scene.disks, [](const render::DiskView& d) {
+            return carom_scene_disk{d.position.x, d.position.y, d.radius, ink_of(d.ink), d.rgb};
+        });
+        if (hud != nullptr) {
+            *hud = {};
+            hud->score[0] = scene.hud.score[0];
+            hud->score[1] = scene.hud.score[1];
+            hud->ticks_left = scene.hud.ticks_left;
+            copy_text(hud->phase, phase_word(scene.hud.phase));
+            copy_text(hud->banner, scene.hud.banner);
+        }
+    });
+}
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# bot.py against a real carom-server on loopback: it joins a room the
+# server's bots fill, plays the chase rule for a few seconds over Python's
+# socket module, and leaves; the server's replay of the match then verifies
+# and names the bot among its players.
+# Usage: python_bot.sh PYTHON LIBCAROM CAROM_SERVER CAROM_REPLAY SOURCE_DIR
+set -euo pipefail
+python=$1 libcarom=$2 server=$3 carom_replay=$4 src=$5
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+    [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$server" --bind 127.0.0.1 --port 0 --rooms 1 --bots --replay-dir "$work/replays" \
+          --ready-file "$work/ready.json" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do [[ -s $work/ready.json ]] && break; sleep 0.1; done
+port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
+
+out=$(CAROM_LIBRARY="$libcarom" PYTHONPATH="$src/shared/libcarom/python" \
+      timeout 60 "$python" "$src/shared/libcarom/python/examples/bot.py" \
+      --server "127.0.0.1:$port" --seconds 6) || { echo "$out"; cat "$work/server.log"; exit 1; }
+echo "$out"
+
+# The room sleeps once the bot left, and its replay is closed then.
+for _ in $(seq 100); do grep -q "nobody is in it; it sleeps" "$work/server.log" && break; sleep 0.1; done
+kill -TERM "$server_pid"
+wait "$server_pid" || true
+server_pid=""
+replay=$(ls "$work"/replays/*.crpl)
+"$carom_replay" verify "$replay"
+"$carom_replay" info --json "$replay" | grep -Eq '"name": ?"pybot"' ||
+    { echo "FAIL: the replay does not name pybot"; "$carom_replay" info "$replay"; exit 1; }
+echo "ok: bot.py played a real server and its replay verifies"
