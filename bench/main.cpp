@@ -1,6 +1,7 @@
 // carom-bench: benchmarks of carom's components, one subcommand each.
 #include <CLI/CLI.hpp>
 
+#include "capi/command.hpp"
 #include "carom/cli/cli.hpp"
 #include "physics/command.hpp"
 #include "physics/statics_cost.hpp"
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     carom::bench::add_seek_command(app);
 #endif
     carom::bench::add_server_command(app);
+    carom::bench::add_capi_command(app);
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     return 0;

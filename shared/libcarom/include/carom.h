@@ -153,10 +153,18 @@ CAROM_API carom_status carom_match_leave(carom_match *match, uint32_t slot);
 CAROM_API carom_status carom_match_step(carom_match *match, const uint8_t *inputs, size_t count,
                                         uint32_t ticks);
 /* The same for several matches in one call (trainers step many at once):
- * `inputs` holds each match's slot inputs in turn. */
+ * `inputs` holds each match's slot inputs in turn. `phases`, when not NULL,
+ * gets each match's phase after the call (match_count of them). */
 CAROM_API carom_status carom_matches_step(carom_match *const *matches, size_t match_count,
                                           const uint8_t *inputs, size_t input_count,
-                                          uint32_t ticks);
+                                          uint32_t ticks, int32_t *phases);
+/* What a trainer observes of several matches, in one call: for each match
+ * in turn, CAROM_OBSERVE_HEAD values (tick, phase, left score, right score),
+ * then x, y, vx, vy of every disk in carom_match_disks' order. */
+#define CAROM_OBSERVE_HEAD 4
+CAROM_API carom_status carom_matches_observe(const carom_match *const *matches,
+                                             size_t match_count, double *values,
+                                             size_t capacity, size_t *count);
 /* The game's bot input for `slot` (what a server plays for an empty slot). */
 CAROM_API carom_status carom_match_bot_input(const carom_match *match, uint32_t slot,
                                              uint8_t *input);

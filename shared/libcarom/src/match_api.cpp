@@ -137,7 +137,8 @@ carom_status carom_match_step(carom_match* match, const uint8_t* inputs, size_t 
 }
 
 carom_status carom_matches_step(carom_match* const* matches, size_t match_count,
-                                const uint8_t* inputs, size_t input_count, uint32_t ticks) {
+                                const uint8_t* inputs, size_t input_count, uint32_t ticks,
+                                int32_t* phases) {
     return guarded([&] {
         if (match_count > 0) require(matches, "matches");
         // Every argument checked before any match steps: a refused call changes nothing.
@@ -152,7 +153,42 @@ carom_status carom_matches_step(carom_match* const* matches, size_t match_count,
             const std::size_t slots = matches[i]->owned->slot_count();
             step(*matches[i], Inputs(*matches[i]->owned, inputs + at, slots), ticks);
             at += slots;
+            if (phases != nullptr) phases[i] = static_cast<int32_t>(matches[i]->owned->phase());
         }
+    });
+}
+
+carom_status carom_matches_observe(const carom_match* const* matches, size_t match_count,
+                                   double* values, size_t capacity, size_t* count) {
+    return guarded([&] {
+        if (match_count > 0) require(matches, "matches");
+        require(count, "count");
+        if (capacity > 0) require(values, "values");
+        std::size_t n = 0;
+        const auto put = [&](double v) {
+            if (n < capacity) values[n] = v;
+            ++n;
+        };
+        const auto put_disk = [&](const physics::DiskState& d) {
+            put(d.position.x);
+            put(d.position.y);
+            put(d.velocity.x);
+            put(d.velocity.y);
+        };
+        for (std::size_t i = 0; i < match_count; ++i) {
+            const game::Match& m = read(matches[i]);
+            put(static_cast<double>(m.tick()));
+            put(static_cast<double>(m.phase()));
+            put(m.score(game::Team::left));
+            put(m.score(game::Team::right));
+            for (std::uint32_t p = 0; p < m.puck_count(); ++p)
+                put_disk(m.puck_disk(p));
+            for (game::Slot s = 0; s < m.slot_count(); ++s)
+                put_disk(m.player_disk(s));
+            for (std::uint32_t d = 0; d < m.disc_count(); ++d)
+                put_disk(m.disc_disk(d));
+        }
+        *count = n;
     });
 }
 

@@ -154,11 +154,25 @@ static void test_match(const carom_map *map) {
     inputs[0] = CAROM_INPUT_MOVE | 3;
     for (int t = 0; t < 90; ++t) CHECK_OK(carom_match_step(a, inputs, map_info.slots, 1));
     carom_match *both[2] = {b, a};
-    CHECK_OK(carom_matches_step(both, 1, inputs, map_info.slots, 90));
+    int32_t phases[2] = {-1, -1};
+    CHECK_OK(carom_matches_step(both, 1, inputs, map_info.slots, 90, phases));
+    CHECK(phases[0] == CAROM_PHASE_PLAYING && phases[1] == -1);
     CHECK_OK(carom_match_state_hash(a, &first));
     CHECK_OK(carom_match_state_hash(b, &second));
     CHECK(first == second);
-    CHECK(carom_matches_step(both, 2, inputs, map_info.slots, 1) == CAROM_ERROR_ARGUMENT);
+    CHECK(carom_matches_step(both, 2, inputs, map_info.slots, 1, NULL) == CAROM_ERROR_ARGUMENT);
+
+    /* Observations: the head, then the disks as carom_match_disks has them. */
+    size_t values_count = 0;
+    CHECK_OK(carom_matches_observe((const carom_match *const *)both, 2, NULL, 0, &values_count));
+    CHECK(values_count == 2 * (CAROM_OBSERVE_HEAD + 4 * count));
+    double values[2 * (CAROM_OBSERVE_HEAD + 4 * 64)];
+    CHECK_OK(carom_matches_observe((const carom_match *const *)both, 2, values,
+                                   sizeof values / sizeof values[0], &values_count));
+    CHECK(values[0] == 90.0 && values[1] == CAROM_PHASE_PLAYING);
+    carom_disk b_disks[64];
+    CHECK_OK(carom_match_disks(b, b_disks, 64, &count));
+    CHECK(values[CAROM_OBSERVE_HEAD] == b_disks[0].x && values[CAROM_OBSERVE_HEAD + 3] == b_disks[0].vy);
     carom_match_free(a);
     carom_match_free(b);
 

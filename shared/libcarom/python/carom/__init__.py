@@ -12,7 +12,7 @@ from ._native import ABI_VERSION, lib
 from .client import CLOSED, CONNECTED, CONNECTING, IDLE, MAX_DATAGRAM, Client
 from .errors import CaromError
 from .maps import Map
-from .match import (DISC, END, FINISHED, GOAL, GOAL_PAUSE, KICK, KICKOFF, MOVE, PLAYER, PLAYING,
+from .match import (DISC, Batch, END, FINISHED, GOAL, GOAL_PAUSE, KICK, KICKOFF, MOVE, PLAYER, PLAYING,
                     PUCK, Match, State, input_toward)
 from .replay import Replay
 
@@ -20,7 +20,7 @@ __version__ = lib.carom_version().decode()
 TICK_RATE = 60
 
 __all__ = [
-    "ABI_VERSION", "TICK_RATE", "CaromError", "Client", "Map", "Match", "Replay", "State",
+    "ABI_VERSION", "TICK_RATE", "Batch", "CaromError", "Client", "Map", "Match", "Replay", "State",
     "input_toward", "MOVE", "KICK", "PLAYING", "GOAL_PAUSE", "FINISHED", "PUCK", "PLAYER",
     "DISC", "GOAL", "KICKOFF", "END", "IDLE", "CONNECTING", "CONNECTED", "CLOSED",
     "MAX_DATAGRAM",

@@ -24,6 +24,7 @@ from ctypes import (
 )
 
 ABI_VERSION = 1
+OBSERVE_HEAD = 4  # CAROM_OBSERVE_HEAD
 
 
 def _load():
@@ -267,7 +268,14 @@ _PROTOTYPES = {
     "carom_match_join": (status, [handle, c_uint32, c_char_p]),
     "carom_match_leave": (status, [handle, c_uint32]),
     "carom_match_step": (status, [handle, c_char_p, c_size_t, c_uint32]),
-    "carom_matches_step": (status, [POINTER(handle), c_size_t, c_char_p, c_size_t, c_uint32]),
+    "carom_matches_step": (
+        status,
+        [POINTER(handle), c_size_t, c_char_p, c_size_t, c_uint32, POINTER(c_int32)],
+    ),
+    "carom_matches_observe": (
+        status,
+        [POINTER(handle), c_size_t, POINTER(c_double), c_size_t, POINTER(c_size_t)],
+    ),
     "carom_match_bot_input": (status, [handle, c_uint32, _u8p]),
     "carom_match_get_info": (status, [handle, POINTER(MatchInfo)]),
     "carom_match_state_hash": (status, [handle, POINTER(c_uint64)]),

@@ -1,6 +1,6 @@
 """The match: exactly carom-server's, stepped here."""
 
-from ctypes import POINTER, byref, c_size_t, c_uint8, c_uint32, c_uint64
+from ctypes import byref, c_double, c_int32, c_size_t, c_uint8, c_uint32, c_uint64
 
 from . import _native
 from ._native import lib
@@ -89,13 +89,6 @@ class Match:
         data = inputs if isinstance(inputs, bytes) else bytes(inputs)
         check(lib.carom_match_step(self._handle, data, len(data), ticks))
 
-    @staticmethod
-    def step_many(matches, inputs, ticks=1):
-        """Steps several matches in one call: `inputs` holds each one's slot inputs in turn."""
-        handles = (_native.handle * len(matches))(*(m._handle for m in matches))
-        data = inputs if isinstance(inputs, bytes) else bytes(inputs)
-        check(lib.carom_matches_step(handles, len(matches), data, len(data), ticks))
-
     def bot_input(self, slot):
         """What the game's bot would play in `slot` now."""
         out = c_uint8()
@@ -135,3 +128,43 @@ class Match:
 
     def restore(self, state):
         check(lib.carom_match_restore(self._handle, state._handle))
+
+
+class Batch:
+    """Several matches stepped, and observed, in one call each: what trainers
+    do to keep the cost of Python small beside the step's."""
+
+    def __init__(self, matches):
+        self.matches = list(matches)
+        count = len(self.matches)
+        self._handles = (_native.handle * count)(*(m._handle for m in self.matches))
+        self.phases = (c_int32 * count)()
+        self.slots = sum(m.slots for m in self.matches)
+        size = c_size_t()
+        check(lib.carom_matches_observe(self._handles, count, None, 0, byref(size)))
+        self._values = (c_double * size.value)()
+        self.observation = memoryview(self._values).cast("B").cast("d")
+        self.width = size.value // count if count else 0  # values per match, when alike
+
+    def replace(self, index, match):
+        """Puts `match` in the place of match `index` (an environment's reset)."""
+        if match.slots != self.matches[index].slots:
+            raise ValueError("a match of another slot count")
+        self.matches[index] = match
+        self._handles[index] = match._handle
+
+    def step(self, inputs, ticks=1):
+        """Steps every match `ticks` ticks: `inputs` holds each match's slot
+        inputs in turn. Returns each match's phase after it (self.phases)."""
+        data = inputs if isinstance(inputs, bytes) else bytes(inputs)
+        check(lib.carom_matches_step(self._handles, len(self.matches), data, len(data), ticks,
+                                     self.phases))
+        return self.phases
+
+    def observe(self):
+        """For each match in turn: tick, phase, left score, right score, then
+        x, y, vx, vy of every disk. A view of doubles, rewritten by the next call."""
+        size = c_size_t()
+        check(lib.carom_matches_observe(self._handles, len(self.matches), self._values,
+                                        len(self._values), byref(size)))
+        return self.observation

@@ -80,6 +80,63 @@ class CaromEnv:
         return observation
 
 
+class CaromVecEnv:
+    """`count` matches at once, each stepped and observed in one call for
+    them all (carom.Batch): what trainers run to keep Python's share small.
+
+    Every slot is an agent. step(actions) takes count × slots input bytes
+    (match after match) and returns (observation, rewards, terminated,
+    truncated, infos): the observation is carom.Batch.observe()'s view (per
+    match: tick, phase, left score, right score, then x, y, vx, vy of every
+    disk, in map units), rewards a (left, right) pair per match as
+    CaromEnv's, terminated a flag per match. A match that terminated starts
+    over at once with a new seed (the observation is then its first).
+    """
+
+    def __init__(self, map_path, count=16, frame_skip=4, seed=0):
+        self.map = carom.Map.load(map_path)
+        self.slots = self.map.slots
+        self.count = count
+        self.frame_skip = frame_skip
+        self._seed = seed
+        self.batch = carom.Batch([self._new_match() for _ in range(count)])
+        self.width = self.batch.width
+        self._scores = [(0, 0)] * count
+
+    def _new_match(self):
+        self._seed += 1
+        match = carom.Match(self.map, self._seed)
+        for slot in range(self.slots):
+            match.join(slot, f"agent{slot}")
+        return match
+
+    def reset(self):
+        for i in range(self.count):
+            self.batch.replace(i, self._new_match())
+        self._scores = [(0, 0)] * self.count
+        return self.batch.observe()
+
+    def step(self, actions):
+        phases = list(self.batch.step(actions, self.frame_skip))
+        observation = self.batch.observe()
+        width = self.width
+        lefts = observation[2::width].tolist()
+        rights = observation[3::width].tolist()
+        gains = [(left - old_left) - (right - old_right)
+                 for left, right, (old_left, old_right) in zip(lefts, rights, self._scores)]
+        terminated = [phase == carom.FINISHED for phase in phases]
+        self._scores = list(zip(lefts, rights))
+        if any(terminated):
+            for i, done in enumerate(terminated):
+                if done:
+                    gains[i] += (lefts[i] > rights[i]) - (lefts[i] < rights[i])
+                    self.batch.replace(i, self._new_match())
+                    self._scores[i] = (0, 0)
+            observation = self.batch.observe()
+        rewards = [(gain, -gain) for gain in gains]
+        return observation, rewards, terminated, [False] * self.count, {}
+
+
 def main():
     parser = argparse.ArgumentParser(description="Play episodes of the bot against itself")
     parser.add_argument("--map", required=True, help="a map file (.json or .hbs)")

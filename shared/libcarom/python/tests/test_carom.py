@@ -65,9 +65,17 @@ class MatchTest(unittest.TestCase):
         for _ in range(40):
             one.step(inputs)
         held.step(inputs, ticks=40)
-        carom.Match.step_many([many], inputs, ticks=40)
+        other = full_match(self.arena, 10)
+        batch = carom.Batch([many, other])
+        phases = batch.step(inputs * 2, ticks=40)
+        self.assertEqual(list(phases), [carom.PLAYING, carom.PLAYING])
         self.assertEqual(one.state_hash(), held.state_hash())
         self.assertEqual(one.state_hash(), many.state_hash())
+        observed = batch.observe()
+        disks = many.disks()
+        self.assertEqual(len(observed), 2 * batch.width)
+        self.assertEqual(observed[0], 40.0)  # the tick
+        self.assertEqual(observed[4:8].tolist(), [disks[0].x, disks[0].y, disks[0].vx, disks[0].vy])
 
     def test_restore_goes_back_exactly(self):
         match = full_match(self.arena, 3)
