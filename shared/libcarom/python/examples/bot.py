@@ -120,11 +120,13 @@ def main():
     info = client.info()
     match = client.match()
     score = match.score if match is not None else (0, 0)
+    disks, hud = client.scene(now_ms())  # what carom-client would draw now
     print(f"bot.py: {args.name} in room {info.room}, slot {info.slot}, on {info.map_name.decode()}: "
           f"ran {run:.0f} units, {applied_moving} ticks moving as the server applied, "
-          f"{kicks_sent} kicks sent; score {score[0]}-{score[1]}; "
+          f"{kicks_sent} kicks sent; score {score[0]}-{score[1]}; the last frame drew "
+          f"{len(disks)} disks ({hud.phase.decode()}); "
           f"{info.message.decode() if info.ended else 'left'}")
-    played = applied_moving > 0 and run > 0
+    played = applied_moving > 0 and run > 0 and len(disks) > 0
     return 0 if played and (not info.ended or info.exit_code == 0) else 1
 
 
