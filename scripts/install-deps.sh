@@ -12,7 +12,7 @@ packages=(
   doctest-dev libcli11-dev libxxhash-dev libspdlog-dev
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev libzstd-dev libsqlite3-dev
-  libncurses-dev tmux python3 python3-pip python3-setuptools python3-wheel
+  libncurses-dev tmux kitty xvfb xdotool python3 python3-pip python3-setuptools python3-wheel
   pkg-config libcpp-httplib-dev help2man systemd libclang-rt-14-dev
 )
 case "${1:-}" in

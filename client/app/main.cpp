@@ -69,6 +69,7 @@ struct Options {
     double fps = 30.0;
     std::uint64_t hold_ms = 520;
     std::uint64_t repeat_ms = 120;
+    std::string keyboard = "auto";
     std::uint64_t connect_timeout_ms = 5000;
     double duration_s = 0.0;
     std::vector<std::string> map_dirs;
@@ -214,11 +215,23 @@ int play_in_terminal(const Options& o, std::optional<carom::terminal::Terminal>&
                 carom::render::render(scene, terminal.width(), terminal.height(), glyphs));
         };
         loop.keys = [&](std::uint64_t now_ms) {
+            using Action = carom::terminal::Key::Action;
             while (const auto k = terminal.key()) {
                 const bool typed = k->kind == carom::terminal::Key::Kind::character;
+                const auto key = steer_key(*k);
+                if (k->action == Action::release) {
+                    if (key) player.release(*key);
+                    continue;
+                }
+                // The kitty protocol reports Ctrl-C as a key, not as SIGINT.
+                if (typed && k->ctrl && k->ch == 'c') {
+                    std::raise(SIGINT);
+                    return true;
+                }
                 if (typed && (k->ch == 'q' || k->ch == 'Q')) return false;
+                if (k->action == Action::repeat && terminal.reports_releases()) continue;
                 if (typed && k->ch == '\t') roster = !roster;
-                if (const auto key = steer_key(*k)) player.press(*key, now_ms);
+                if (key) player.press(*key, now_ms);
             }
             return true;
         };
@@ -283,8 +296,11 @@ int main(int argc, char** argv) {
     CLI::App app{"carom-client: play carom in the terminal"};
     app.footer(
         "Keys: WASD or arrows move (two at once for a diagonal), space kicks, Tab shows the\n"
-        "roster, q quits. A key holds its direction for --hold-ms after a press and key\n"
-        "repeat keeps it held (each repeat for --repeat-ms).\n"
+        "roster, q quits. Where the terminal reports key releases (the kitty keyboard\n"
+        "protocol: kitty, foot, WezTerm, Ghostty, recent Alacritty; --keyboard auto asks it),\n"
+        "a key steers exactly while it is down; elsewhere a key holds its direction for\n"
+        "--hold-ms after a press and key repeat keeps it held (each repeat for --repeat-ms).\n"
+        "The bottom line says which: \"keys: press+release\" or \"keys: hold window\".\n"
         "Exit codes: 0 quit or left, 1 error (no terminal...), 2 bad arguments, 3 server\n"
         "unreachable, 4 refused (full, version mismatch, bad name...), 5 kicked or timed out,\n"
         "6 the server's map refused, 128+N stopped by signal N.");
@@ -308,6 +324,11 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_option("--repeat-ms", o.repeat_ms, "How long a repeated key (held down) holds it")
         ->check(carom::cli::finite(10, 5000))
+        ->capture_default_str();
+    app.add_option("--keyboard", o.keyboard,
+                   "auto: key releases where the terminal speaks the kitty keyboard protocol; "
+                   "kitty: that protocol without asking; legacy: presses and the hold window")
+        ->check(CLI::IsMember({"auto", "kitty", "legacy"}))
         ->capture_default_str();
     app.add_flag("--ascii", o.ascii, "ASCII only, even on a UTF-8 terminal");
     app.add_option("--connect-timeout-ms", o.connect_timeout_ms,
@@ -385,7 +406,7 @@ int main(int argc, char** argv) {
                 }
                 if (status->rooms_total > 1) picker.emplace(std::move(*status));
             }
-            terminal.emplace(o.ascii);
+            terminal.emplace(o.ascii, *carom::terminal::keyboard_named(o.keyboard));
             if (picker) {
                 const auto choice = carom::app::pick_room(*terminal, *picker, link, o.server,
                                                           o.connect_timeout_ms, signalled);
@@ -409,6 +430,7 @@ int main(int argc, char** argv) {
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;
+        config.keys.releases = terminal && terminal->reports_releases();
         carom::play::Player player(config,
                                    [&link](std::span<const std::uint8_t> b) { link.send(b); });
         player.start(clock.now_ms());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # carom-client end to end, on loopback with an ephemeral port: in a real
 # terminal (tmux) it joins, a held key moves its disk the right way, the HUD
-# shows score and clock, q quits and restores the terminal, the server logs
+# shows score and clock, the bottom line the hold window (tmux reports no
+# key releases), q quits and restores the terminal, the server logs
 # the disconnect; --spectate shows the arena with no disk of its own; --bot
 # joins, plays 10 s and leaves; a closed port gives the
 # "unreachable" message and a non-zero exit.
@@ -41,6 +42,8 @@ screen=$(tmux -L "$socket" capture-pane -p)
 grep -q "left 0 : 0 right" <<<"$screen" || fail "no score in the HUD: $screen"
 grep -Eq "[0-9]+:[0-5][0-9]" <<<"$screen" || fail "no clock in the HUD: $screen"
 grep -q "#####" <<<"$screen" || fail "no arena walls: $screen"
+# tmux does not speak the kitty keyboard protocol: presses alone, the hold window.
+grep -q "keys: hold window" <<<"$screen" || fail "the bottom line does not say hold window: $screen"
 
 # Hold right: a press, then key repeat every 40 ms for a second.
 for _ in $(seq 25); do tmux -L "$socket" send-keys d; sleep 0.04; done

@@ -99,6 +99,7 @@ struct PlayArgs {
     std::optional<std::uint64_t> tick;
     std::string follow;
     bool ascii = false;
+    std::string keyboard = "auto";
     double fps = 30.0;
 };
 
@@ -149,7 +150,7 @@ int run_play(const PlayArgs& a) {
     const auto frame = std::chrono::microseconds(static_cast<std::int64_t>(1e6 / a.fps));
     std::string failure;
     {
-        terminal::Terminal terminal(a.ascii);
+        terminal::Terminal terminal(a.ascii, *terminal::keyboard_named(a.keyboard));
         view.glyphs = terminal.utf8() ? render::Glyphs::braille : render::Glyphs::ascii;
         const auto began = std::chrono::steady_clock::now();
         auto last = began;
@@ -157,6 +158,9 @@ int run_play(const PlayArgs& a) {
         for (;;) {
             bool quit = false;
             while (const auto press = terminal.key()) {
+                if (press->action == terminal::Key::Action::release) continue;
+                // The kitty keyboard protocol reports Ctrl-C as a key, not as SIGINT.
+                if (press->ctrl && press->ch == 'c') std::raise(SIGINT);
                 const ViewKey k = view_key(*press);
                 if (k == ViewKey::quit) quit = true;
                 if (k == ViewKey::roster) view.roster = !view.roster;
@@ -209,6 +213,11 @@ Command add_play(CLI::App& app) {
     sub->add_option("--tick", args->tick, "Start at this tick");
     sub->add_option("--follow", args->follow, "Mark this player (drawn as your own disk)");
     sub->add_flag("--ascii", args->ascii, "ASCII only, even on a UTF-8 terminal");
+    sub->add_option("--keyboard", args->keyboard,
+                    "auto: the kitty keyboard protocol where the terminal speaks it (releases "
+                    "are read and ignored); kitty: without asking; legacy: as every terminal")
+        ->check(CLI::IsMember({"auto", "kitty", "legacy"}))
+        ->capture_default_str();
     sub->add_option("--fps", args->fps, "Frames drawn per second")
         ->check(carom::cli::finite(1.0, 240.0))
         ->capture_default_str();

@@ -26,6 +26,12 @@ Key opposite(Key key) {
 
 void HeldKeys::press(Key key, std::uint64_t now_ms) {
     if (key == Key::count_) return;
+    pressed_[index(key)] = ++presses_;
+    if (config_.releases) {
+        down_[index(key)] = true;
+        tapped_[index(key)] = true;
+        return;
+    }
     if (key == Key::kick) {
         until_ms_[index(key)] = now_ms + config_.kick_ms;
         return;
@@ -35,14 +41,35 @@ void HeldKeys::press(Key key, std::uint64_t now_ms) {
     until_ms_[index(opposite(key))] = 0;
 }
 
-bool HeldKeys::held(Key key, std::uint64_t now_ms) const {
-    return key != Key::count_ && now_ms < until_ms_[index(key)];
+void HeldKeys::release(Key key) {
+    if (key != Key::count_) down_[index(key)] = false;
 }
 
-game::Input HeldKeys::input(std::uint64_t now_ms) const {
-    const double x = (held(Key::right, now_ms) ? 1.0 : 0.0) - (held(Key::left, now_ms) ? 1.0 : 0.0);
-    const double y = (held(Key::up, now_ms) ? 1.0 : 0.0) - (held(Key::down, now_ms) ? 1.0 : 0.0);
-    return game::Input::toward({x, y}, held(Key::kick, now_ms));
+void HeldKeys::release_all() {
+    until_ms_ = {};
+    down_ = {};
+    tapped_ = {};
+}
+
+bool HeldKeys::held(Key key, std::uint64_t now_ms) const {
+    if (key == Key::count_) return false;
+    if (config_.releases) return down_[index(key)] || tapped_[index(key)];
+    return now_ms < until_ms_[index(key)];
+}
+
+bool HeldKeys::wins_over(Key key, Key other, std::uint64_t now_ms) const {
+    return held(key, now_ms) &&
+           (!held(other, now_ms) || pressed_[index(key)] > pressed_[index(other)]);
+}
+
+game::Input HeldKeys::input(std::uint64_t now_ms) {
+    const double x = (wins_over(Key::right, Key::left, now_ms) ? 1.0 : 0.0) -
+                     (wins_over(Key::left, Key::right, now_ms) ? 1.0 : 0.0);
+    const double y = (wins_over(Key::up, Key::down, now_ms) ? 1.0 : 0.0) -
+                     (wins_over(Key::down, Key::up, now_ms) ? 1.0 : 0.0);
+    const game::Input input = game::Input::toward({x, y}, held(Key::kick, now_ms));
+    tapped_ = {};
+    return input;
 }
 
 }  // namespace carom::play

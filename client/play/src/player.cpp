@@ -260,9 +260,10 @@ void Player::add_network_figures(render::Hud& h) const {
 
 render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
     const std::string help =
-        config_.connection.spectator
-            ? "Tab roster  q quit  (spectating)"
-            : "WASD/arrows move (two for diagonals)  space kick  Tab roster  q quit";
+        config_.connection.spectator ? "Tab roster  q quit  (spectating)"
+        : config_.keys.releases
+            ? "WASD/arrows move  space kick  Tab roster  q quit  keys: press+release"
+            : "WASD/arrows move  space kick  Tab roster  q quit  keys: hold window";
     const game::Match* m = match();
     if (!map_ || m == nullptr || !interpolator_) {
         render::Scene waiting;

@@ -2,9 +2,11 @@
 
 #include <langinfo.h>
 #include <ncursesw/curses.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <clocale>
 #include <cstdlib>
 #include <cstring>
@@ -65,15 +67,32 @@ short nearest_colour(std::uint32_t rgb, int colours) {
     return static_cast<short>(basic);
 }
 
+// How long a terminal gets to answer whether it speaks the kitty protocol.
+constexpr std::chrono::milliseconds kKittyAnswerTimeout{300};
+
+void write_all(std::string_view bytes) {
+    while (!bytes.empty()) {
+        const ssize_t n = write(STDOUT_FILENO, bytes.data(), bytes.size());
+        if (n <= 0) return;  // nothing more can be done for a terminal that is gone
+        bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
 }  // namespace
 
-Terminal::Terminal(bool force_ascii) {
+Terminal::Terminal(bool force_ascii, Keyboard keyboard) {
     if (isatty(STDIN_FILENO) == 0 || isatty(STDOUT_FILENO) == 0)
         throw std::runtime_error("not a terminal");
     std::setlocale(LC_ALL, "");
     utf8_ = !force_ascii && std::strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    // Asked before ncurses reads the terminal: the answer must not reach it as keys.
+    kitty_ = keyboard == Keyboard::kitty ||
+             (keyboard == Keyboard::automatic &&
+              speaks_kitty_keyboard(STDIN_FILENO, STDOUT_FILENO, kKittyAnswerTimeout));
     if (initscr() == nullptr) throw std::runtime_error("cannot initialise the terminal");
     set_up();
+    // Pushed once ncurses is on the alternate screen: its own stack of flags.
+    if (kitty_) write_all(kKittyPush);
 }
 
 Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width,
@@ -115,6 +134,7 @@ short Terminal::pair_of(std::uint32_t rgb, render::Ink ink) {
 }
 
 Terminal::~Terminal() {
+    if (kitty_) write_all(kKittyPop);  // the screen's keyboard as it was
     endwin();
     if (screen_ != nullptr) delscreen(screen_);
 }
@@ -151,7 +171,20 @@ void Terminal::draw(const render::Grid& grid) {
     doupdate();
 }
 
+std::optional<Key> Terminal::kitty_key() {
+    for (;;) {
+        if (auto key = parser_.next()) return key;
+        pollfd fd{STDIN_FILENO, POLLIN, 0};
+        if (poll(&fd, 1, 0) <= 0) return std::nullopt;
+        char buffer[256];
+        const ssize_t n = read(STDIN_FILENO, buffer, sizeof buffer);
+        if (n <= 0) return std::nullopt;
+        parser_.feed({buffer, static_cast<std::size_t>(n)});
+    }
+}
+
 std::optional<Key> Terminal::key() {
+    if (kitty_) return kitty_key();
     using Kind = Key::Kind;
     wint_t code = 0;
     switch (wget_wch(stdscr, &code)) {
@@ -160,19 +193,19 @@ std::optional<Key> Terminal::key() {
         case KEY_CODE_YES:
             switch (code) {
                 case KEY_UP:
-                    return Key{Kind::up, 0};
+                    return Key{Kind::up};
                 case KEY_DOWN:
-                    return Key{Kind::down, 0};
+                    return Key{Kind::down};
                 case KEY_LEFT:
-                    return Key{Kind::left, 0};
+                    return Key{Kind::left};
                 case KEY_RIGHT:
-                    return Key{Kind::right, 0};
+                    return Key{Kind::right};
                 case KEY_HOME:
-                    return Key{Kind::home, 0};
+                    return Key{Kind::home};
                 case KEY_END:
-                    return Key{Kind::end, 0};
+                    return Key{Kind::end};
                 default:
-                    return Key{Kind::other, 0};  // KEY_RESIZE among them
+                    return Key{Kind::other};  // KEY_RESIZE among them
             }
         default:
             return Key{Kind::character, static_cast<char32_t>(code)};

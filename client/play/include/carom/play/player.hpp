@@ -48,6 +48,8 @@ class Player {
     // timeouts, then the input of this tick sent and predicted.
     void tick(std::uint64_t now_ms);
     void press(Key key, std::uint64_t now_ms) { keys_.press(key, now_ms); }
+    // A release, from a terminal that reports them (config.keys.releases).
+    void release(Key key) { keys_.release(key); }
     // The caller steers (libcarom's clients): this input on every tick from
     // now on, instead of the keys. The bot, when configured, still steers.
     void steer(game::Input input) { steered_ = input; }
