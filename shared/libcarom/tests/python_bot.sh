@@ -20,7 +20,7 @@ server_pid=$!
 for _ in $(seq 100); do [[ -s $work/ready.json ]] && break; sleep 0.1; done
 port=$(sed -E 's/.*"port":([0-9]+).*/\1/' "$work/ready.json")
 
-out=$(CAROM_LIBRARY="$libcarom" PYTHONPATH="$src/shared/libcarom/python" \
+out=$(PYTHONDONTWRITEBYTECODE=1 CAROM_LIBRARY="$libcarom" PYTHONPATH="$src/shared/libcarom/python" \
       timeout 60 "$python" "$src/shared/libcarom/python/examples/bot.py" \
       --server "127.0.0.1:$port" --seconds 6) || { echo "$out"; cat "$work/server.log"; exit 1; }
 echo "$out"
