@@ -11,7 +11,8 @@
  *   one thread at a time; different handles may be used on different threads.
  * - Calls that can fail return a carom_status; on failure carom_last_error()
  *   says why, in one line, until this thread's next failed call. Nothing
- *   throws across the ABI, and a failed call changes nothing.
+ *   throws across the ABI, and a failed call changes nothing (but
+ *   carom_replay_step, which stops before the tick it could not step).
  * - The caller owns every buffer: a call fills at most `capacity` items and
  *   says how many there were in `*count`, so a second call with room for
  *   them all gets them all.
@@ -275,7 +276,9 @@ CAROM_API carom_status carom_replay_roster(const carom_replay *replay, carom_ros
 
 /* The match as re-simulated at the replay's position (tick 0 on opening). */
 CAROM_API const carom_match *carom_replay_match(const carom_replay *replay);
-/* Steps up to `ticks` ticks (not beyond the last); *stepped says how many. */
+/* Steps up to `ticks` ticks (not beyond the last); *stepped says how many.
+ * A tick whose changes the match refuses (a damaged file) is not stepped:
+ * CAROM_ERROR_DATA, with the replay before it and *stepped set. */
 CAROM_API carom_status carom_replay_step(carom_replay *replay, uint64_t ticks, uint64_t *stepped);
 /* Goes to `tick` (at most the last), from the nearest keyframe before it. */
 CAROM_API carom_status carom_replay_seek(carom_replay *replay, uint64_t tick);

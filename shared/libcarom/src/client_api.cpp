@@ -17,6 +17,7 @@ struct carom_client {
     std::unique_ptr<carom::play::Player> player;
     // Borrowed views: the map once known, the copy of the match once held.
     std::unique_ptr<carom_map> map;
+    std::uint64_t map_named = 0;  // the Accepted map hash `map` was made for
     carom_match match_view;
 };
 
@@ -44,14 +45,16 @@ carom_client& client_of(carom_client* client) {
 }
 
 // The borrowed views follow the player: its map once it has one (a new
-// handle only when the map changed), its copy of the match while it holds one.
+// handle only for another room's map: checking and hashing one costs more
+// than a tick), its copy of the match while it holds one.
 void refresh(carom_client& c) {
     const game::Map* map = c.player->map();
+    const std::uint64_t named = c.player->connection().admission().map_hash;
     if (map == nullptr) {
         c.map.reset();
-    } else if (!c.map || c.map->checked.get().name != map->name ||
-               c.map->hash != c.player->connection().admission().map_hash) {
+    } else if (!c.map || c.map_named != named) {
         c.map.reset(new_map(*map));
+        c.map_named = named;
     }
     const game::Match* match = c.player->match();
     if (match == nullptr) {

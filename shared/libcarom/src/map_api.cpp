@@ -112,7 +112,7 @@ carom_status carom_map_load(const char* path, carom_map** out) {
         const std::filesystem::path file(require(path, "path"));
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec))
-            throw Failure{CAROM_ERROR_IO, file.string() + ": no such file"};
+            throw Failure{CAROM_ERROR_IO, file.string() + ": not a file that can be read"};
         return take(protocol::load_map_file(file));
     });
 }

@@ -40,9 +40,12 @@ void restart(carom_replay& r, const replay::Keyframe* keyframe) {
 void step(carom_replay& r, std::uint64_t ticks, std::uint64_t* stepped) {
     std::uint64_t n = 0;
     for (; n < ticks && r.sim->tick() < r.replay.last_tick(); ++n) {
-        // A tick the match refuses is not stepped: the replay stays where it was.
-        if (const auto hash = r.sim->step(); !hash)
+        // A tick the match refuses is not stepped: the replay stays before it.
+        if (const auto hash = r.sim->step(); !hash) {
+            show(r);
+            if (stepped != nullptr) *stepped = n;
             throw Failure{CAROM_ERROR_DATA, hash.error().message};
+        }
     }
     show(r);
     if (stepped != nullptr) *stepped = n;
@@ -74,7 +77,7 @@ carom_status carom_replay_open(const char* path, carom_replay** out) {
         const std::filesystem::path file(require(path, "path"));
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec))
-            throw Failure{CAROM_ERROR_IO, file.string() + ": no such file"};
+            throw Failure{CAROM_ERROR_IO, file.string() + ": not a file that can be read"};
         return replay::read_replay(file);
     });
 }
