@@ -355,6 +355,7 @@ typedef struct carom_client_info {
     int32_t ended;     /* over for this client: message says why */
     int32_t exit_code; /* as carom-client's, once ended */
     char message[160];
+    char map_source[160]; /* the file the map was found in, or "the server" (fetched) */
 } carom_client_info;
 CAROM_API carom_status carom_client_get_info(const carom_client *client, carom_client_info *out);
 /* The room's map (NULL until it is known) and the client's exact copy of

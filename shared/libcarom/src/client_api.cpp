@@ -200,6 +200,7 @@ carom_status carom_client_get_info(const carom_client* client, carom_client_info
         i.team = a.team;
         copy_text(i.map_name, a.map_name);
         i.has_map = p.map() != nullptr ? 1 : 0;
+        copy_text(i.map_source, p.map_source());
         i.has_state = p.match() != nullptr ? 1 : 0;
         i.server_tick = conn.replica() != nullptr ? conn.replica()->tick() : 0;
         const auto& rtt = conn.stats().rtt_ms;

@@ -221,6 +221,7 @@ class ClientInfo(Structure):
         ("ended", c_int32),
         ("exit_code", c_int32),
         ("message", c_char * 160),
+        ("map_source", c_char * 160),
     ]
 
 

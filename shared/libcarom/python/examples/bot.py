@@ -121,7 +121,8 @@ def main():
     match = client.match()
     score = match.score if match is not None else (0, 0)
     disks, hud = client.scene(now_ms())  # what carom-client would draw now
-    print(f"bot.py: {args.name} in room {info.room}, slot {info.slot}, on {info.map_name.decode()}: "
+    print(f"bot.py: {args.name} in room {info.room}, slot {info.slot}, on {info.map_name.decode()} "
+          f"(from {info.map_source.decode() or 'nowhere'}): "
           f"ran {run:.0f} units, {applied_moving} ticks moving as the server applied, "
           f"{kicks_sent} kicks sent; score {score[0]}-{score[1]}; the last frame drew "
           f"{len(disks)} disks ({hud.phase.decode()}); "
