@@ -91,8 +91,11 @@ Terminal::Terminal(bool force_ascii, Keyboard keyboard) {
               speaks_kitty_keyboard(STDIN_FILENO, STDOUT_FILENO, kKittyAnswerTimeout));
     if (initscr() == nullptr) throw std::runtime_error("cannot initialise the terminal");
     set_up();
-    // Pushed once ncurses is on the alternate screen: its own stack of flags.
-    if (kitty_) write_all(kKittyPush);
+    if (kitty_) {
+        typeahead(-1);  // the keys are read here: ncurses is not to look at them
+        // Pushed once ncurses is on the alternate screen: its own stack of flags.
+        write_all(kKittyPush);
+    }
 }
 
 Terminal::Terminal(std::FILE* out, std::FILE* in, const char* term, bool utf8, int width,
