@@ -28,23 +28,21 @@ class Map:
 
     @classmethod
     def parse_json(cls, text):
-        data = text.encode() if isinstance(text, str) else bytes(text)
-        out = _native.handle()
-        check(lib.carom_map_parse_json(data, len(data), byref(out)))
-        return cls(out)
+        return cls._made_by(lib.carom_map_parse_json, text)
 
     @classmethod
     def parse_hbs(cls, text):
-        data = text.encode() if isinstance(text, str) else bytes(text)
-        out = _native.handle()
-        check(lib.carom_map_parse_hbs(data, len(data), byref(out)))
-        return cls(out)
+        return cls._made_by(lib.carom_map_parse_hbs, text)
 
     @classmethod
     def from_binary(cls, data):
-        data = bytes(data)
+        return cls._made_by(lib.carom_map_from_binary, data)
+
+    @classmethod
+    def _made_by(cls, function, text):
+        data = text.encode() if isinstance(text, str) else bytes(text)
         out = _native.handle()
-        check(lib.carom_map_from_binary(data, len(data), byref(out)))
+        check(function(data, len(data), byref(out)))
         return cls(out)
 
     @property
