@@ -223,11 +223,6 @@ int play_in_terminal(const Options& o, std::optional<carom::terminal::Terminal>&
                     if (key) player.release(*key);
                     continue;
                 }
-                // The kitty protocol reports Ctrl-C as a key, not as SIGINT.
-                if (typed && k->ctrl && k->ch == 'c') {
-                    std::raise(SIGINT);
-                    return true;
-                }
                 if (typed && (k->ch == 'q' || k->ch == 'Q')) return false;
                 if (k->action == Action::repeat && terminal.reports_releases()) continue;
                 if (typed && k->ch == '\t') roster = !roster;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 
 #include "carom/client/status_query.hpp"
 
@@ -42,9 +41,6 @@ std::optional<play::RoomChoice> pick_room(terminal::Terminal& terminal, play::Ro
         if (stop()) return std::nullopt;
         while (const auto key = terminal.key()) {
             if (key->action == terminal::Key::Action::release) continue;
-            // The kitty keyboard protocol reports Ctrl-C as a key, not as SIGINT.
-            if (key->ctrl && key->ch == 'c') std::raise(SIGINT);
-            if (stop()) return std::nullopt;
             using Action = play::RoomPicker::Action;
             switch (picker.on_key(*key)) {
                 case Action::join:

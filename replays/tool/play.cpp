@@ -159,8 +159,6 @@ int run_play(const PlayArgs& a) {
             bool quit = false;
             while (const auto press = terminal.key()) {
                 if (press->action == terminal::Key::Action::release) continue;
-                // The kitty keyboard protocol reports Ctrl-C as a key, not as SIGINT.
-                if (press->ctrl && press->ch == 'c') std::raise(SIGINT);
                 const ViewKey k = view_key(*press);
                 if (k == ViewKey::quit) quit = true;
                 if (k == ViewKey::roster) view.roster = !view.roster;

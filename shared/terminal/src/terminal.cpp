@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <clocale>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -176,7 +177,14 @@ void Terminal::draw(const render::Grid& grid) {
 
 std::optional<Key> Terminal::kitty_key() {
     for (;;) {
-        if (auto key = parser_.next()) return key;
+        if (auto key = parser_.next()) {
+            // Ctrl-C comes as a key under the protocol: it interrupts, as in cbreak mode.
+            if (key->ctrl && key->ch == U'c') {
+                if (key->action == Key::Action::press) std::raise(SIGINT);
+                continue;
+            }
+            return key;
+        }
         pollfd fd{STDIN_FILENO, POLLIN, 0};
         if (poll(&fd, 1, 0) <= 0) return std::nullopt;
         char buffer[256];

@@ -34,7 +34,8 @@ class Terminal {
     void draw(const render::Grid& grid);
     // The next key waiting, or nullopt when none is (a resize reads as Kind::other:
     // the next frame takes the new size). Without the kitty protocol every
-    // key is a press; with it, releases and repeats come too.
+    // key is a press; with it, releases and repeats come too, and Ctrl-C,
+    // which the protocol sends as a key, raises SIGINT as the tty would.
     std::optional<Key> key();
     // Whether keys come with their releases (the kitty keyboard protocol is on).
     bool reports_releases() const { return kitty_; }
