@@ -3,9 +3,12 @@
 # against it with `pkg-config --cflags --libs carom` alone (and once more
 # with libcarom.a, and once with CMake's find_package), re-simulating a
 # corpus replay to the final hash carom-replay prints.
-# Usage: installed_prefix.sh SOURCE_DIR BUILD_DIR CAROM_REPLAY
+# The program is compiled as the build compiles C (CC, CFLAGS): a sanitized
+# library needs the sanitizer's runtime in the program that loads it.
+# Usage: installed_prefix.sh SOURCE_DIR BUILD_DIR CAROM_REPLAY CC "CFLAGS"
 set -euo pipefail
-src=$1 build=$2 carom_replay=$3
+src=$1 build=$2 carom_replay=$3 cc=$4
+read -r -a cflags <<< "${5:-}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 replay="$src/replays/corpus/churn-arena.crpl"
@@ -27,12 +30,12 @@ check() {  # check NAME PROGRAM...: runs it on the replay, wants carom-replay's 
 }
 
 # Shared: pkg-config alone, the library found at run time by its path.
-cc -std=c11 -Wall -Werror "$src/shared/libcarom/examples/replay_hash.c" \
+"$cc" "${cflags[@]}" -std=c11 -Wall -Werror "$src/shared/libcarom/examples/replay_hash.c" \
    $(pkg-config --cflags --libs carom) -o "$work/replay_hash"
 check "pkg-config (libcarom.so)" env LD_LIBRARY_PATH="$libdir" "$work/replay_hash"
 
 # Static: libcarom.a and what pkg-config --static adds to it.
-cc -std=c11 -Wall -Werror "$src/shared/libcarom/examples/replay_hash.c" \
+"$cc" "${cflags[@]}" -std=c11 -Wall -Werror "$src/shared/libcarom/examples/replay_hash.c" \
    $(pkg-config --cflags carom) "$libdir/libcarom.a" \
    $(pkg-config --static --libs carom | sed 's/-lcarom//') -o "$work/replay_hash_static"
 if ldd "$work/replay_hash_static" | grep -q libcarom; then
@@ -50,6 +53,7 @@ add_executable(replay_hash "$src/shared/libcarom/examples/replay_hash.c")
 target_link_libraries(replay_hash PRIVATE carom::carom)
 CMAKE
 cmake -S "$work/cmake" -B "$work/cmake/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="${5:-}" \
       > "$work/cmake.log" || { cat "$work/cmake.log"; exit 1; }
 cmake --build "$work/cmake/build" > "$work/cmake-build.log" || { cat "$work/cmake-build.log"; exit 1; }
 check "find_package(carom)" "$work/cmake/build/replay_hash"
