@@ -95,18 +95,18 @@ XDG_CONFIG_HOME="$work/config" XDG_RUNTIME_DIR="$work/runtime" LIBGL_ALWAYS_SOFT
         sh -c "$runs" > "$work/kitty.log" 2>&1 &
 kitty_pid=$!
 window=""
-for _ in $(seq 200); do
+for _ in $(seq 600); do  # kitty starts in a few seconds on a loaded machine, not 30
   window=$(xdotool search --onlyvisible --class carom-kitty-test 2>/dev/null | tail -1) && [[ -n $window ]] && break
   sleep 0.05
 done
 [[ -n $window ]] || fail "kitty opened no window: $(cat "$work/kitty.log")"
 xdotool windowfocus --sync "$window" || fail "cannot focus the kitty window"
 joined() {  # joined NAME: waits until the server logs the client's join
-  for _ in $(seq 200); do grep -Eq "\($1\) from .* joined" "$work/server.log" && return 0; sleep 0.05; done
+  for _ in $(seq 600); do grep -Eq "\($1\) from .* joined" "$work/server.log" && return 0; sleep 0.05; done
   fail "$1 did not join"
 }
 ended() {  # ended N WANT: the run's exit status, and the flags after it
-  for _ in $(seq 200); do [[ -s $work/flags$1 ]] && break; sleep 0.05; done
+  for _ in $(seq 400); do [[ -s $work/flags$1 ]] && break; sleep 0.05; done
   grep -q "EXIT=$2" "$work/exit$1" || fail "run $1: client exit $(cat "$work/exit$1" 2>/dev/null), $2 expected"
   grep -q "main ESC\[?0u.* alternate ESC\[?0u" "$work/flags$1" ||
     fail "run $1: keyboard flags not restored: $(cat "$work/flags$1")"
