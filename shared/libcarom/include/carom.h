@@ -54,9 +54,9 @@ typedef enum carom_status {
 
 CAROM_API uint32_t carom_abi_version(void);
 /* The library's version, e.g. "0.1.0". */
-CAROM_API const char *carom_version(void);
+CAROM_API const char* carom_version(void);
 /* Why this thread's last failed call failed ("" before any). */
-CAROM_API const char *carom_last_error(void);
+CAROM_API const char* carom_last_error(void);
 
 /* ---- Inputs: one byte per player per tick ----------------------------- */
 /* Bits 0-3: one of 16 directions, k × 22.5° counter-clockwise from +x;
@@ -71,12 +71,12 @@ CAROM_API uint8_t carom_input_toward(double dx, double dy, int kick);
 typedef struct carom_map carom_map;
 
 /* A map file: carom's JSON (*.json) or a HaxBall stadium (*.hbs). */
-CAROM_API carom_status carom_map_load(const char *path, carom_map **out);
-CAROM_API carom_status carom_map_parse_json(const char *text, size_t size, carom_map **out);
-CAROM_API carom_status carom_map_parse_hbs(const char *text, size_t size, carom_map **out);
+CAROM_API carom_status carom_map_load(const char* path, carom_map** out);
+CAROM_API carom_status carom_map_parse_json(const char* text, size_t size, carom_map** out);
+CAROM_API carom_status carom_map_parse_hbs(const char* text, size_t size, carom_map** out);
 /* The binary form servers send and replays embed (schemas/map.fbs, "CMAP"). */
-CAROM_API carom_status carom_map_from_binary(const uint8_t *bytes, size_t size, carom_map **out);
-CAROM_API void carom_map_free(carom_map *map);
+CAROM_API carom_status carom_map_from_binary(const uint8_t* bytes, size_t size, carom_map** out);
+CAROM_API void carom_map_free(carom_map* map);
 
 typedef struct carom_map_info {
     char name[65];
@@ -84,7 +84,7 @@ typedef struct carom_map_info {
     uint32_t team_size;
     uint32_t slots; /* player slots: two teams of team_size */
     uint32_t pucks;
-    uint32_t discs; /* movable discs that are neither pucks nor players */
+    uint32_t discs;  /* movable discs that are neither pucks nor players */
     uint32_t shapes; /* walls to draw: carom_map_shape */
     uint32_t posts;
     uint32_t goals;
@@ -93,7 +93,7 @@ typedef struct carom_map_info {
     double player_radius, puck_radius;
     uint64_t hash; /* of the binary form: what servers name the map by */
 } carom_map_info;
-CAROM_API carom_status carom_map_get_info(const carom_map *map, carom_map_info *out);
+CAROM_API carom_status carom_map_get_info(const carom_map* map, carom_map_info* out);
 
 typedef enum carom_shape_kind {
     CAROM_SHAPE_SEGMENT = 0, /* a to b */
@@ -112,21 +112,21 @@ typedef struct carom_shape {
     double hx, hy;
 } carom_shape;
 /* index < info.shapes: the map's boxes, then its segments, then its walls. */
-CAROM_API carom_status carom_map_shape(const carom_map *map, uint32_t index, carom_shape *out);
+CAROM_API carom_status carom_map_shape(const carom_map* map, uint32_t index, carom_shape* out);
 
 typedef struct carom_circle {
     double x, y, radius;
     uint32_t rgb;
 } carom_circle;
-CAROM_API carom_status carom_map_post(const carom_map *map, uint32_t index, carom_circle *out);
+CAROM_API carom_status carom_map_post(const carom_map* map, uint32_t index, carom_circle* out);
 /* A movable disc where it starts. */
-CAROM_API carom_status carom_map_disc(const carom_map *map, uint32_t index, carom_circle *out);
+CAROM_API carom_status carom_map_disc(const carom_map* map, uint32_t index, carom_circle* out);
 
 typedef struct carom_goal {
-    int32_t defender; /* the team that defends it: 0 left, 1 right */
+    int32_t defender;      /* the team that defends it: 0 left, 1 right */
     double ax, ay, bx, by; /* the posts */
 } carom_goal;
-CAROM_API carom_status carom_map_goal(const carom_map *map, uint32_t index, carom_goal *out);
+CAROM_API carom_status carom_map_goal(const carom_map* map, uint32_t index, carom_goal* out);
 
 /* ---- The match ---------------------------------------------------------- */
 typedef struct carom_match carom_match;
@@ -139,36 +139,35 @@ typedef enum carom_phase {
 } carom_phase;
 
 /* A match on `map` (which may be freed afterwards). */
-CAROM_API carom_status carom_match_create(const carom_map *map, uint64_t seed, carom_match **out);
-CAROM_API void carom_match_free(carom_match *match);
+CAROM_API carom_status carom_match_create(const carom_map* map, uint64_t seed, carom_match** out);
+CAROM_API void carom_match_free(carom_match* match);
 
 /* A free slot of `team` (0 left, 1 right, -1 either: the smaller team). */
-CAROM_API carom_status carom_match_free_slot(const carom_match *match, int32_t team,
-                                             uint32_t *slot);
-CAROM_API carom_status carom_match_join(carom_match *match, uint32_t slot, const char *name);
-CAROM_API carom_status carom_match_leave(carom_match *match, uint32_t slot);
+CAROM_API carom_status carom_match_free_slot(const carom_match* match, int32_t team,
+                                             uint32_t* slot);
+CAROM_API carom_status carom_match_join(carom_match* match, uint32_t slot, const char* name);
+CAROM_API carom_status carom_match_leave(carom_match* match, uint32_t slot);
 
 /* Steps `ticks` ticks, each with `inputs[slot]` for every slot (count must
  * be info.slots; empty slots' inputs are ignored). The events are those of
  * the ticks stepped. A finished match does not step. */
-CAROM_API carom_status carom_match_step(carom_match *match, const uint8_t *inputs, size_t count,
+CAROM_API carom_status carom_match_step(carom_match* match, const uint8_t* inputs, size_t count,
                                         uint32_t ticks);
 /* The same for several matches in one call (trainers step many at once):
  * `inputs` holds each match's slot inputs in turn. `phases`, when not NULL,
  * gets each match's phase after the call (match_count of them). */
-CAROM_API carom_status carom_matches_step(carom_match *const *matches, size_t match_count,
-                                          const uint8_t *inputs, size_t input_count,
-                                          uint32_t ticks, int32_t *phases);
+CAROM_API carom_status carom_matches_step(carom_match* const* matches, size_t match_count,
+                                          const uint8_t* inputs, size_t input_count, uint32_t ticks,
+                                          int32_t* phases);
 /* What a trainer observes of several matches, in one call: for each match
  * in turn, CAROM_OBSERVE_HEAD values (tick, phase, left score, right score),
  * then x, y, vx, vy of every disk in carom_match_disks' order. */
 #define CAROM_OBSERVE_HEAD 4
-CAROM_API carom_status carom_matches_observe(const carom_match *const *matches,
-                                             size_t match_count, double *values,
-                                             size_t capacity, size_t *count);
+CAROM_API carom_status carom_matches_observe(const carom_match* const* matches, size_t match_count,
+                                             double* values, size_t capacity, size_t* count);
 /* The game's bot input for `slot` (what a server plays for an empty slot). */
-CAROM_API carom_status carom_match_bot_input(const carom_match *match, uint32_t slot,
-                                             uint8_t *input);
+CAROM_API carom_status carom_match_bot_input(const carom_match* match, uint32_t slot,
+                                             uint8_t* input);
 
 typedef struct carom_match_info {
     uint64_t tick;
@@ -179,9 +178,9 @@ typedef struct carom_match_info {
     uint32_t players; /* slots taken */
     uint64_t seed;
 } carom_match_info;
-CAROM_API carom_status carom_match_get_info(const carom_match *match, carom_match_info *out);
+CAROM_API carom_status carom_match_get_info(const carom_match* match, carom_match_info* out);
 /* The 64-bit hash of every bit that shapes the future: equal hashes, equal matches. */
-CAROM_API carom_status carom_match_state_hash(const carom_match *match, uint64_t *hash);
+CAROM_API carom_status carom_match_state_hash(const carom_match* match, uint64_t* hash);
 
 typedef enum carom_disk_kind {
     CAROM_DISK_PUCK = 0,
@@ -197,8 +196,8 @@ typedef struct carom_disk {
     double x, y, vx, vy, radius;
 } carom_disk;
 /* Every disk: the pucks, then a disk per slot, then the movable discs. */
-CAROM_API carom_status carom_match_disks(const carom_match *match, carom_disk *disks,
-                                         size_t capacity, size_t *count);
+CAROM_API carom_status carom_match_disks(const carom_match* match, carom_disk* disks,
+                                         size_t capacity, size_t* count);
 
 typedef struct carom_player {
     uint32_t slot;
@@ -208,8 +207,8 @@ typedef struct carom_player {
     uint32_t goals;
     uint8_t last_input;
 } carom_player;
-CAROM_API carom_status carom_match_player(const carom_match *match, uint32_t slot,
-                                          carom_player *out);
+CAROM_API carom_status carom_match_player(const carom_match* match, uint32_t slot,
+                                          carom_player* out);
 
 typedef enum carom_event_kind {
     CAROM_EVENT_GOAL = 0,
@@ -227,14 +226,14 @@ typedef struct carom_event {
     int32_t draw;        /* end: a draw */
 } carom_event;
 /* The events of the last carom_match_step (or of the replay's last step). */
-CAROM_API carom_status carom_match_events(const carom_match *match, carom_event *events,
-                                          size_t capacity, size_t *count);
+CAROM_API carom_status carom_match_events(const carom_match* match, carom_event* events,
+                                          size_t capacity, size_t* count);
 
 /* The whole state, to go back to it later (search, training, rewinds). */
-CAROM_API carom_status carom_match_save(const carom_match *match, carom_state **out);
+CAROM_API carom_status carom_match_save(const carom_match* match, carom_state** out);
 /* Into a match on the same map: the state was saved from one. */
-CAROM_API carom_status carom_match_restore(carom_match *match, const carom_state *state);
-CAROM_API void carom_state_free(carom_state *state);
+CAROM_API carom_status carom_match_restore(carom_match* match, const carom_state* state);
+CAROM_API void carom_state_free(carom_state* state);
 
 /* ---- Replays ------------------------------------------------------------ */
 typedef struct carom_replay carom_replay;
@@ -242,10 +241,10 @@ typedef struct carom_replay carom_replay;
 /* A .crpl file (or its bytes), checked chunk by chunk: a file cut or damaged
  * after its header opens up to its last good chunk (carom_replay_info's
  * problem says where); one whose start is unusable is refused. */
-CAROM_API carom_status carom_replay_open(const char *path, carom_replay **out);
-CAROM_API carom_status carom_replay_open_bytes(const uint8_t *bytes, size_t size,
-                                               carom_replay **out);
-CAROM_API void carom_replay_free(carom_replay *replay);
+CAROM_API carom_status carom_replay_open(const char* path, carom_replay** out);
+CAROM_API carom_status carom_replay_open_bytes(const uint8_t* bytes, size_t size,
+                                               carom_replay** out);
+CAROM_API void carom_replay_free(carom_replay* replay);
 
 typedef struct carom_replay_info {
     uint32_t format_version, core_version;
@@ -259,9 +258,9 @@ typedef struct carom_replay_info {
     uint32_t score[2];   /* the footer's */
     char problem[160];   /* why reading stopped early ("" when it did not) */
 } carom_replay_info;
-CAROM_API carom_status carom_replay_get_info(const carom_replay *replay, carom_replay_info *out);
+CAROM_API carom_status carom_replay_get_info(const carom_replay* replay, carom_replay_info* out);
 /* The map the replay embeds (a new handle, the caller's to free). */
-CAROM_API carom_status carom_replay_map(const carom_replay *replay, carom_map **out);
+CAROM_API carom_status carom_replay_map(const carom_replay* replay, carom_map** out);
 
 typedef struct carom_roster_entry {
     uint64_t tick; /* joined or left before this tick's step (0: at the start) */
@@ -271,17 +270,17 @@ typedef struct carom_roster_entry {
     char name[33];
 } carom_roster_entry;
 /* Who played: the players at tick 0, then every join and leave. */
-CAROM_API carom_status carom_replay_roster(const carom_replay *replay, carom_roster_entry *entries,
-                                           size_t capacity, size_t *count);
+CAROM_API carom_status carom_replay_roster(const carom_replay* replay, carom_roster_entry* entries,
+                                           size_t capacity, size_t* count);
 
 /* The match as re-simulated at the replay's position (tick 0 on opening). */
-CAROM_API const carom_match *carom_replay_match(const carom_replay *replay);
+CAROM_API const carom_match* carom_replay_match(const carom_replay* replay);
 /* Steps up to `ticks` ticks (not beyond the last); *stepped says how many.
  * A tick whose changes the match refuses (a damaged file) is not stepped:
  * CAROM_ERROR_DATA, with the replay before it and *stepped set. */
-CAROM_API carom_status carom_replay_step(carom_replay *replay, uint64_t ticks, uint64_t *stepped);
+CAROM_API carom_status carom_replay_step(carom_replay* replay, uint64_t ticks, uint64_t* stepped);
 /* Goes to `tick` (at most the last), from the nearest keyframe before it. */
-CAROM_API carom_status carom_replay_seek(carom_replay *replay, uint64_t tick);
+CAROM_API carom_status carom_replay_seek(carom_replay* replay, uint64_t tick);
 
 typedef struct carom_verify_result {
     int32_t ok;          /* every tick's hash, every keyframe and the footer agree */
@@ -293,7 +292,7 @@ typedef struct carom_verify_result {
 } carom_verify_result;
 /* Re-simulates the whole replay against itself (the replay's position is
  * left as it was). */
-CAROM_API carom_status carom_replay_verify(const carom_replay *replay, carom_verify_result *out);
+CAROM_API carom_status carom_replay_verify(const carom_replay* replay, carom_verify_result* out);
 
 /* ---- A client without sockets ---------------------------------------- */
 /* The caller owns the socket, the clock and the thread: it feeds the client
@@ -304,35 +303,34 @@ CAROM_API carom_status carom_replay_verify(const carom_replay *replay, carom_ver
 typedef struct carom_client carom_client;
 
 typedef struct carom_client_config {
-    const char *name;    /* NULL: "player" */
-    int32_t room;        /* -1: the first room with space */
+    const char* name; /* NULL: "player" */
+    int32_t room;     /* -1: the first room with space */
     int32_t spectator;
-    uint64_t token;      /* random per player: the same token reclaims a slot */
-    const char *map_dirs; /* where <map>.json files are, ':'-separated; NULL: none */
-    const char *map_cache; /* a directory for maps fetched from servers; NULL: none kept */
-    int32_t bot;         /* the game's bot steers instead of carom_client_set_input */
+    uint64_t token;        /* random per player: the same token reclaims a slot */
+    const char* map_dirs;  /* where <map>.json files are, ':'-separated; NULL: none */
+    const char* map_cache; /* a directory for maps fetched from servers; NULL: none kept */
+    int32_t bot;           /* the game's bot steers instead of carom_client_set_input */
 } carom_client_config;
-CAROM_API void carom_client_config_init(carom_client_config *config);
+CAROM_API void carom_client_config_init(carom_client_config* config);
 
-CAROM_API carom_status carom_client_create(const carom_client_config *config,
-                                           carom_client **out);
-CAROM_API void carom_client_free(carom_client *client);
+CAROM_API carom_status carom_client_create(const carom_client_config* config, carom_client** out);
+CAROM_API void carom_client_free(carom_client* client);
 
 /* Starts the handshake. */
-CAROM_API carom_status carom_client_start(carom_client *client, uint64_t now_ms);
+CAROM_API carom_status carom_client_start(carom_client* client, uint64_t now_ms);
 /* One datagram from the server (any bytes: what is not valid is dropped). */
-CAROM_API carom_status carom_client_receive(carom_client *client, const uint8_t *bytes,
-                                            size_t size, uint64_t now_ms);
+CAROM_API carom_status carom_client_receive(carom_client* client, const uint8_t* bytes, size_t size,
+                                            uint64_t now_ms);
 /* One client tick: retries and timeouts, then this tick's input sent. */
-CAROM_API carom_status carom_client_tick(carom_client *client, uint64_t now_ms);
+CAROM_API carom_status carom_client_tick(carom_client* client, uint64_t now_ms);
 /* The input of the next ticks, until changed. */
-CAROM_API carom_status carom_client_set_input(carom_client *client, uint8_t input);
+CAROM_API carom_status carom_client_set_input(carom_client* client, uint8_t input);
 /* Says goodbye to the server (one more datagram to send). */
-CAROM_API carom_status carom_client_quit(carom_client *client, uint64_t now_ms);
+CAROM_API carom_status carom_client_quit(carom_client* client, uint64_t now_ms);
 /* The oldest datagram waiting to be sent: its size in *size (0: none),
  * removed from the queue. capacity must be at least CAROM_MAX_DATAGRAM. */
-CAROM_API carom_status carom_client_take_datagram(carom_client *client, uint8_t *buffer,
-                                                  size_t capacity, size_t *size);
+CAROM_API carom_status carom_client_take_datagram(carom_client* client, uint8_t* buffer,
+                                                  size_t capacity, size_t* size);
 
 typedef enum carom_client_state {
     CAROM_CLIENT_IDLE = 0,
@@ -357,11 +355,11 @@ typedef struct carom_client_info {
     char message[160];
     char map_source[160]; /* the file the map was found in, or "the server" (fetched) */
 } carom_client_info;
-CAROM_API carom_status carom_client_get_info(const carom_client *client, carom_client_info *out);
+CAROM_API carom_status carom_client_get_info(const carom_client* client, carom_client_info* out);
 /* The room's map (NULL until it is known) and the client's exact copy of
  * the match (NULL until a state came): borrowed. */
-CAROM_API const carom_map *carom_client_map(const carom_client *client);
-CAROM_API const carom_match *carom_client_match(const carom_client *client);
+CAROM_API const carom_map* carom_client_map(const carom_client* client);
+CAROM_API const carom_match* carom_client_match(const carom_client* client);
 
 typedef enum carom_ink {
     CAROM_INK_LEFT = 0,
@@ -380,14 +378,14 @@ typedef struct carom_scene_disk {
 typedef struct carom_scene_hud {
     uint32_t score[2];
     uint64_t ticks_left;
-    char phase[16];   /* "playing", "kickoff", "goal", "final", "waiting" */
-    char banner[96];  /* "GOAL! ann", "FINAL 3-2 left wins"... or "" */
+    char phase[16];  /* "playing", "kickoff", "goal", "final", "waiting" */
+    char banner[96]; /* "GOAL! ann", "FINAL 3-2 left wins"... or "" */
 } carom_scene_hud;
 /* What carom-client would draw at now_ms: disks in drawing order (your disk
  * predicted, the others interpolated) and the HUD. */
-CAROM_API carom_status carom_client_scene(carom_client *client, uint64_t now_ms,
-                                          carom_scene_disk *disks, size_t capacity,
-                                          size_t *count, carom_scene_hud *hud);
+CAROM_API carom_status carom_client_scene(carom_client* client, uint64_t now_ms,
+                                          carom_scene_disk* disks, size_t capacity, size_t* count,
+                                          carom_scene_hud* hud);
 
 #ifdef __cplusplus
 }
