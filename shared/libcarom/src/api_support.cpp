@@ -12,6 +12,14 @@ carom_status fail(carom_status status, std::string message) {
     return status;
 }
 
+std::filesystem::path readable_file(const char* path) {
+    std::filesystem::path file(require(path, "path"));
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throw Failure{CAROM_ERROR_IO, file.string() + ": not a file that can be read"};
+    return file;
+}
+
 }  // namespace carom::capi
 
 extern "C" {

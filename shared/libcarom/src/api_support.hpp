@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <filesystem>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -52,6 +53,9 @@ T* require(T* p, const char* what) {
     if (p == nullptr) throw Failure{CAROM_ERROR_ARGUMENT, std::string(what) + " is NULL"};
     return p;
 }
+
+// `path` as a file to read, or CAROM_ERROR_IO naming it when it is not one.
+std::filesystem::path readable_file(const char* path);
 
 // Copies `text` into a fixed char array, cut to fit, always terminated.
 template <std::size_t N>

@@ -108,13 +108,7 @@ uint8_t carom_input_toward(double dx, double dy, int kick) {
 }
 
 carom_status carom_map_load(const char* path, carom_map** out) {
-    return make_map(out, [&] {
-        const std::filesystem::path file(require(path, "path"));
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec))
-            throw Failure{CAROM_ERROR_IO, file.string() + ": not a file that can be read"};
-        return take(protocol::load_map_file(file));
-    });
+    return make_map(out, [&] { return take(protocol::load_map_file(readable_file(path))); });
 }
 
 carom_status carom_map_parse_json(const char* text, size_t size, carom_map** out) {

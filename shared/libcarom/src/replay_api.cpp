@@ -73,13 +73,7 @@ using namespace carom::capi;
 extern "C" {
 
 carom_status carom_replay_open(const char* path, carom_replay** out) {
-    return open(out, [&] {
-        const std::filesystem::path file(require(path, "path"));
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec))
-            throw Failure{CAROM_ERROR_IO, file.string() + ": not a file that can be read"};
-        return replay::read_replay(file);
-    });
+    return open(out, [&] { return replay::read_replay(readable_file(path)); });
 }
 
 carom_status carom_replay_open_bytes(const uint8_t* bytes, size_t size, carom_replay** out) {
