@@ -1,5 +1,4 @@
 // Maps: loaded, parsed or decoded into a validated map, and read back for drawing.
-#include <filesystem>
 #include <string>
 
 #include "api_support.hpp"

@@ -1,7 +1,6 @@
 // Replays: read and checked, stepped and sought through with the same
 // re-simulation carom-replay uses, and verified against themselves.
 #include <algorithm>
-#include <filesystem>
 #include <string>
 
 #include "api_support.hpp"
