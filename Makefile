@@ -2,7 +2,7 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench deps-determinism build test install play bench determinism fuzz corpus clean
+.PHONY: deps deps-bench deps-determinism deps-web build web test install play bench determinism fuzz corpus clean
 
 deps:
 	@scripts/install-deps.sh
@@ -13,11 +13,21 @@ deps-bench:
 deps-determinism:
 	@scripts/install-deps.sh determinism
 
+deps-web:
+	@scripts/install-deps.sh web
+
 build: deps
 	cmake --preset $(PRESET)
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-test: build
+# carom's core in WebAssembly (emscripten, build/web): carom-replay for Node
+# and the module of the page `carom-replay html` writes.
+web: deps-web
+	cmake --preset web
+	cmake --build --preset web -j $(JOBS)
+
+# The suite, with the replay pages in headless Chromium (which need `web`).
+test: build web
 	ctest --preset $(PRESET) -j $(JOBS)
 
 # Programs to $(PREFIX)/bin, maps to $(PREFIX)/share/carom/maps, man pages
@@ -38,8 +48,9 @@ bench: deps-bench
 	build/bench/bench/carom-bench replay
 	build/bench/bench/carom-bench server
 
-# The corpus re-simulated bit for bit by gcc -O0/-O2, clang -O3, ASan+UBSan
-# and an aarch64 cross build under qemu (scripts/determinism.sh).
+# The corpus re-simulated bit for bit by gcc -O0/-O2, clang -O3, ASan+UBSan,
+# aarch64, i686 and s390x under qemu and WebAssembly under Node
+# (scripts/determinism.sh).
 determinism: deps-determinism
 	JOBS=$(JOBS) scripts/determinism.sh
 

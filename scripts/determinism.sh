@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The determinism matrix: builds carom-replay with different compilers,
-# optimisation levels, sanitizers and three other architectures (aarch64,
-# 32-bit x86 with SSE2, big-endian s390x), re-simulates the replay corpus in
+# optimisation levels, sanitizers, three other architectures (aarch64,
+# 32-bit x86 with SSE2, big-endian s390x) and WebAssembly (emscripten, run
+# by Node; the same build as `make web`, in build/web), re-simulates the replay corpus in
 # each (verify --synctest) and checks that every configuration passes and
 # reports the same final hash for every file. One more configuration,
 # i686-x87 (80-bit x87 intermediates), is known to differ: it must be
@@ -27,10 +28,10 @@ root="build/determinism"
 # name: CMake preset (for its compiler and flags), extra cache variables.
 # The asan preset is gcc -O1 with ASan+UBSan; the other presets' optimisation
 # levels are overridden here where the matrix wants a different one.
-configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64 i686 s390x i686-x87)
+configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64 i686 s390x wasm32 i686-x87)
 declare -A preset=(
   [gcc-O0]=debug [gcc-O2]=release [clang-O3]=clang [asan]=asan [aarch64]=release
-  [i686]=release [s390x]=release [i686-x87]=release
+  [i686]=release [s390x]=release [wasm32]=web [i686-x87]=release
 )
 cross() { echo "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/$1-linux-gnu.cmake|-DCAROM_MAP_FILES=ON"; }
 declare -A extra=(
@@ -41,13 +42,26 @@ declare -A extra=(
   [aarch64]="$(cross aarch64)"
   [i686]="$(cross i686)"
   [s390x]="$(cross s390x)"
+  [wasm32]=""
   [i686-x87]="$(cross i686)|-DCAROM_X87=ON"
 )
+# Where each configuration builds (build/determinism/<name>, but wasm32:
+# the web preset's own directory, so that `make web` and the matrix share it).
+declare -A build_dir=([wasm32]=build/web)
+# The program to run (carom-replay, or its .js under Node).
+declare -A program=([wasm32]=replays/carom-replay.js)
+dir_of() { echo "${build_dir[$1]:-$root/$1}"; }
+tool_of() { echo "$(dir_of "$1")/${program[$1]:-replays/carom-replay}"; }
 # How to run the binary: the other architectures under user-mode emulation.
 declare -A runner=(
   [aarch64]=qemu-aarch64-static [i686]=qemu-i386-static [s390x]=qemu-s390x-static
-  [i686-x87]=qemu-i386-static
+  [i686-x87]=qemu-i386-static [wasm32]=node
 )
+# Configurations without the protocol tests (WebAssembly is little-endian,
+# as x86_64 is: s390x is the byte-order check) and without the JSON map
+# parser, which record the same map from the corpus replay that embeds it.
+declare -A no_protocol_tests=([wasm32]=1)
+declare -A record_map_of=([wasm32]=replays/corpus/churn-arena.crpl)
 # Configurations that must NOT re-simulate the corpus: x87 keeps 80-bit
 # intermediates. If it passed, the matrix could not tell a desync.
 declare -A must_diverge=([i686-x87]=1)
@@ -60,7 +74,7 @@ if [[ $# -gt 0 ]]; then
 fi
 
 for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ i686-linux-gnu-g++ s390x-linux-gnu-g++ \
-            qemu-aarch64-static qemu-i386-static qemu-s390x-static; do
+            qemu-aarch64-static qemu-i386-static qemu-s390x-static em++ node; do
   command -v "$tool" >/dev/null ||
     { echo "determinism: '$tool' not found; run scripts/install-deps.sh determinism" >&2; exit 2; }
 done
@@ -89,7 +103,8 @@ seconds() { date +%s; }
 start_all=$(seconds)
 
 for c in "${configs[@]}"; do
-  dir="$root/$c"
+  dir=$(dir_of "$c")
+  replay_tool=$(tool_of "$c")
   mkdir -p "$dir"
   echo "=== $c: configure and build carom-replay (log: $dir/build.log)"
   t0=$(seconds)
@@ -97,7 +112,7 @@ for c in "${configs[@]}"; do
   [[ -n "${extra[$c]}" ]] && IFS='|' read -r -a args <<<"${extra[$c]}"
   targets=(carom-replay)
   tests=OFF
-  if [[ -n "${runner[$c]:-}" && ! -v "must_diverge[$c]" ]]; then
+  if [[ -n "${runner[$c]:-}" && ! -v "must_diverge[$c]" && ! -v "no_protocol_tests[$c]" ]]; then
     targets+=(protocol_tests)
     tests=ON
   fi
@@ -115,7 +130,7 @@ for c in "${configs[@]}"; do
     # architecture-independent header-only libraries staged for it (gcc
     # reports those by their real /usr/include path).
     leaked=$(ninja -C "$dir" -t deps | grep -E '^ +/usr/include/' |
-             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|doctest/|xxhash\.h$|zstd\.h$|zstd_errors\.h$)' | sort -u || true)
+             grep -vE '^ +/usr/include/(flatbuffers/|CLI/|nlohmann/|doctest/|fmt/|xxhash\.h$|zstd\.h$|zstd_errors\.h$)' | sort -u || true)
     if [[ -n "$leaked" ]]; then
       echo "$leaked" | head -n 20
       problems+=("$c: the cross build included host headers from /usr/include (listed above)")
@@ -133,15 +148,16 @@ for c in "${configs[@]}"; do
     tail -n 3 "$dir/protocol_tests.log"
   fi
 
-  echo "=== $c: record a bot match on $record_map"
+  map="${record_map_of[$c]:-$record_map}"
+  echo "=== $c: record a bot match on $map"
   rm -f "$dir/recorded.crpl"
-  ${runner[$c]:-} "$dir/replays/carom-replay" record --map "$record_map" "${record_args[@]}" \
+  ${runner[$c]:-} "$replay_tool" record --map "$map" "${record_args[@]}" \
     -o "$dir/recorded.crpl" || problems+=("$c: carom-replay record failed")
 
   echo "=== $c: verify --synctest ${#corpus[@]} replays"
   t0=$(seconds)
   rc=0
-  ${runner[$c]:-} "$dir/replays/carom-replay" verify --synctest "${corpus[@]}" >"$dir/verify.log" 2>&1 || rc=$?
+  ${runner[$c]:-} "$replay_tool" verify --synctest "${corpus[@]}" >"$dir/verify.log" 2>&1 || rc=$?
   cat "$dir/verify.log"
   echo "    verify exit $rc in $(($(seconds) - t0)) s"
   if [[ -v "must_diverge[$c]" ]]; then
@@ -174,7 +190,7 @@ for c in "${configs[@]}"; do
   fi
 
   echo "=== $c: bot-only match on $bot_replay, $bot_ticks ticks"
-  out=$(${runner[$c]:-} "$dir/replays/carom-replay" bots "replays/corpus/$bot_replay" \
+  out=$(${runner[$c]:-} "$replay_tool" bots "replays/corpus/$bot_replay" \
         --ticks "$bot_ticks" 2>&1) || true
   echo "$out"
   got=$(grep -oE 'final hash [0-9a-f]{16}' <<<"$out" | awk '{print $3}' || true)
@@ -206,17 +222,17 @@ done
 # configuration that must agree), and verify with the reference build.
 rec_ref=""
 for c in "${configs[@]}"; do
-  [[ -v "must_diverge[$c]" || ! -s "$root/$c/recorded.crpl" ]] && continue
+  [[ -v "must_diverge[$c]" || ! -s "$(dir_of "$c")/recorded.crpl" ]] && continue
   [[ -z "$rec_ref" ]] && rec_ref=$c
 done
 if [[ -n "$rec_ref" ]]; then
   for c in "${configs[@]}"; do
-    file="$root/$c/recorded.crpl"
+    file="$(dir_of "$c")/recorded.crpl"
     [[ -s "$file" ]] || { recorded[$c]=none; continue; }
     same=no
-    cmp -s "$file" "$root/$rec_ref/recorded.crpl" && same=yes
+    cmp -s "$file" "$(dir_of "$rec_ref")/recorded.crpl" && same=yes
     rc=0
-    ${runner[$rec_ref]:-} "$root/$rec_ref/replays/carom-replay" verify --synctest "$file" >"$root/$c/recorded-verify.log" 2>&1 || rc=$?
+    ${runner[$rec_ref]:-} "$(tool_of "$rec_ref")" verify --synctest "$file" >"$(dir_of "$c")/recorded-verify.log" 2>&1 || rc=$?
     if [[ -v "must_diverge[$c]" ]]; then
       recorded[$c]=$([[ $same == no && $rc -eq 1 ]] && echo differs || echo SAME)
       [[ ${recorded[$c]} == differs ]] ||
@@ -225,7 +241,7 @@ if [[ -n "$rec_ref" ]]; then
       recorded[$c]=OK
     else
       recorded[$c]=FAIL
-      problems+=("$c: its recording is $([[ $same == yes ]] || echo "not ")byte-identical to $rec_ref's; $rec_ref's verify exited $rc ($root/$c/recorded-verify.log)")
+      problems+=("$c: its recording is $([[ $same == yes ]] || echo "not ")byte-identical to $rec_ref's; $rec_ref's verify exited $rc ($(dir_of "$c")/recorded-verify.log)")
     fi
   done
 fi

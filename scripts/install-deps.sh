@@ -2,7 +2,10 @@
 # Installs the Debian packages carom needs, only when some are missing.
 #   scripts/install-deps.sh          build + test dependencies
 #   scripts/install-deps.sh bench        also the peers the benchmarks compare against
-#   scripts/install-deps.sh determinism  also the aarch64 cross compiler and its emulator
+#   scripts/install-deps.sh determinism  also the cross compilers, their emulator and
+#                                        emscripten (the wasm32 column)
+#   scripts/install-deps.sh web          also emscripten, Chromium and playwright-core
+# emscripten builds also get zstd's source (the WebAssembly build compiles zstd).
 set -euo pipefail
 
 foreign_archs=()
@@ -24,11 +27,64 @@ case "${1:-}" in
   determinism)
     foreign_archs=(arm64 i386 s390x)
     packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static
+               emscripten node-acorn nodejs
                libflatbuffers-dev:arm64 libflatbuffers-dev:i386 libflatbuffers-dev:s390x
                libzstd-dev:arm64 libzstd-dev:i386 libzstd-dev:s390x) ;;
+  # emscripten compiles C and C++ only: zstd (replay chunks) is built from
+  # the source of the libzstd-dev installed here, fetched below. The browser
+  # tests drive Debian's Chromium with playwright-core (from npm, below).
+  web) packages+=(emscripten node-acorn nodejs chromium fonts-dejavu-core) ;;
   "") ;;
-  *) echo "install-deps.sh: unknown group '$1' (bench, determinism)" >&2; exit 2 ;;
+  *) echo "install-deps.sh: unknown group '$1' (bench, determinism, web)" >&2; exit 2 ;;
 esac
+
+sudo=""
+[[ $(id -u) -ne 0 ]] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+
+# zstd's source, the version of the installed libzstd-dev, from Debian's
+# source archive (apt checks it against the signed index), unpacked once in
+# /usr/local/src where every clone's web build finds it (cmake/wasm32-emscripten.cmake).
+fetch_zstd_source() {
+  local version upstream dir
+  version=$(dpkg-query -W -f='${source:Version}' "libzstd-dev:$(dpkg --print-architecture)")
+  upstream=${version%%+*}
+  upstream=${upstream%%-*}
+  dir=/usr/local/src/carom/zstd-$upstream
+  [[ -f "$dir/lib/zstd.h" ]] && return 0
+  echo "fetching zstd $version's source from Debian's archive into $dir" >&2
+  local list=/etc/apt/sources.list.d/carom-sources.sources
+  if [[ ! -f "$list" ]]; then
+    printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
+      "Suites: $(. /etc/os-release && echo "$VERSION_CODENAME")" 'Components: main' \
+      'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' | $sudo tee "$list" >/dev/null
+  fi
+  $sudo apt-get update -qq || echo "install-deps.sh: apt-get update reported errors (above); fetching anyway" >&2
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && chmod 755 . && apt-get source -qq --download-only "libzstd=$version" >/dev/null)
+  local tarball
+  tarball=$(ls "$tmp"/libzstd_*.orig.tar.* 2>/dev/null | head -n 1)
+  [[ -n "$tarball" ]] || { echo "install-deps.sh: apt-get source libzstd=$version fetched no tarball" >&2; exit 1; }
+  $sudo mkdir -p "$dir"
+  $sudo tar -xf "$tarball" -C "$dir" --strip-components=1
+  rm -rf "$tmp"
+  [[ -f "$dir/lib/zstd.h" ]] || { echo "install-deps.sh: $tarball holds no lib/zstd.h" >&2; exit 1; }
+}
+
+# playwright-core (no browser download: it drives Debian's Chromium) for the
+# page's tests, in /usr/local/lib/carom-web (NODE_PATH=.../node_modules).
+PLAYWRIGHT_VERSION=1.64.1
+fetch_playwright() {
+  local dir=/usr/local/lib/carom-web
+  local installed
+  installed=$(node -p "require('$dir/node_modules/playwright-core/package.json').version" 2>/dev/null || true)
+  [[ "$installed" == "$PLAYWRIGHT_VERSION" ]] && return 0
+  echo "installing playwright-core $PLAYWRIGHT_VERSION from npm into $dir" >&2
+  $sudo mkdir -p "$dir"
+  $sudo npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error \
+    "playwright-core@$PLAYWRIGHT_VERSION" >&2
+}
 
 missing=()
 for p in "${packages[@]}"; do
@@ -36,12 +92,20 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+# What the web build and its tests take from outside Debian's binary packages.
+fetch_web_extras() {
+  case "${1:-}" in
+    determinism) fetch_zstd_source ;;
+    web) fetch_zstd_source; fetch_playwright ;;
+  esac
+}
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  fetch_web_extras "${1:-}"
+  exit 0
+fi
 
 echo "installing missing packages: ${missing[*]}" >&2
-sudo=""
-[[ $(id -u) -ne 0 ]] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
 for arch in "${foreign_archs[@]}"; do
   dpkg --print-foreign-architectures | grep -qx "$arch" || $sudo dpkg --add-architecture "$arch"
 done
@@ -49,3 +113,4 @@ done
 # still fails clearly if a package it needs cannot be found.
 $sudo apt-get update -qq || echo "install-deps.sh: apt-get update reported errors (above); installing anyway" >&2
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fetch_web_extras "${1:-}"

@@ -29,6 +29,9 @@ Command add_bots(CLI::App& app);
 Command add_play(CLI::App& app);
 Command add_cast(CLI::App& app);
 Command add_missing(CLI::App& app, const char* name, const char* what);
+// Built with the network programs (libsodium's base64); the page's parts
+// come from `make web`.
+Command add_html(CLI::App& app);
 // Built with the network programs (SQLite; not in the cross builds).
 Command add_index(CLI::App& app);
 Command add_find(CLI::App& app);

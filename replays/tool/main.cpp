@@ -44,6 +44,12 @@ int main(int argc, char** argv) {
     commands.push_back(
         carom::tool::add_missing(app, "cast", "Write a replay as an asciicast v2 recording"));
 #endif
+#ifdef CAROM_HAVE_HTML
+    commands.push_back(carom::tool::add_html(app));
+#else
+    commands.push_back(carom::tool::add_missing(
+        app, "html", "Write a replay as one web page that re-simulates and draws it"));
+#endif
 #ifdef CAROM_HAVE_INDEX
     commands.push_back(carom::tool::add_index(app));
     commands.push_back(carom::tool::add_find(app));

@@ -11,6 +11,7 @@
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_search.hpp"
 #include "handles.hpp"
+#include "scene_api.hpp"
 
 struct carom_client {
     std::deque<std::vector<std::uint8_t>> outbox;  // oldest first
@@ -62,37 +63,6 @@ void refresh(carom_client& c) {
     } else {
         borrow(c.match_view, *match, c.map ? c.map->hash : 0, {});
     }
-}
-
-carom_ink ink_of(render::Ink ink) {
-    switch (ink) {
-        case render::Ink::team_left:
-            return CAROM_INK_LEFT;
-        case render::Ink::team_right:
-            return CAROM_INK_RIGHT;
-        case render::Ink::own:
-            return CAROM_INK_OWN;
-        case render::Ink::wall:
-            return CAROM_INK_DISC;
-        default:
-            return CAROM_INK_PUCK;
-    }
-}
-
-const char* phase_word(render::Phase phase) {
-    switch (phase) {
-        case render::Phase::playing:
-            return "playing";
-        case render::Phase::kickoff:
-            return "kickoff";
-        case render::Phase::goal:
-            return "goal";
-        case render::Phase::final:
-            return "final";
-        case render::Phase::waiting:
-            return "waiting";
-    }
-    return "playing";
 }
 
 }  // namespace
@@ -226,17 +196,7 @@ carom_status carom_client_scene(carom_client* client, uint64_t now_ms, carom_sce
     return guarded([&] {
         carom_client& c = client_of(client);
         const render::Scene scene = c.player->scene(now_ms, false);
-        fill(disks, capacity, count, scene.disks, [](const render::DiskView& d) {
-            return carom_scene_disk{d.position.x, d.position.y, d.radius, ink_of(d.ink), d.rgb};
-        });
-        if (hud != nullptr) {
-            *hud = {};
-            hud->score[0] = scene.hud.score[0];
-            hud->score[1] = scene.hud.score[1];
-            hud->ticks_left = scene.hud.ticks_left;
-            copy_text(hud->phase, phase_word(scene.hud.phase));
-            copy_text(hud->banner, scene.hud.banner);
-        }
+        fill_scene(scene, disks, capacity, count, hud);
     });
 }
 }

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "api_support.hpp"
 #include "carom.h"
 #include "carom/game/match.hpp"
 #include "carom/replay/replay.hpp"
@@ -43,6 +44,16 @@ namespace carom::capi {
 // The handle of a map (validated again: a map from a file or the wire was
 // checked when decoded, but a handle is only ever made of a playable one).
 carom_map* new_map(game::Map map);
+// A parsed map, or the parser's message as CAROM_ERROR_DATA.
+game::Map take_map(Result<game::Map> map);
+
+// Fills *out with the map `load()` makes (the usual status and error).
+carom_status make_map(carom_map** out, auto&& load) {
+    return guarded([&] {
+        require(out, "out");
+        *out = new_map(load());
+    });
+}
 
 // A borrowed view of `match`, with `events` as its last step's.
 void borrow(carom_match& view, const game::Match& match, std::uint64_t map_hash,

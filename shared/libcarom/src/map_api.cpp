@@ -1,10 +1,9 @@
-// Maps: loaded, parsed or decoded into a validated map, and read back for drawing.
+// Maps: decoded into a validated map, and read back for drawing (files and
+// text are parsed in map_files_api.cpp: the browser build has no parser).
 #include <string>
 
 #include "api_support.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
-#include "carom/stadium/hbs.hpp"
 #include "handles.hpp"
 
 namespace carom::capi {
@@ -14,19 +13,12 @@ carom_map* new_map(game::Map map) {
     return new carom_map{game::CheckedMap(std::move(map)), hash};
 }
 
-namespace {
-
-game::Map take(Result<game::Map> map) {
+game::Map take_map(Result<game::Map> map) {
     if (!map) throw Failure{CAROM_ERROR_DATA, map.error().message};
     return std::move(*map);
 }
 
-carom_status make_map(carom_map** out, auto&& load) {
-    return guarded([&] {
-        require(out, "out");
-        *out = new_map(load());
-    });
-}
+namespace {
 
 const game::Map& map_of(const carom_map* map) {
     return require(map, "map")->checked.get();
@@ -106,27 +98,9 @@ uint8_t carom_input_toward(double dx, double dy, int kick) {
     return game::Input::toward({dx, dy}, kick != 0).bits();
 }
 
-carom_status carom_map_load(const char* path, carom_map** out) {
-    return make_map(out, [&] { return take(protocol::load_map_file(readable_file(path))); });
-}
-
-carom_status carom_map_parse_json(const char* text, size_t size, carom_map** out) {
-    return make_map(out, [&] {
-        return take(protocol::parse_map_json(std::string(require(text, "text"), size), "json"));
-    });
-}
-
-carom_status carom_map_parse_hbs(const char* text, size_t size, carom_map** out) {
-    return make_map(out, [&] {
-        auto imported = stadium::import_stadium({require(text, "text"), size}, "hbs");
-        if (!imported) throw Failure{CAROM_ERROR_DATA, imported.error().message};
-        return std::move(imported->map);
-    });
-}
-
 carom_status carom_map_from_binary(const uint8_t* bytes, size_t size, carom_map** out) {
     return make_map(out, [&] {
-        return take(protocol::map_from_binary({require(bytes, "bytes"), size}));
+        return take_map(protocol::map_from_binary({require(bytes, "bytes"), size}));
     });
 }
 

@@ -5,6 +5,8 @@
 #include <initializer_list>
 #include <set>
 
+#include "carom/number_text.hpp"
+
 namespace carom::linksim {
 namespace {
 
@@ -21,9 +23,7 @@ std::optional<double> number(std::string_view text) {
 }
 
 std::string format(double value) {
-    char buffer[32];
-    const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return ec == std::errc{} ? std::string(buffer, ptr) : std::string("?");
+    return number_text(value);
 }
 
 // Appends rather than operator+ (gcc 12 warns falsely on "literal" + std::string).

@@ -1,9 +1,9 @@
 #include "carom/physics/defs.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 
+#include "carom/number_text.hpp"
 #include "carom/physics/domain.hpp"
 #include "carom/result.hpp"
 
@@ -12,9 +12,7 @@ namespace {
 
 // Shortest text that reads back as the same double.
 std::string num(double v) {
-    char buf[32];
-    const auto result = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, result.ptr);
+    return number_text(v);
 }
 
 std::string fmt_vec(Vec2 v) {

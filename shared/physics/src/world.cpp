@@ -1,11 +1,11 @@
 #include "carom/physics/world.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "carom/number_text.hpp"
 #include "carom/physics/domain.hpp"
 #include "smooth_corners.hpp"
 #include "world_impl.hpp"
@@ -30,9 +30,7 @@ std::uint32_t allocate_slot(std::vector<Slot>& slots, std::vector<std::uint32_t>
 }
 
 std::string num(double v) {
-    char buf[32];
-    const auto result = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, result.ptr);
+    return number_text(v);
 }
 
 // A position inside the coordinate domain (see domain.hpp).

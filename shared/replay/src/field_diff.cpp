@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
+
+#include "carom/number_text.hpp"
 
 namespace carom::replay {
 namespace {
@@ -159,9 +160,7 @@ void diff_maps(Differ& d, const game::Map& a, const game::Map& b) {
 }  // namespace
 
 std::string exact(double v) {
-    char buf[64];
-    const auto result = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, result.ptr);
+    return number_text(v);
 }
 
 std::vector<FieldDiff> diff_states(const game::MatchState& a, const game::MatchState& b) {

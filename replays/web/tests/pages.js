@@ -1,0 +1,229 @@
+// The replay pages in a real browser: `carom-replay html` writes the page of
+// every corpus file, of a match recorded on a HaxBall stadium (oval.hbs,
+// written in HaxBall's own JSON) and of a replay whose embedded map was
+// altered; headless Chromium (driven by playwright-core) opens each from
+// file:// and must say "verified" with the final hash the native
+// `carom-replay verify` prints, or, for the altered one, where it diverged.
+// It also checks the drawing of a goal (a screenshot kept in OUT), times
+// seeks, plays at 16x and drops a .crpl on a page.
+//   node pages.js CAROM_REPLAY REPLAY_ALTER_MAP CORPUS_DIR OVAL_HBS OUT_DIR
+'use strict';
+const { chromium } = require('playwright-core');
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const [tool, alterMap, corpusDir, stadium, outDir] = process.argv.slice(2);
+if (!outDir) {
+  console.error('usage: node pages.js CAROM_REPLAY REPLAY_ALTER_MAP CORPUS_DIR OVAL_HBS OUT_DIR');
+  process.exit(2);
+}
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+
+const failures = [];
+const check = (ok, what) => {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+};
+
+// The corpus as CTest knows it: the files, and those of older cores and formats.
+function corpus() {
+  const files = [];
+  for (const entry of fs.readdirSync(corpusDir, { withFileTypes: true })) {
+    const p = path.join(corpusDir, entry.name);
+    if (entry.isFile() && p.endsWith('.crpl')) files.push(p);
+    if (entry.isDirectory() && /^(core|format)/.test(entry.name))
+      for (const f of fs.readdirSync(p)) if (f.endsWith('.crpl')) files.push(path.join(p, f));
+  }
+  return files.sort();
+}
+
+// The native verdict: the final hash, or the divergence's tick.
+function nativeVerify(file) {
+  const run = spawnSync(tool, ['verify', file], { encoding: 'utf8' });
+  const text = run.stdout + run.stderr;
+  const hash = /final hash ([0-9a-f]{16})/.exec(text);
+  const diverged = /DIVERGED at tick (\d+)/.exec(text);
+  return { status: run.status, hash: hash && hash[1], divergedAt: diverged && Number(diverged[1]), text };
+}
+
+function makePage(replay, name) {
+  const page = path.join(outDir, `${name}.html`);
+  execFileSync(tool, ['html', replay, '-o', page], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return page;
+}
+
+const url = (file, query = '') => `file://${path.resolve(file)}${query}`;
+
+async function verdictOf(page) {
+  await page.waitForFunction(() => {
+    const text = document.getElementById('verdict').textContent;
+    return text !== '' && !text.startsWith('verifying');
+  }, null, { timeout: 120000 });
+  return page.evaluate(() => {
+    const v = document.getElementById('verdict');
+    return { text: v.textContent, ticks: Number(v.dataset.ticks), ms: Number(v.dataset.ms) };
+  });
+}
+
+// Counts the canvas's pixels near each of `colours` (#rrggbb) within a box
+// given as fractions of the canvas.
+function pixels(page, colours, box = [0, 0, 1, 1]) {
+  return page.evaluate(([wanted, b]) => {
+    const c = document.getElementById('field');
+    const x0 = Math.floor(b[0] * c.width);
+    const y0 = Math.floor(b[1] * c.height);
+    const w = Math.floor((b[2] - b[0]) * c.width);
+    const h = Math.floor((b[3] - b[1]) * c.height);
+    const data = c.getContext('2d').getImageData(x0, y0, w, h).data;
+    const rgb = wanted.map((s) => [1, 3, 5].map((i) => parseInt(s.slice(i, i + 2), 16)));
+    const counts = wanted.map(() => 0);
+    for (let i = 0; i < data.length; i += 4)
+      rgb.forEach((c2, k) => {
+        if (Math.abs(data[i] - c2[0]) + Math.abs(data[i + 1] - c2[1]) + Math.abs(data[i + 2] - c2[2]) < 24) counts[k]++;
+      });
+    return counts;
+  }, [colours, box]);
+}
+
+const LEFT = '#e5534b';
+const RIGHT = '#4b8fe5';
+const PUCK = '#f4f4f4';
+const BANNER = '#ffd43b';
+
+async function main() {
+  const cases = corpus().map((file) => ({ file, name: path.relative(corpusDir, file).replace(/[/.]/g, '-') }));
+  // A match on a stadium written in HaxBall's format, recorded here.
+  const recorded = path.join(outDir, 'oval-stadium.crpl');
+  execFileSync(tool, ['record', '--map', stadium, '--seed', '4', '--ticks', '5400', '-o', recorded],
+    { stdio: ['ignore', 'ignore', 'inherit'] });
+  cases.push({ file: recorded, name: 'oval-stadium' });
+  // A copy of team-arena whose embedded map has a box moved by 1e-9.
+  const altered = path.join(outDir, 'altered-map.crpl');
+  execFileSync(alterMap, [path.join(corpusDir, 'team-arena.crpl'), altered]);
+
+  const browser = await chromium.launch({
+    executablePath: process.env.CAROM_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const open = async (file, query) => {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(url(file, query));
+      return { page, errors };
+    };
+
+    // Every page: verified with the native hash, and drawn at its end.
+    const pace = [];
+    for (const c of cases) {
+      const native = nativeVerify(c.file);
+      const html = makePage(c.file, c.name);
+      const { page, errors } = await open(html, '?speed=16');
+      const verdict = await verdictOf(page);
+      const expect = `verified: final hash ${native.hash} matches the file`;
+      check(native.status === 0 && verdict.text.startsWith(expect),
+        `${c.name}: "${verdict.text}" (native: final hash ${native.hash})`);
+      const end = await page.evaluate(() => window.carom.seek(window.carom.state().length));
+      const phase = await page.textContent('#phase');
+      const drawn = await pixels(page, [LEFT, RIGHT, PUCK]);
+      check(errors.length === 0 && phase.length > 0 && drawn[2] > 0,
+        `${c.name}: at its end (tick ${end.tick}) the page shows "${phase}", puck pixels ${drawn[2]}` +
+        (errors.length ? `; page errors: ${errors.join('; ')}` : ''));
+      pace.push(`${c.name} ${verdict.ticks} ticks in ${verdict.ms.toFixed(0)} ms ` +
+        `(${(verdict.ticks / 60 / (verdict.ms / 1000)).toFixed(0)}x real time)`);
+      fs.writeFileSync(path.join(outDir, `${c.name}.size`), `${fs.statSync(html).size}\n`);
+      await page.close();
+    }
+    console.log(`verification in the page:\n  ${pace.join('\n  ')}`);
+
+    // The altered map: the page says where it diverged, never "verified".
+    {
+      const native = nativeVerify(altered);
+      const { page } = await open(makePage(altered, 'altered-map'));
+      const verdict = await verdictOf(page);
+      check(native.status === 1 && native.divergedAt !== null &&
+        verdict.text.startsWith(`DIVERGED at tick ${native.divergedAt}:`) && !/verified/i.test(verdict.text),
+        `altered map: "${verdict.text}" (native: diverged at tick ${native.divergedAt})`);
+      await page.close();
+    }
+
+    // A goal, drawn: team-arena in the pause after its first goal.
+    {
+      const { page } = await open(makePage(path.join(corpusDir, 'team-arena.crpl'), 'goal'));
+      await verdictOf(page);
+      const goals = await page.evaluate(() => window.carom.state().goals);
+      await page.evaluate((t) => window.carom.seek(t), goals[0] + 30);
+      const banner = await page.textContent('#phase');
+      const [left, right, puck, yellow] = await pixels(page, [LEFT, RIGHT, PUCK, BANNER]);
+      const [centre] = await pixels(page, [BANNER], [0.3, 0.4, 0.7, 0.6]);
+      await page.screenshot({ path: path.join(outDir, 'goal.png') });
+      check(banner.startsWith('GOAL!') && left > 50 && right > 50 && puck > 20 && centre > 200,
+        `a goal is drawn: "${banner}", pixels left ${left}, right ${right}, puck ${puck}, ` +
+        `banner ${yellow} (${centre} in the middle); screenshot ${path.join(outDir, 'goal.png')}`);
+      await page.close();
+    }
+
+    // Seeks on the longest match: anywhere, from the nearest keyframe.
+    {
+      const { page } = await open(makePage(path.join(corpusDir, 'ten-minutes-stadium.crpl'), 'seek'));
+      await verdictOf(page);
+      const length = await page.evaluate(() => window.carom.state().length);
+      let seed = 7;
+      const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+      const ticks = [length, 0, length - 1, 1, ...Array.from({ length: 40 }, () => next() % length)];
+      const times = [];
+      for (const t of ticks) {
+        const s = await page.evaluate((tick) => window.carom.seek(tick), t);
+        times.push(s.ms);
+        if (s.tick !== t) check(false, `seek to ${t} landed on ${s.tick}`);
+      }
+      const sorted = [...times].sort((a, b) => a - b);
+      console.log(`seek times over ${times.length} seeks: median ${sorted[sorted.length >> 1].toFixed(1)} ms, ` +
+        `max ${sorted[sorted.length - 1].toFixed(1)} ms`);
+      await page.close();
+    }
+
+    // Playing at 16x moves on; a dropped .crpl replaces the match.
+    {
+      const { page, errors } = await open(makePage(path.join(corpusDir, 'duel-rink.crpl'), 'play'),
+        '?speed=16&autoplay=1');
+      await verdictOf(page);
+      const a = await page.evaluate(() => window.carom.state());
+      await page.waitForTimeout(1500);
+      const b = await page.evaluate(() => window.carom.state());
+      check(a.speed === 16 && b.position > a.position,
+        `autoplay at 16x: from tick ${a.position.toFixed(0)} to ${b.position.toFixed(0)} in 1.5 s`);
+      const dropped = path.join(corpusDir, 'churn-rink.crpl');
+      const bytes = [...fs.readFileSync(dropped)];
+      await page.evaluate((data) => {
+        const file = new File([new Uint8Array(data)], 'churn-rink.crpl');
+        const transfer = new DataTransfer();
+        transfer.items.add(file);
+        document.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true }));
+      }, bytes);
+      await page.waitForFunction(() => document.getElementById('title').textContent.startsWith('churn-rink.crpl'));
+      const verdict = await verdictOf(page);
+      const native = nativeVerify(dropped);
+      check(verdict.text.startsWith(`verified: final hash ${native.hash}`) && errors.length === 0,
+        `a dropped churn-rink.crpl: "${verdict.text}"`);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  if (failures.length) {
+    console.log(`${failures.length} check(s) failed`);
+    process.exit(1);
+  }
+  console.log('every page verified and drew its match');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
