@@ -32,7 +32,8 @@ int main(int argc, char** argv) {
     std::size_t event = 0;
     std::size_t keyframe = 0;
     const auto keyframes_at = [&](std::uint64_t tick) {
-        for (; keyframe < r.keyframes.size() && r.keyframes[keyframe].state.tick == tick; ++keyframe)
+        for (; keyframe < r.keyframes.size() && r.keyframes[keyframe].state.tick == tick;
+             ++keyframe)
             out.add_keyframe(r.keyframes[keyframe]);
     };
     keyframes_at(0);
@@ -44,13 +45,13 @@ int main(int argc, char** argv) {
         for (; input < r.inputs.size() && r.inputs[input].tick == tick; ++input)
             applied.at(r.inputs[input].slot) = r.inputs[input].input;
         const std::size_t first = event;
-        while (event < r.events.size() && r.events[event].tick == tick) ++event;
+        while (event < r.events.size() && r.events[event].tick == tick)
+            ++event;
         // The file keeps the top tick_hash_bits of each hash: put them back on top.
         const std::uint64_t hash = r.tick_hash_bits >= 64
                                        ? r.hashes[tick - 1]
                                        : r.hashes[tick - 1] << (64 - r.tick_hash_bits);
-        out.add_tick(tick, applied, hash,
-                     std::span(r.events).subspan(first, event - first));
+        out.add_tick(tick, applied, hash, std::span(r.events).subspan(first, event - first));
         keyframes_at(tick);
     }
     out.finish(*r.footer);

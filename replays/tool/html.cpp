@@ -1,7 +1,8 @@
 // carom-replay html: a replay as one self-contained web page. The page holds
-// the replay (base64), carom's core compiled to WebAssembly (carom-viewer.js,
-// built by `make web`) and the viewer's script (replays/web): it opens from
-// file://, re-simulates the match, checks it against the file and draws it.
+// the replay (base64), carom's core compiled to WebAssembly (carom-viewer.js
+// and carom-viewer.wasm.gz, base64, built by `make web`) and the viewer's
+// script (replays/web): it opens from file://, re-simulates the match, checks
+// it against the file and draws it.
 #include <sodium.h>
 
 #include <cstdio>
@@ -23,7 +24,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // What a page is made of, all from one directory.
-constexpr const char* kWebFiles[] = {"page.html", "viewer.js", "carom-viewer.js"};
+constexpr const char* kWebFiles[] = {"page.html", "viewer.js", "carom-viewer.js",
+                                     "carom-viewer.wasm.gz"};
 
 struct HtmlArgs {
     std::string file;
@@ -55,24 +57,35 @@ Result<fs::path> find_web_dir(const HtmlArgs& a) {
     std::string looked;
     for (const fs::path& dir : web_dirs(a)) {
         bool whole = true;
-        for (const char* name : kWebFiles) whole = whole && fs::is_regular_file(dir / name);
+        for (const char* name : kWebFiles)
+            whole = whole && fs::is_regular_file(dir / name);
         if (whole) return dir;
         looked += (looked.empty() ? "" : ", ") + dir.string();
     }
-    return fail("the WebAssembly viewer is not built (looked for carom-viewer.js, page.html and "
-                "viewer.js in " +
-                looked + "): run `make web`, or name its directory with --web");
+    return fail(
+        "the WebAssembly viewer is not built (looked for carom-viewer.js, "
+        "carom-viewer.wasm.gz, page.html and viewer.js in " +
+        looked + "): run `make web`, or name its directory with --web");
 }
 
 std::string escape_html(const std::string& text) {
     std::string out;
     for (const char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -80,9 +93,8 @@ std::string escape_html(const std::string& text) {
 
 std::string base64(const std::string& bytes) {
     std::string out(sodium_base64_encoded_len(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
-    sodium_bin2base64(out.data(), out.size(),
-                      reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                      sodium_base64_VARIANT_ORIGINAL);
+    sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                      bytes.size(), sodium_base64_VARIANT_ORIGINAL);
     out.resize(out.size() - 1);  // the terminating NUL
     return out;
 }
@@ -91,7 +103,8 @@ std::string base64(const std::string& bytes) {
 bool closes_script(const std::string& text) {
     for (std::size_t at = text.find("</"); at != std::string::npos; at = text.find("</", at + 2)) {
         std::string tag = text.substr(at + 2, 6);
-        for (char& c : tag) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        for (char& c : tag)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (tag == "script") return true;
     }
     return false;
@@ -110,15 +123,16 @@ Result<std::string> make_page(const HtmlArgs& a, const replay::Replay& replay,
                               const std::string& bytes) {
     const auto dir = find_web_dir(a);
     if (!dir) return fail(dir.error().message);
-    std::string parts[3];
-    for (int i = 0; i < 3; ++i) {
+    std::string parts[std::size(kWebFiles)];
+    for (std::size_t i = 0; i < std::size(kWebFiles); ++i) {
         auto text = read_text(*dir / kWebFiles[i]);
         if (!text) return fail(text.error().message);
         parts[i] = std::move(*text);
     }
-    for (int i = 1; i < 3; ++i)
+    for (std::size_t i = 1; i < 3; ++i)
         if (closes_script(parts[i]))
-            return fail((*dir / kWebFiles[i]).string() + " contains \"</script\": it cannot be inlined");
+            return fail((*dir / kWebFiles[i]).string() +
+                        " contains \"</script\": it cannot be inlined");
     std::string page = std::move(parts[0]);
     const std::string title = "carom: " + game::printable_name(replay.header.map.name) + " (" +
                               fs::path(a.file).filename().string() + ")";
@@ -129,6 +143,7 @@ Result<std::string> make_page(const HtmlArgs& a, const replay::Replay& replay,
           {"REPLAY_NAME", escape_html(fs::path(a.file).filename().string())},
           {"VIEWER", parts[1]},
           {"MODULE", parts[2]},
+          {"WASM_GZIP_BASE64", base64(parts[3])},
           {"REPLAY_BASE64", base64(bytes)}})
         if (auto filled = fill(page, name, value); !filled) return fail(filled.error().message);
     return page;
@@ -141,7 +156,8 @@ int run_html(HtmlArgs a) {
         return kExitUnreadable;
     }
     if (replay->problem)
-        std::fprintf(stderr, "carom-replay html: %s: damaged, the page plays up to tick %llu (%s)\n",
+        std::fprintf(stderr,
+                     "carom-replay html: %s: damaged, the page plays up to tick %llu (%s)\n",
                      a.file.c_str(), static_cast<unsigned long long>(replay->last_tick()),
                      describe(*replay->problem).c_str());
     const auto bytes = read_text(a.file);
@@ -190,10 +206,12 @@ Command add_html(CLI::App& app) {
     sub->add_option("file", args->file, "Replay file")->required();
     sub->add_option("-o,--output", args->output, "The page to write (default: FILE with .html)");
     sub->add_option("--web", args->web_dir,
-                    "The directory of carom-viewer.js, page.html and viewer.js (default: "
+                    "The directory of carom-viewer.js, carom-viewer.wasm.gz, page.html and "
+                    "viewer.js (default: "
                     "$CAROM_WEB_DIR, the build tree's `make web` output, the installed copy)");
-    sub->footer("Exit codes: 0 written, 2 unreadable file, no viewer built, bad arguments or a "
-                "write error.");
+    sub->footer(
+        "Exit codes: 0 written, 2 unreadable file, no viewer built, bad arguments or a "
+        "write error.");
     return {sub, [args] { return run_html(*args); }};
 }
 

@@ -1,7 +1,9 @@
 // The replay page's viewer: the match re-simulated by carom's own core,
-// compiled to WebAssembly (carom-viewer.js, which defines createCaromViewer),
-// drawn on a canvas. `carom-replay html` puts this script, the module and the
-// replay into one page; a .crpl dropped on the page replaces the replay.
+// compiled to WebAssembly (carom-viewer.js, which defines createCaromViewer,
+// and its WebAssembly, gzipped), drawn on a canvas. `carom-replay html` puts
+// this script, the module and the replay into one page; a .crpl dropped on
+// the page replaces the replay. Its compressed chunks are read by the zstd
+// inside the module, as carom-replay reads them.
 'use strict';
 
 // ---- C structs in the module's memory ---------------------------------
@@ -142,10 +144,10 @@ const hex = (h) => h.toString(16).padStart(16, '0');
 // network, and a page opened from file:// works.
 const WORKER_MAIN = `
 onmessage = async (event) => {
-  const carom = new Carom(await createCaromViewer());
   const started = performance.now();
+  const carom = new Carom(await createCaromViewer({ wasmBinary: event.data.wasm }));
   try {
-    const replay = carom.openReplay(new Uint8Array(event.data));
+    const replay = carom.openReplay(new Uint8Array(event.data.replay));
     const result = carom.get('carom_replay_verify', S.verify, replay);
     postMessage({ result, ms: performance.now() - started });
   } catch (error) {
@@ -153,7 +155,7 @@ onmessage = async (event) => {
   }
 };`;
 
-function startVerification(bytes, onDone) {
+function startVerification(wasm, bytes, onDone) {
   const source = [document.getElementById('carom-module').textContent,
     `const FIELD = ${JSON.stringify(FIELD)};`, struct.toString(), `const S = ${JSON.stringify(S)};`,
     Carom.toString(), WORKER_MAIN].join('\n');
@@ -161,7 +163,7 @@ function startVerification(bytes, onDone) {
   const worker = new Worker(url);
   worker.onmessage = (event) => { onDone(event.data); worker.terminate(); URL.revokeObjectURL(url); };
   worker.onerror = (event) => { onDone({ error: event.message || 'the worker failed', ms: 0 }); };
-  worker.postMessage(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  worker.postMessage({ wasm, replay: bytes.slice().buffer });
   return worker;
 }
 
@@ -202,10 +204,10 @@ class Viewer {
   }
 
   free() {
-    this.m = this.carom.m;
-    this.m._carom_viewer_free(this.viewer);
-    this.m._carom_map_free(this.map);
-    this.m._carom_replay_free(this.replay);
+    const m = this.carom.m;
+    m._carom_viewer_free(this.viewer);
+    m._carom_map_free(this.map);
+    m._carom_replay_free(this.replay);
   }
 
   // Moves the match to `tick`; what it cost (ticks re-simulated).
@@ -327,10 +329,19 @@ function draw(canvas, v, scene, players, follow) {
 }
 
 // ---- The page ----------------------------------------------------------------
+const fromBase64 = (text) => Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
+
+// The module's WebAssembly, which the page holds gzipped.
+function inflate(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
 async function main() {
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
-  const carom = new Carom(await createCaromViewer());
+  const wasm = await inflate(fromBase64($('carom-wasm').textContent));
+  const carom = new Carom(await createCaromViewer({ wasmBinary: wasm }));
   const canvas = $('field');
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
   let v = null;
@@ -442,7 +453,7 @@ async function main() {
     $('verdict').textContent = 'verifying: re-simulating the whole match…';
     $('verdict').className = '';
     const v0 = v;
-    worker = startVerification(bytes, (outcome) => showVerdict(outcome, v0));
+    worker = startVerification(wasm, bytes, (outcome) => showVerdict(outcome, v0));
     lastSeek = seekTo(Number(params.get('tick') || 0));
     playing = params.get('autoplay') === '1';
     render();
@@ -493,7 +504,7 @@ async function main() {
   setSpeed(params.get('speed') || 1);
   const data = $('carom-replay').textContent.trim();
   if (data) {
-    load(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)), $('carom-replay').dataset.name);
+    load(fromBase64(data), $('carom-replay').dataset.name);
   } else {
     $('verdict').textContent = 'drop a .crpl file on this page';
   }
