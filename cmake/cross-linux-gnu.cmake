@@ -24,20 +24,11 @@ set(CMAKE_EXE_LINKER_FLAGS_INIT -static)
 # so they point into the stage too.
 set(_stage "${CMAKE_BINARY_DIR}/${CAROM_CROSS_TRIPLE}-host-headers")
 set(CAROM_CROSS_HEADERS "${_stage}/usr/include")
-if(NOT CMAKE_IN_TRY_COMPILE)
-  file(MAKE_DIRECTORY "${_stage}/usr/include" "${_stage}/usr/share/cmake" "${_stage}/usr/lib/cmake")
-  foreach(_entry
-      include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/doctest
-      include/zstd.h include/zstd_errors.h
-      share/cmake/CLI11 share/cmake/nlohmann_json lib/cmake/doctest)
-    if(NOT EXISTS "/usr/${_entry}")
-      message(FATAL_ERROR "${CAROM_CROSS_TRIPLE} toolchain: /usr/${_entry} is missing (scripts/install-deps.sh)")
-    endif()
-    if(NOT IS_SYMLINK "${_stage}/usr/${_entry}")
-      file(CREATE_LINK "/usr/${_entry}" "${_stage}/usr/${_entry}" SYMBOLIC)
-    endif()
-  endforeach()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/CaromStageHeaders.cmake)
+carom_stage_host_headers("${_stage}" ${CAROM_CROSS_TRIPLE}
+  include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/doctest
+  include/zstd.h include/zstd_errors.h
+  share/cmake/CLI11 share/cmake/nlohmann_json lib/cmake/doctest)
 
 # FlatBuffers' JSON parser (map files) is a compiled library: the target's
 # build comes from Debian's multiarch package (libflatbuffers-dev:<arch>,

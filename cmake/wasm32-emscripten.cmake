@@ -12,19 +12,10 @@ include(/usr/share/emscripten/cmake/Modules/Platform/Emscripten.cmake)
 # uses live in /usr/include next to glibc. Stage just them as symlinks.
 set(_stage "${CMAKE_BINARY_DIR}/wasm32-host-headers")
 set(CAROM_CROSS_HEADERS "${_stage}/usr/include")
-if(NOT CMAKE_IN_TRY_COMPILE)
-  file(MAKE_DIRECTORY "${_stage}/usr/include" "${_stage}/usr/share/cmake")
-  foreach(_entry
-      include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/fmt
-      share/cmake/CLI11 share/cmake/nlohmann_json)
-    if(NOT EXISTS "/usr/${_entry}")
-      message(FATAL_ERROR "wasm32 toolchain: /usr/${_entry} is missing (scripts/install-deps.sh web)")
-    endif()
-    if(NOT IS_SYMLINK "${_stage}/usr/${_entry}")
-      file(CREATE_LINK "/usr/${_entry}" "${_stage}/usr/${_entry}" SYMBOLIC)
-    endif()
-  endforeach()
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/CaromStageHeaders.cmake)
+carom_stage_host_headers("${_stage}" wasm32
+  include/flatbuffers include/CLI include/nlohmann include/xxhash.h include/fmt
+  share/cmake/CLI11 share/cmake/nlohmann_json)
 # The stage keeps /usr's layout (the package files find their headers
 # relative to themselves), so /usr is searched under each root.
 list(APPEND CMAKE_FIND_ROOT_PATH "${_stage}")
