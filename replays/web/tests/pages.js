@@ -170,6 +170,15 @@ async function main() {
       check(banner.startsWith('GOAL!') && left > 50 && right > 50 && puck > 20 && centre > 200,
         `a goal is drawn: "${banner}", pixels left ${left}, right ${right}, puck ${puck}, ` +
         `banner ${yellow} (${centre} in the middle); screenshot ${path.join(outDir, 'goal.png')}`);
+      // Following a player draws its disk in the followed ink (the banner's yellow).
+      await page.evaluate(() => window.carom.seek(120));
+      const [before] = await pixels(page, [BANNER]);
+      const slot = await page.evaluate(() => document.getElementById('follow').options[1].value);
+      await page.selectOption('#follow', slot);
+      const [after] = await pixels(page, [BANNER]);
+      const note = await page.evaluate(() => window.carom.state().follow);
+      check(before === 0 && after > 100 && String(note) === slot,
+        `following slot ${slot}: ${after} pixels in the followed ink (${before} before)`);
       await page.close();
     }
 
