@@ -47,7 +47,7 @@ async function main() {
       rates.node.push(verifyRate(process.execPath, [wasm]));
       const tab = await browser.newPage();
       await tab.goto(`file://${page}`);
-      await tab.waitForFunction(() => /^(verified|DIVERGED|refused|could not)/.test(
+      await tab.waitForFunction(() => /^(verified|DIVERGED|not proven|could not)/.test(
         document.getElementById('verdict').textContent), null, { timeout: 120000 });
       const v = await tab.evaluate(() => document.getElementById('verdict').dataset);
       rates.page.push(Number(v.ticks) / (Number(v.ms) / 1000));

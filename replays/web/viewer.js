@@ -412,7 +412,8 @@ async function main() {
       el.textContent = `DIVERGED at tick ${r.divergence_tick}: ${r.what}`;
       el.className = 'bad';
     } else {
-      el.textContent = `refused: ${r.what}`;
+      // A file cut short (or one that cannot be played back): what it holds, and why no proof.
+      el.textContent = `not proven: ${r.what}; its first ${r.ticks} ticks re-simulate as recorded`;
       el.className = 'bad';
     }
     el.dataset.ticks = String(r.ticks);

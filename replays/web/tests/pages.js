@@ -157,6 +157,21 @@ async function main() {
       await page.close();
     }
 
+    // A file cut short (a killed recorder, a broken download): it plays up
+    // to where it stops, and the page says why it proves nothing more.
+    {
+      const cut = path.join(outDir, 'cut.crpl');
+      fs.writeFileSync(cut, fs.readFileSync(path.join(corpusDir, 'duel-rink.crpl')).subarray(0, 9000));
+      const { page, errors } = await open(makePage(cut, 'cut'));
+      const verdict = await verdictOf(page);
+      const end = await page.evaluate(() => window.carom.seek(window.carom.state().length));
+      const phase = await page.textContent('#phase');
+      check(verdict.text.startsWith('not proven: incomplete: the file stops at byte') &&
+        !/verified/i.test(verdict.text) && end.tick > 0 && phase.startsWith('the file stops here') &&
+        errors.length === 0, `a cut file: "${verdict.text}"; at its end (tick ${end.tick}): "${phase}"`);
+      await page.close();
+    }
+
     // A goal, drawn: team-arena in the pause after its first goal.
     {
       const { page } = await open(makePage(path.join(corpusDir, 'team-arena.crpl'), 'goal'));
