@@ -70,4 +70,12 @@ status=0
 "$prefix/bin/carom-server" --bind 127.0.0.1 --port 0 --map custom 2> "$work/server.log" || status=$?
 [[ $status -eq 1 ]] || fail "an unknown map name exited $status, not 1"
 grep -q "map 'custom' not found in .*$prefix/share/carom/maps" "$work/server.log" || fail "no useful message for a missing map"
+# A match as a web page, from the installed copy of `make web`'s viewer.
+for f in carom-viewer.js carom-viewer.wasm.gz page.html viewer.js; do
+  [[ -s $prefix/share/carom/web/$f ]] || fail "share/carom/web/$f not installed (make web first)"
+done
+"$prefix/bin/carom-replay" html "$work/custom.crpl" -o "$work/custom.html" > "$work/html.log" ||
+  fail "carom-replay html from the installed viewer"
+grep -q "the viewer of $prefix/share/carom/web" "$work/html.log" || fail "html did not take the installed viewer"
+grep -q 'id="carom-wasm"' "$work/custom.html" || fail "the page holds no WebAssembly"
 echo "installed to $prefix and ran from /: ok"

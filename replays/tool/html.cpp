@@ -33,13 +33,17 @@ struct HtmlArgs {
     std::string web_dir;
 };
 
-// Where the page's parts are: --web, $CAROM_WEB_DIR, the build tree's web
-// build (make web), the installed copy.
+// Where the page's parts are: --web, $CAROM_WEB_DIR, beside an installed
+// program (PREFIX/share/carom/web), the build tree's web build (make web),
+// the prefix the build was configured for.
 std::vector<fs::path> web_dirs(const HtmlArgs& a) {
     if (!a.web_dir.empty()) return {a.web_dir};
     std::vector<fs::path> dirs;
     if (const char* env = std::getenv("CAROM_WEB_DIR"); env != nullptr && *env != '\0')
         dirs.emplace_back(env);
+    std::error_code ec;
+    if (const fs::path exe = fs::canonical("/proc/self/exe", ec); !ec)
+        dirs.push_back(exe.parent_path().parent_path() / "share" / "carom" / "web");
     dirs.emplace_back(CAROM_WEB_BUILD_DIR);
     dirs.emplace_back(CAROM_WEB_INSTALLED_DIR);
     return dirs;
@@ -119,19 +123,17 @@ Status fill(std::string& page, const std::string& name, const std::string& value
     return {};
 }
 
-Result<std::string> make_page(const HtmlArgs& a, const replay::Replay& replay,
+Result<std::string> make_page(const HtmlArgs& a, const fs::path& dir, const replay::Replay& replay,
                               const std::string& bytes) {
-    const auto dir = find_web_dir(a);
-    if (!dir) return fail(dir.error().message);
     std::string parts[std::size(kWebFiles)];
     for (std::size_t i = 0; i < std::size(kWebFiles); ++i) {
-        auto text = read_text(*dir / kWebFiles[i]);
+        auto text = read_text(dir / kWebFiles[i]);
         if (!text) return fail(text.error().message);
         parts[i] = std::move(*text);
     }
     for (std::size_t i = 1; i < 3; ++i)
         if (closes_script(parts[i]))
-            return fail((*dir / kWebFiles[i]).string() +
+            return fail((dir / kWebFiles[i]).string() +
                         " contains \"</script\": it cannot be inlined");
     std::string page = std::move(parts[0]);
     const std::string title = "carom: " + game::printable_name(replay.header.map.name) + " (" +
@@ -166,7 +168,12 @@ int run_html(HtmlArgs a) {
         return kExitUnreadable;
     }
     if (a.output.empty()) a.output = fs::path(a.file).replace_extension(".html").string();
-    const auto page = make_page(a, *replay, *bytes);
+    const auto dir = find_web_dir(a);
+    if (!dir) {
+        std::fprintf(stderr, "carom-replay html: %s\n", dir.error().message.c_str());
+        return kExitUnreadable;
+    }
+    const auto page = make_page(a, *dir, *replay, *bytes);
     if (!page) {
         std::fprintf(stderr, "carom-replay html: %s\n", page.error().message.c_str());
         return kExitUnreadable;
@@ -191,9 +198,11 @@ int run_html(HtmlArgs a) {
                      error.message().c_str());
         return kExitUnreadable;
     }
-    std::printf("%s: %zu bytes, the match of %s (%llu ticks); open it in a browser\n",
-                a.output.c_str(), page->size(), a.file.c_str(),
-                static_cast<unsigned long long>(replay->last_tick()));
+    std::printf(
+        "%s: %zu bytes, the match of %s (%llu ticks) and the viewer of %s; open it in a "
+        "browser\n",
+        a.output.c_str(), page->size(), a.file.c_str(),
+        static_cast<unsigned long long>(replay->last_tick()), dir->c_str());
     return kExitOk;
 }
 
