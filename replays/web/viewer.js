@@ -217,14 +217,21 @@ class Viewer {
     return Number(new DataView(this.carom.m.HEAPU8.buffer).getBigUint64(stepsAt, true));
   }
 
+  // The scene at the viewer's tick, in one call: a disk per puck, slot and disc at most.
   scene(follow) {
-    const hudAt = this.carom.m._malloc(S.hud.size);
+    const m = this.carom.m;
+    const capacity = this.mapInfo.pucks + this.mapInfo.slots + this.mapInfo.discs;
+    const disksAt = m._malloc(S.sceneDisk.size * capacity);
+    const hudAt = m._malloc(S.hud.size);
+    const countAt = this.carom.scratch + 8;
     try {
-      const disks = this.carom.list('carom_viewer_scene', S.sceneDisk, this.viewer, follow);
-      this.carom.call('carom_viewer_scene', this.viewer, follow, 0, 0, this.carom.scratch + 8, hudAt);
+      this.carom.call('carom_viewer_scene', this.viewer, follow, disksAt, capacity, countAt, hudAt);
+      const n = Math.min(new DataView(m.HEAPU8.buffer).getUint32(countAt, true), capacity);
+      const disks = Array.from({ length: n }, (_, i) => this.carom.read(S.sceneDisk, disksAt + i * S.sceneDisk.size));
       return { disks, hud: this.carom.read(S.hud, hudAt) };
     } finally {
-      this.carom.m._free(hudAt);
+      m._free(hudAt);
+      m._free(disksAt);
     }
   }
 
