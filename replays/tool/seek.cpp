@@ -7,7 +7,7 @@
 
 namespace carom::tool {
 
-SeekEngine::SeekEngine(const replay::Replay& replay) : replay_(replay) {
+SeekEngine::SeekEngine(const replay::Replay& replay) : replay_(replay), map_(replay.header.map) {
     for (const game::MatchEvent& e : replay.events) {
         if (e.tick > replay.last_tick()) continue;
         if (e.kind == game::MatchEvent::Kind::goal)
@@ -32,14 +32,14 @@ void SeekEngine::restart(const replay::Keyframe* keyframe) {
     sim_.reset();
     if (keyframe != nullptr) {
         try {
-            sim_.emplace(replay_, *keyframe);
+            sim_.emplace(replay_, *keyframe, &map_);
             return;
         } catch (const replay::InconsistentReplay&) {
             // A keyframe the match refuses: play from the start instead (slower, still right).
             sim_.reset();
         }
     }
-    sim_.emplace(replay_);
+    sim_.emplace(replay_, &map_);
 }
 
 Status SeekEngine::seek(std::uint64_t target) {

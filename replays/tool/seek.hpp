@@ -53,6 +53,7 @@ class SeekEngine {
     void restart(const replay::Keyframe* keyframe);
 
     const replay::Replay& replay_;
+    game::CheckedMap map_;  // the header's map, checked once for every restart
     std::optional<replay::Resimulation> sim_;
     std::vector<GoalMark> goals_;
     std::vector<std::uint64_t> kickoffs_;

@@ -35,6 +35,7 @@ struct carom_state {
 struct carom_replay {
     carom::replay::Replay replay;
     std::uint64_t map_hash = 0;
+    std::optional<carom::game::CheckedMap> map;      // the header's, checked at the first restart
     std::optional<carom::replay::Resimulation> sim;  // at the replay's position
     carom_match view;                                // borrows sim's match
 };

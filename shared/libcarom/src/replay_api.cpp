@@ -24,11 +24,12 @@ void show(carom_replay& r) {
 // Starts the re-simulation over: from tick 0, or from a keyframe.
 void restart(carom_replay& r, const replay::Keyframe* keyframe) {
     r.sim.reset();
+    if (!r.map) r.map.emplace(r.replay.header.map);
     try {
         if (keyframe != nullptr) {
-            r.sim.emplace(r.replay, *keyframe);
+            r.sim.emplace(r.replay, *keyframe, &*r.map);
         } else {
-            r.sim.emplace(r.replay);
+            r.sim.emplace(r.replay, &*r.map);
         }
     } catch (const replay::InconsistentReplay& e) {
         throw Failure{CAROM_ERROR_DATA, e.what()};

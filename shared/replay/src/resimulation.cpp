@@ -3,10 +3,18 @@
 #include <algorithm>
 
 namespace carom::replay {
+namespace {
 
-Resimulation::Resimulation(const Replay& replay)
+game::CheckedMap checked(const Replay& replay, const game::CheckedMap* map) {
+    return map != nullptr ? *map : game::CheckedMap(replay.header.map);
+}
+
+}  // namespace
+
+Resimulation::Resimulation(const Replay& replay, const game::CheckedMap* map)
     : replay_(replay),
-      match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
+      match_(checked(replay, map), replay.header.seed,
+             statics_in_hash(replay.header.core_version)) {
     held_.assign(match_.slot_count(), game::Input{});
     try {
         for (const PlayerInfo& p : replay.header.players)
@@ -17,9 +25,11 @@ Resimulation::Resimulation(const Replay& replay)
     seek_streams(0);
 }
 
-Resimulation::Resimulation(const Replay& replay, const Keyframe& keyframe)
+Resimulation::Resimulation(const Replay& replay, const Keyframe& keyframe,
+                           const game::CheckedMap* map)
     : replay_(replay),
-      match_(replay.header.map, replay.header.seed, statics_in_hash(replay.header.core_version)) {
+      match_(checked(replay, map), replay.header.seed,
+             statics_in_hash(replay.header.core_version)) {
     try {
         match_.restore(keyframe.state);
     } catch (const std::invalid_argument& e) {

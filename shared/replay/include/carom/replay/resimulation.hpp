@@ -20,10 +20,13 @@ class InconsistentReplay : public std::runtime_error {
 
 class Resimulation {
   public:
-    // From the start: the header's players join at tick 0.
-    explicit Resimulation(const Replay& replay);
+    // From the start: the header's players join at tick 0. `map`, when
+    // given, is the header's map already checked (a caller that restarts
+    // often, like a seek, checks it once); else it is checked here.
+    explicit Resimulation(const Replay& replay, const game::CheckedMap* map = nullptr);
     // From a keyframe alone (synctest, seeking).
-    Resimulation(const Replay& replay, const Keyframe& keyframe);
+    Resimulation(const Replay& replay, const Keyframe& keyframe,
+                 const game::CheckedMap* map = nullptr);
 
     // Steps the next tick and returns the state hash after it; the error
     // (nothing stepped) when the file asks for something the match refuses
