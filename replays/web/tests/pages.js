@@ -225,16 +225,22 @@ async function main() {
       await page.close();
     }
 
-    // Playing at 16x moves on; a dropped .crpl replaces the match.
+    // Played at 16x to the final whistle; then a dropped .crpl replaces the match.
     {
-      const { page, errors } = await open(makePage(path.join(corpusDir, 'duel-rink.crpl'), 'play'),
+      const { page, errors } = await open(makePage(path.join(corpusDir, 'bumpers-stadium.crpl'), 'play'),
         '?speed=16&autoplay=1');
       await verdictOf(page);
       const a = await page.evaluate(() => window.carom.state());
-      await page.waitForTimeout(1500);
-      const b = await page.evaluate(() => window.carom.state());
-      check(a.speed === 16 && b.position > a.position,
-        `autoplay at 16x: from tick ${a.position.toFixed(0)} to ${b.position.toFixed(0)} in 1.5 s`);
+      const started = Date.now();
+      await page.waitForFunction(() => {
+        const s = window.carom.state();
+        return !s.playing && s.position >= s.length;
+      }, null, { timeout: 120000 });
+      const seconds = (Date.now() - started) / 1000;
+      const phase = await page.textContent('#phase');
+      check(a.speed === 16 && a.playing && phase.startsWith('FINAL'),
+        `autoplay at 16x: from tick ${a.position.toFixed(0)} to the end of ${a.length} ticks in ` +
+        `${seconds.toFixed(1)} s, showing "${phase}"`);
       const dropped = path.join(corpusDir, 'churn-rink.crpl');
       const bytes = [...fs.readFileSync(dropped)];
       await page.evaluate((data) => {
