@@ -41,6 +41,18 @@ std::optional<game::Slot> find_player(const replay::Replay& replay, const std::s
     return found;
 }
 
+std::string goal_note(const SeekEngine& engine) {
+    const game::Match& m = engine.match();
+    if (m.phase() != game::Phase::goal_pause) return {};
+    const GoalMark* g = engine.goal_at_or_before(engine.tick());
+    if (g == nullptr) return {};
+    if (g->scorer && *g->scorer < m.slot_count())
+        return "by " + render::display_name(m, *g->scorer);
+    if (g->own_goal_by && *g->own_goal_by < m.slot_count())
+        return "own goal by " + render::display_name(m, *g->own_goal_by);
+    return {};
+}
+
 render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
                           const ViewOptions& options) {
     const game::Match& m = engine.match();
@@ -59,14 +71,7 @@ render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engin
 
     render::Hud& h = scene.hud;
     h.tick_rate_hz = engine.replay().header.tick_rate;
-    if (m.phase() == game::Phase::goal_pause) {
-        if (const GoalMark* g = engine.goal_at_or_before(tick)) {
-            if (g->scorer && *g->scorer < m.slot_count())
-                h.note = "by " + render::display_name(m, *g->scorer);
-            else if (g->own_goal_by && *g->own_goal_by < m.slot_count())
-                h.note = "own goal by " + render::display_name(m, *g->own_goal_by);
-        }
-    }
+    h.note = goal_note(engine);
     if (h.note.empty() && options.follow && *options.follow < m.slot_count())
         h.note = "following " + render::display_name(m, *options.follow) +
                  (m.active(*options.follow) ? "" : " (not playing)");

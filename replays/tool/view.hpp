@@ -37,6 +37,10 @@ struct Playback {
 render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
                           const ViewOptions& options);
 
+// Who scored, during the pause after a goal: "by ann", "own goal by bob";
+// else empty.
+std::string goal_note(const SeekEngine& engine);
+
 // The final-whistle text ("FINAL  left 3 : 2 right  left won") when the
 // engine is at the last tick of a finished match; for a file that stops
 // early, where and why it stops; else empty.

@@ -105,7 +105,7 @@ carom_status carom_viewer_scene(carom_viewer* viewer, int32_t follow, carom_scen
         if (const std::string end = tool::end_banner(v.engine); !end.empty()) {
             scene.hud.banner = end;
         } else if (scene.hud.phase == render::Phase::goal) {
-            const std::string by = scene.hud.note.rfind("following ", 0) == 0 ? "" : scene.hud.note;
+            const std::string by = tool::goal_note(v.engine);
             scene.hud.banner = by.empty() ? "GOAL!" : "GOAL! " + by;
         }
         fill_scene(scene, disks, capacity, count, hud);
