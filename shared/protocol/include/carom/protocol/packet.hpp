@@ -13,25 +13,7 @@
 
 namespace carom::protocol {
 
-// 2: delta snapshots as a bit stream against a prediction, velocities in 1/4 unit/s.
-// 3: event ticks are server ticks; events name own goals, the puck and draws;
-//    the roster carries teams; a finished match stays on the wire a while.
-// 4: sessions authenticated by a random 64-bit secret from Accepted carried by
-//    every session packet (Packet.session_secret); random client ids; the
-//    ConnectResponse padded like the request (no reply before acceptance is
-//    larger than its request); DenyReason too_many_from_address.
-// 5: the match travels as the inputs the server applied (ServerUpdate) and
-//    the client re-simulates it bit for bit from an exact FullState; a
-//    32-bit proof keyed by the session secret carries the state hash; the
-//    per-tick messages are root tables of their own (ServerUpdate,
-//    ClientUpdate) with a fixed header struct.
-// 6: the map travels (MapRequest, MapChunk; Accepted gives the map's size,
-//    the slot count and the team size); the status query (StatusRequest,
-//    Status) lists the rooms before any session.
-// 7: a ServerUpdate's authenticity and its state check apart: a 32-bit MAC
-//    of the whole datagram (dropped before any step when forged) and the
-//    state hash's low 16 bits (the copy drifted: a FullState at once); the
-//    head's stream is 4 bytes.
+// What each version changed: schemas/PROTOCOL.md, "Versions and evolution".
 inline constexpr std::uint32_t kProtocolVersion = 7;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
 // ConnectRequest and ConnectResponse are padded to at least this, so no

@@ -12,10 +12,9 @@
 
 namespace carom::replay {
 
-// The file format this build writes, and the newest it reads (every older one too).
-// 2: tick batches packed (no FlatBuffers framing), the top kTickHashBits of
-//    each tick's state hash instead of all 64 (full hashes stay in keyframes
-//    and the footer), header and keyframes compressed with zstd.
+// The file format this build writes, and the newest it reads (every older
+// one too). What each version changed: schemas/PROTOCOL.md, "Versions and
+// evolution", as for kCoreVersion.
 inline constexpr std::uint32_t kFormatVersion = 2;
 // Bits of each tick's state hash a format 2 file keeps: a divergence is
 // named at its first tick unless its hash agrees there by chance (1 in 64;
@@ -26,13 +25,6 @@ inline constexpr std::uint32_t kTickHashBits = 6;
 // The generation of the rules and physics. Bumped when a change alters how
 // recorded matches play, or what they say of it; the corpus is re-recorded in
 // the same change.
-// 2: a goal's scorer is the puck's last kicker only when on the scoring team;
-//    a defender who put it in is named as own_goal_by (core 1 named any last
-//    kicker as the scorer; the play itself is the same).
-// 3: the match's state hash folds a digest of the static shapes, computed
-//    once per world (game::StaticsInHash::folded), instead of streaming them
-//    every tick; the tick-0 keyframe carries every value the world hashes.
-//    The play is the same; every recorded hash differs.
 inline constexpr std::uint32_t kCoreVersion = 3;
 
 // How a file of `core_version` hashes its states.
