@@ -343,3 +343,26 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
     };
     CHECK(encode(u, {8, true}) == expected);
 }
+
+TEST_CASE("PROTOCOL.md's ServerUpdate without `more`, byte for byte but its stream") {
+    // One tick on, the sequence moved 1, no change: a stream of a few bits.
+    Update u;
+    u.tick = 70'002;
+    u.baseline = 70'001;
+    u.mac = 0xB9F9'4275;
+    u.state = 0x5A6B;
+    u.sequence_advance = 1;
+    const Bytes bytes = encode(u, {8, true});
+    REQUIRE(bytes.size() == 32);
+    const Bytes framing{
+        0x10, 0x00, 0x00, 0x00,              // root: the table at 16
+        'C',  'N',  'S',  'U',               // file identifier
+        0x00, 0x00,                          // padding
+        0x06, 0x00, 0x10, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 16, head at table + 4
+        0x06, 0x00, 0x00, 0x00,              // the table: its vtable 6 bytes before it
+        0x75, 0x42, 0xF9, 0xB9,              // head.mac
+        0x72, 0x11,                          // head.tick
+        0x6B, 0x5A,                          // head.state
+    };
+    CHECK(Bytes(bytes.begin(), bytes.begin() + 28) == framing);
+}
