@@ -22,5 +22,7 @@ Grid render(const Scene& scene, int width, int height, Glyphs glyphs);
 // The HUD line alone (row 0 of render()): the figures that fit in `width`,
 // least important dropped first.
 std::string hud_line(const Hud& hud, int width);
+// The HUD's clock: "m:ss" of `ticks_left`, rounded up (0:00 only at the whistle).
+std::string hud_clock(std::uint64_t ticks_left, std::uint32_t tick_rate_hz);
 
 }  // namespace carom::render
