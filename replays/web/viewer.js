@@ -175,6 +175,9 @@ class Viewer {
     this.posts = each(m.posts, (i) => carom.get('carom_map_post', S.circle, this.map, i));
     this.goalLines = each(m.goals, (i) => carom.get('carom_map_goal', S.goal, this.map, i));
     this.roster = carom.list('carom_replay_roster', S.roster, this.replay);
+    this.rosterTicks = this.roster.map((r) => Number(r.tick)).sort((x, y) => x - y);
+    this.names = new Map();
+    this.namesAt = -1;
     carom.call('carom_viewer_create', this.replay, carom.scratch);
     this.viewer = carom.handle();
     this.goals = carom.list('carom_viewer_goals', S.viewerGoal, this.viewer);
@@ -216,7 +219,7 @@ class Viewer {
 
   // The scene at the viewer's tick, in one call: a disk per puck, slot and
   // disc at most; the players' with their slots, named here.
-  scene(follow) {
+  scene(follow, tick) {
     const m = this.carom.m;
     const capacity = this.mapInfo.pucks + this.mapInfo.slots + this.mapInfo.discs;
     const disksAt = m._malloc(S.sceneDisk.size * capacity);
@@ -226,14 +229,37 @@ class Viewer {
       this.carom.call('carom_viewer_scene', this.viewer, follow, disksAt, capacity, countAt, hudAt);
       const n = Math.min(new DataView(m.HEAPU8.buffer).getUint32(countAt, true), capacity);
       const disks = Array.from({ length: n }, (_, i) => this.carom.read(S.sceneDisk, disksAt + i * S.sceneDisk.size));
-      const match = m._carom_viewer_match(this.viewer);
-      for (const d of disks)
-        if (d.slot >= 0) d.name = this.carom.get('carom_match_player', S.player, match, d.slot).name;
+      this.keepNames(tick);
+      for (const d of disks) if (d.slot >= 0) d.name = this.nameOf(d.slot);
       return { disks, hud: this.carom.read(S.hud, hudAt) };
     } finally {
       m._free(hudAt);
       m._free(disksAt);
     }
+  }
+
+  // The players' names are asked of the match once, until the roster
+  // changes: forgotten when a join or leave lies between their tick and `tick`.
+  keepNames(tick) {
+    let lo = 0;
+    let hi = this.rosterTicks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.rosterTicks[mid] <= tick) lo = mid + 1; else hi = mid;
+    }
+    if (lo !== this.namesAt) {
+      this.names = new Map();
+      this.namesAt = lo;
+    }
+  }
+
+  // The name of the player in `slot` at the viewer's tick.
+  nameOf(slot) {
+    if (!this.names.has(slot)) {
+      const match = this.carom.m._carom_viewer_match(this.viewer);
+      this.names.set(slot, this.carom.get('carom_match_player', S.player, match, slot).name);
+    }
+    return this.names.get(slot);
   }
 
   // The speeds the viewer plays at.
@@ -376,7 +402,7 @@ async function main() {
 
   function render() {
     if (!v) return;
-    const scene = v.scene(follow);
+    const scene = v.scene(follow, Number(state.tick));
     draw(canvas, v, scene);
     const h = scene.hud;
     $('score').textContent = `${h.score[0]} : ${h.score[1]}`;
