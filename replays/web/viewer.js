@@ -407,7 +407,7 @@ async function main() {
     const h = scene.hud;
     $('score').textContent = `${h.score[0]} : ${h.score[1]}`;
     $('clock').textContent = h.clock;
-    $('phase').textContent = h.banner || h.phase;
+    $('phase').textContent = h.phase_text;
     $('time').textContent = state.time;
     $('timeline').value = String(state.position);
     $('play').textContent = state.paused ? 'play' : 'pause';

@@ -324,6 +324,9 @@ typedef struct carom_scene_hud {
      * that stops early says where and why. */
     char banner[96];
     char clock[16]; /* ticks_left as the HUD shows it: "m:ss", rounded up */
+    /* What the HUD says of the phase: the banner, else "kick-off", "GOAL!",
+     * "final" or "waiting" ("" while playing). */
+    char phase_text[96];
 } carom_scene_hud;
 
 /* ---- The replay viewer ---------------------------------------------------- */

@@ -53,6 +53,7 @@ void fill_scene(const render::Scene& scene, carom_scene_disk* disks, std::size_t
     copy_text(hud->phase, phase_word(scene.hud.phase));
     copy_text(hud->banner, scene.hud.banner);
     copy_text(hud->clock, render::hud_clock(scene.hud.ticks_left, scene.hud.tick_rate_hz));
+    copy_text(hud->phase_text, render::hud_phase_text(scene.hud));
 }
 
 }  // namespace carom::capi

@@ -261,6 +261,7 @@ class SceneHud(Structure):
         ("phase", c_char * 16),
         ("banner", c_char * 96),
         ("clock", c_char * 16),
+        ("phase_text", c_char * 96),
     ]
 
 
