@@ -25,6 +25,25 @@ struct carom_viewer {
 namespace carom::capi {
 namespace {
 
+// carom_view_key is replay_view::ViewKey, value for value (press casts one to the other).
+constexpr bool same_key(replay_view::ViewKey key, carom_view_key c) {
+    return static_cast<int>(key) == static_cast<int>(c);
+}
+static_assert(same_key(replay_view::ViewKey::pause, CAROM_VIEW_PAUSE));
+static_assert(same_key(replay_view::ViewKey::faster, CAROM_VIEW_FASTER));
+static_assert(same_key(replay_view::ViewKey::slower, CAROM_VIEW_SLOWER));
+static_assert(same_key(replay_view::ViewKey::back_5s, CAROM_VIEW_BACK_5S));
+static_assert(same_key(replay_view::ViewKey::forward_5s, CAROM_VIEW_FORWARD_5S));
+static_assert(same_key(replay_view::ViewKey::back_30s, CAROM_VIEW_BACK_30S));
+static_assert(same_key(replay_view::ViewKey::forward_30s, CAROM_VIEW_FORWARD_30S));
+static_assert(same_key(replay_view::ViewKey::previous_goal, CAROM_VIEW_PREVIOUS_GOAL));
+static_assert(same_key(replay_view::ViewKey::next_goal, CAROM_VIEW_NEXT_GOAL));
+static_assert(same_key(replay_view::ViewKey::tick_back, CAROM_VIEW_TICK_BACK));
+static_assert(same_key(replay_view::ViewKey::tick_forward, CAROM_VIEW_TICK_FORWARD));
+static_assert(same_key(replay_view::ViewKey::home, CAROM_VIEW_HOME));
+static_assert(same_key(replay_view::ViewKey::end, CAROM_VIEW_END));
+
+
 carom_viewer& viewer_of(carom_viewer* v) {
     return *require(v, "viewer");
 }
