@@ -45,4 +45,5 @@ if(NOT _carom_wasm_flags)  # this file is read more than once
   string(APPEND CMAKE_EXE_LINKER_FLAGS_INIT " -fwasm-exceptions")
   # The link runs emscripten's JavaScript optimiser, which needs acorn.
   set(CMAKE_CXX_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env NODE_PATH=$ENV{NODE_PATH})
+  set(CMAKE_C_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env NODE_PATH=$ENV{NODE_PATH})
 endif()

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cast.hpp"
-#include "control.hpp"
+#include "carom/replay_view/control.hpp"
 #include "replay/load.hpp"
 
 namespace carom::bench {

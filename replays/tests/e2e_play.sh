@@ -63,7 +63,7 @@ tmux -L "$socket" send-keys -t main ','
 wait_for main "|| $(clock $((goal2 - 1))) / 2:01.0"
 wait_for main "$(score_after "$team1")"
 tmux -L "$socket" send-keys -t main End
-wait_for main "FINAL  left"
+wait_for main "FINAL "
 echo "end: $(screen main | grep -F 'FINAL')"
 
 tmux -L "$socket" send-keys -t main q

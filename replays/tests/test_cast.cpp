@@ -9,7 +9,7 @@
 
 #include "carom/replay/reader.hpp"
 #include "cast.hpp"
-#include "control.hpp"
+#include "view.hpp"
 #include "corpus.hpp"
 
 namespace carom::tool {
@@ -169,7 +169,7 @@ TEST_CASE("cast: an asciicast v2 header, then event lines whose frames are the r
     CHECK(checked_render > 0);
     // The last frame is the final whistle, at the end of the timeline.
     CHECK(engine.tick() == r.last_tick());
-    CHECK(end_banner(engine).find("FINAL  left 6 : 3 right  left won") != std::string::npos);
+    CHECK(end_banner(engine).find("FINAL 6-3 left wins") != std::string::npos);
     bool banner_on_screen = false;
     for (int y = 0; y < o.height; ++y)
         banner_on_screen = banner_on_screen || screen.row(y).find("FINAL") != std::string::npos;
@@ -234,6 +234,42 @@ TEST_CASE("controls: speeds, seeks, goals, ticks while paused, the end") {
     c.advance(1e6);
     CHECK(c.position() == length);
     CHECK(c.paused());
+    c.press(ViewKey::pause);  // at the end: again from the start
+    CHECK(c.position() == 0);
+    CHECK_FALSE(c.paused());
+    c.set_speed(3.0);
+    CHECK(c.speed() == 2.0);
+    c.set_speed(100.0);
+    CHECK(c.speed() == 16.0);
+}
+
+TEST_CASE("the viewer's banner: the goal of the pause, then the final whistle, as the client says them") {
+    const replay::Replay r = read(std::string(CAROM_CORPUS_DIR) + "/duel-rink.crpl");
+    SeekEngine engine(r);
+    REQUIRE_FALSE(engine.goals().empty());
+    const GoalMark& g = engine.goals().front();
+    REQUIRE(engine.seek(g.tick + 1).ok());
+    REQUIRE(engine.match().phase() == game::Phase::goal_pause);
+    render::SceneBuilder builder;
+    const render::Scene scene = build_scene(builder, engine, {});
+    const game::Match& m = engine.match();
+    std::string expected = g.team == game::Team::left ? "GOAL! left" : "GOAL! right";
+    if (g.scorer) expected = "GOAL! " + render::display_name(m, *g.scorer);
+    else if (g.own_goal_by) expected = "GOAL! own goal by " + render::display_name(m, *g.own_goal_by);
+    CHECK(scene.hud.banner == expected);
+    CHECK(scene.hud.banner == render::phase_banner(m, &g));
+    CHECK(end_banner(engine).empty());
+    // The scene's player disks carry their slots.
+    for (const render::DiskView& d : scene.disks)
+        if (d.ink == render::Ink::team_left || d.ink == render::Ink::team_right)
+            CHECK((d.slot.has_value() && m.active(*d.slot)));
+    REQUIRE(engine.seek(engine.last_tick()).ok());
+    const std::uint32_t left = engine.match().score(game::Team::left);
+    const std::uint32_t right = engine.match().score(game::Team::right);
+    CHECK(end_banner(engine) == render::final_banner(left, right));
+    CHECK(build_scene(builder, engine, {}).hud.banner == render::final_banner(left, right));
+    CHECK(render::final_banner(2, 2) == "FINAL 2-2 DRAW");
+    CHECK(render::final_banner(1, 3) == "FINAL 1-3 right wins");
 }
 
 }  // namespace

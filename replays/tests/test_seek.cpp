@@ -5,11 +5,13 @@
 #include <random>
 
 #include "carom/replay/reader.hpp"
+#include "carom/replay_view/seek.hpp"
 #include "corpus.hpp"
-#include "seek.hpp"
 
 namespace carom::tool {
 namespace {
+
+using namespace carom::replay_view;
 
 replay::Replay read(const std::string& path) {
     auto r = replay::read_replay(path);

@@ -13,14 +13,14 @@
 #include "carom/cli/cli.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "commands.hpp"
-#include "control.hpp"
 #include "load.hpp"
 #include "view.hpp"
 
 namespace carom::tool {
 namespace {
 
-// The viewer's keys (the help line, kViewerHelp, names them).
+// The viewer's keys (the help line, kViewerHelp, names them; Tab and q are
+// the terminal's own: the names, quit).
 ViewKey view_key(const terminal::Key& k) {
     using Kind = terminal::Key::Kind;
     switch (k.kind) {
@@ -66,11 +66,6 @@ ViewKey view_key(const terminal::Key& k) {
             return ViewKey::home;
         case 'G':
             return ViewKey::end;
-        case '\t':
-            return ViewKey::roster;
-        case 'q':
-        case 'Q':
-            return ViewKey::quit;
         default:
             return ViewKey::other;
     }
@@ -159,10 +154,10 @@ int run_play(const PlayArgs& a) {
             bool quit = false;
             while (const auto press = terminal.key()) {
                 if (press->action == terminal::Key::Action::release) continue;
-                const ViewKey k = view_key(*press);
-                if (k == ViewKey::quit) quit = true;
-                if (k == ViewKey::roster) view.roster = !view.roster;
-                control.press(k);
+                const bool character = press->kind == terminal::Key::Kind::character;
+                if (character && (press->ch == 'q' || press->ch == 'Q')) quit = true;
+                if (character && press->ch == '\t') view.roster = !view.roster;
+                control.press(view_key(*press));
             }
             if (quit || g_signal != 0) break;
             const auto now = std::chrono::steady_clock::now();

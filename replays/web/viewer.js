@@ -7,54 +7,37 @@
 'use strict';
 
 // ---- C structs in the module's memory ---------------------------------
-// wasm32 lays a struct out as C does: each field at a multiple of its own
-// alignment, the size a multiple of the largest. Field lists follow carom.h
-// and carom_viewer.h.
-const FIELD = {
-  i32: { size: 4, align: 4 }, u32: { size: 4, align: 4 }, u8: { size: 1, align: 1 },
-  u64: { size: 8, align: 8 }, f64: { size: 8, align: 8 },
-};
+// carom.h's layout as wasm32 has it (each struct's size, fields, offsets and
+// C types; the enums' values), printed by libcarom's layout program at build
+// time and written in here: nothing below knows an offset.
+const ABI = @CAROM_ABI@;
 
-function struct(fields) {
+// A struct of carom.h by its C name: { size, offsets: { field: { at, type, count } } }.
+function struct(name) {
+  const s = ABI.structs[name];
+  if (!s) throw new Error(`carom.h has no struct ${name}`);
   const offsets = {};
-  let at = 0;
-  let align = 1;
-  for (const [name, type, count = 1] of fields) {
-    const t = type === 'char' ? { size: 1, align: 1 } : FIELD[type];
-    at = Math.ceil(at / t.align) * t.align;
-    offsets[name] = { at, type, count };
-    at += t.size * count;
-    align = Math.max(align, t.align);
-  }
-  return { offsets, size: Math.ceil(at / align) * align };
+  for (const f of s.fields) offsets[f.name] = { at: f.offset, type: f.type, count: f.count, size: f.size / f.count };
+  return { offsets, size: s.size };
 }
 
 const S = {
-  replayInfo: struct([['format_version', 'u32'], ['core_version', 'u32'], ['producer', 'char', 65],
-    ['map_name', 'char', 65], ['seed', 'u64'], ['ticks', 'u64'], ['keyframes', 'u32'],
-    ['has_footer', 'i32'], ['final_hash', 'u64'], ['score', 'u32', 2], ['problem', 'char', 160]]),
-  mapInfo: struct([['name', 'char', 65], ['width', 'f64'], ['height', 'f64'], ['team_size', 'u32'],
-    ['slots', 'u32'], ['pucks', 'u32'], ['discs', 'u32'], ['shapes', 'u32'], ['posts', 'u32'],
-    ['goals', 'u32'], ['match_seconds', 'u32'], ['score_limit', 'u32'], ['player_radius', 'f64'],
-    ['puck_radius', 'f64'], ['hash', 'u64']]),
-  shape: struct([['kind', 'i32'], ['visible', 'i32'], ['rgb', 'u32'], ['ax', 'f64'], ['ay', 'f64'],
-    ['bx', 'f64'], ['by', 'f64'], ['cx', 'f64'], ['cy', 'f64'], ['nx', 'f64'], ['ny', 'f64'],
-    ['offset', 'f64'], ['hx', 'f64'], ['hy', 'f64']]),
-  circle: struct([['x', 'f64'], ['y', 'f64'], ['radius', 'f64'], ['rgb', 'u32']]),
-  goal: struct([['defender', 'i32'], ['ax', 'f64'], ['ay', 'f64'], ['bx', 'f64'], ['by', 'f64']]),
-  verify: struct([['ok', 'i32'], ['ticks', 'u64'], ['final_hash', 'u64'], ['diverged', 'i32'],
-    ['divergence_tick', 'u64'], ['what', 'char', 256]]),
-  sceneDisk: struct([['x', 'f64'], ['y', 'f64'], ['radius', 'f64'], ['ink', 'i32'], ['rgb', 'u32']]),
-  hud: struct([['score', 'u32', 2], ['ticks_left', 'u64'], ['phase', 'char', 16], ['banner', 'char', 96]]),
-  viewerInfo: struct([['tick', 'u64'], ['last_tick', 'u64'], ['length', 'u64'], ['tick_rate', 'u32'],
-    ['goals', 'u32']]),
-  viewerGoal: struct([['tick', 'u64'], ['team', 'i32'], ['scorer', 'i32'], ['own_goal_by', 'i32']]),
-  disk: struct([['kind', 'i32'], ['index', 'u32'], ['team', 'i32'], ['active', 'i32'], ['x', 'f64'],
-    ['y', 'f64'], ['vx', 'f64'], ['vy', 'f64'], ['radius', 'f64']]),
-  player: struct([['slot', 'u32'], ['team', 'i32'], ['active', 'i32'], ['name', 'char', 33],
-    ['goals', 'u32'], ['last_input', 'u8']]),
-  roster: struct([['tick', 'u64'], ['slot', 'u32'], ['join', 'i32'], ['bot', 'i32'], ['name', 'char', 33]]),
+  replayInfo: struct('carom_replay_info'),
+  mapInfo: struct('carom_map_info'),
+  shape: struct('carom_shape'),
+  circle: struct('carom_circle'),
+  goal: struct('carom_goal'),
+  verify: struct('carom_verify_result'),
+  sceneDisk: struct('carom_scene_disk'),
+  hud: struct('carom_scene_hud'),
+  viewerInfo: struct('carom_viewer_info'),
+  viewerGoal: struct('carom_viewer_goal'),
+  player: struct('carom_player'),
+  roster: struct('carom_roster_entry'),
 };
+const INK = ABI.enums.carom_ink;
+const KEY = ABI.enums.carom_view_key;
+const SHAPE = ABI.enums.carom_shape_kind;
 
 // carom.h's functions on one module instance: each call checks its status
 // and throws carom_last_error()'s message.
@@ -80,15 +63,16 @@ class Carom {
       }
       const one = (p) => {
         switch (f.type) {
-          case 'i32': return view.getInt32(p, true);
-          case 'u32': return view.getUint32(p, true);
-          case 'u8': return view.getUint8(p);
-          case 'u64': return view.getBigUint64(p, true);
-          default: return view.getFloat64(p, true);
+          case 'int32_t': return view.getInt32(p, true);
+          case 'uint32_t': return view.getUint32(p, true);
+          case 'uint8_t': return view.getUint8(p);
+          case 'uint64_t': return view.getBigUint64(p, true);
+          case 'double': return view.getFloat64(p, true);
+          default: throw new Error(`carom.h's ${name}: a ${f.type} is not read here`);
         }
       };
       out[name] = f.count === 1 ? one(at)
-        : Array.from({ length: f.count }, (_, i) => one(at + i * FIELD[f.type].size));
+        : Array.from({ length: f.count }, (_, i) => one(at + i * f.size));
     }
     return out;
   }
@@ -157,7 +141,7 @@ onmessage = async (event) => {
 
 function startVerification(wasm, bytes, onDone) {
   const source = [document.getElementById('carom-module').textContent,
-    `const FIELD = ${JSON.stringify(FIELD)};`, struct.toString(), `const S = ${JSON.stringify(S)};`,
+    `const S = ${JSON.stringify(S)};`,
     Carom.toString(), WORKER_MAIN].join('\n');
   const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
   const worker = new Worker(url);
@@ -168,16 +152,13 @@ function startVerification(wasm, bytes, onDone) {
 }
 
 // ---- Drawing ---------------------------------------------------------------
-const INK = ['#e5534b', '#4b8fe5', '#f4f4f4', '#ffd43b'];  // left, right, puck, followed
+const COLOUR = {  // by carom_ink
+  [INK.CAROM_INK_LEFT]: '#e5534b', [INK.CAROM_INK_RIGHT]: '#4b8fe5',
+  [INK.CAROM_INK_PUCK]: '#f4f4f4', [INK.CAROM_INK_OWN]: '#ffd43b',
+};
+const GOAL_INK = [INK.CAROM_INK_LEFT, INK.CAROM_INK_RIGHT];  // by the defending team
 const WALL = '#cfd8dc';
 const rgbText = (rgb) => '#' + rgb.toString(16).padStart(6, '0');
-
-function clockText(ticks, rate) {
-  const tenths = Math.floor(Number(ticks) * 10 / rate);
-  const m = Math.floor(tenths / 600);
-  const s = Math.floor(tenths / 10) % 60;
-  return `${m}:${String(s).padStart(2, '0')}.${tenths % 10}`;
-}
 
 class Viewer {
   constructor(carom, bytes, name) {
@@ -194,10 +175,13 @@ class Viewer {
     this.posts = each(m.posts, (i) => carom.get('carom_map_post', S.circle, this.map, i));
     this.goalLines = each(m.goals, (i) => carom.get('carom_map_goal', S.goal, this.map, i));
     this.roster = carom.list('carom_replay_roster', S.roster, this.replay);
+    this.rosterTicks = this.roster.map((r) => Number(r.tick)).sort((x, y) => x - y);
+    this.names = new Map();
+    this.namesAt = -1;
     carom.call('carom_viewer_create', this.replay, carom.scratch);
     this.viewer = carom.handle();
-    this.timeline = carom.get('carom_viewer_get_info', S.viewerInfo, this.viewer);
     this.goals = carom.list('carom_viewer_goals', S.viewerGoal, this.viewer);
+    this.timeline = this.state();
     this.rate = this.timeline.tick_rate;
     this.lastTick = Number(this.timeline.last_tick);
     this.length = Number(this.timeline.length);
@@ -210,15 +194,32 @@ class Viewer {
     m._carom_replay_free(this.replay);
   }
 
-  // Moves the match to `tick`; what it cost (ticks re-simulated).
-  seek(tick) {
+  // The playhead, the speed and the timeline's words (carom_viewer_info).
+  state() {
+    return this.carom.get('carom_viewer_get_info', S.viewerInfo, this.viewer);
+  }
+
+  // The playhead to `position`; what it cost (ticks re-simulated).
+  seek(position) {
     const stepsAt = this.carom.scratch + 16;
-    this.carom.call('carom_viewer_seek', this.viewer, BigInt(tick), stepsAt);
+    this.carom.call('carom_viewer_seek', this.viewer, BigInt(position), stepsAt);
     return Number(new DataView(this.carom.m.HEAPU8.buffer).getBigUint64(stepsAt, true));
   }
 
-  // The scene at the viewer's tick, in one call: a disk per puck, slot and disc at most.
-  scene(follow) {
+  press(key) { this.carom.call('carom_viewer_press', this.viewer, key); }
+  advance(seconds) { this.carom.call('carom_viewer_advance', this.viewer, seconds); }
+  setSpeed(speed) { this.carom.call('carom_viewer_set_speed', this.viewer, speed); }
+
+  // `ticks` as the viewer writes a time ("m:ss.t").
+  clock(ticks) {
+    const at = this.carom.scratch + 32;
+    this.carom.call('carom_clock_text', BigInt(ticks), this.rate, at, 32);
+    return this.carom.m.UTF8ToString(at);
+  }
+
+  // The scene at the viewer's tick, in one call: a disk per puck, slot and
+  // disc at most; the players' with their slots, named here.
+  scene(follow, tick) {
     const m = this.carom.m;
     const capacity = this.mapInfo.pucks + this.mapInfo.slots + this.mapInfo.discs;
     const disksAt = m._malloc(S.sceneDisk.size * capacity);
@@ -228,6 +229,8 @@ class Viewer {
       this.carom.call('carom_viewer_scene', this.viewer, follow, disksAt, capacity, countAt, hudAt);
       const n = Math.min(new DataView(m.HEAPU8.buffer).getUint32(countAt, true), capacity);
       const disks = Array.from({ length: n }, (_, i) => this.carom.read(S.sceneDisk, disksAt + i * S.sceneDisk.size));
+      this.keepNames(tick);
+      for (const d of disks) if (d.slot >= 0) d.name = this.nameOf(d.slot);
       return { disks, hud: this.carom.read(S.hud, hudAt) };
     } finally {
       m._free(hudAt);
@@ -235,17 +238,36 @@ class Viewer {
     }
   }
 
-  // The players on the field now: where they are and their names.
-  players() {
-    const match = this.carom.m._carom_viewer_match(this.viewer);
-    return this.carom.list('carom_match_disks', S.disk, match)
-      .filter((d) => d.kind === 1 && d.active)
-      .map((d) => ({ ...d, name: this.carom.get('carom_match_player', S.player, match, d.index).name }));
+  // The players' names are asked of the match once, until the roster
+  // changes: forgotten when a join or leave lies between their tick and `tick`.
+  keepNames(tick) {
+    let lo = 0;
+    let hi = this.rosterTicks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.rosterTicks[mid] <= tick) lo = mid + 1; else hi = mid;
+    }
+    if (lo !== this.namesAt) {
+      this.names = new Map();
+      this.namesAt = lo;
+    }
   }
+
+  // The name of the player in `slot` at the viewer's tick.
+  nameOf(slot) {
+    if (!this.names.has(slot)) {
+      const match = this.carom.m._carom_viewer_match(this.viewer);
+      this.names.set(slot, this.carom.get('carom_match_player', S.player, match, slot).name);
+    }
+    return this.names.get(slot);
+  }
+
+  // The speeds the viewer plays at.
+  speeds() { return this.carom.list('carom_viewer_speeds', { size: 8, offsets: { s: { at: 0, type: 'double', count: 1 } } }).map((x) => x.s); }
 }
 
 // Draws the map and a scene, the map's field fitted to the canvas (y up).
-function draw(canvas, v, scene, players, follow) {
+function draw(canvas, v, scene) {
   const ctx = canvas.getContext('2d');
   const { width: W, height: H } = canvas;
   const m = v.mapInfo;
@@ -267,24 +289,24 @@ function draw(canvas, v, scene, players, follow) {
     ctx.strokeStyle = s.rgb ? rgbText(s.rgb) : WALL;
     ctx.fillStyle = ctx.strokeStyle;
     ctx.beginPath();
-    if (s.kind === 0) {  // segment
+    if (s.kind === SHAPE.CAROM_SHAPE_SEGMENT) {
       ctx.moveTo(X(s.ax), Y(s.ay));
       ctx.lineTo(X(s.bx), Y(s.by));
       ctx.stroke();
-    } else if (s.kind === 1) {  // arc, counter-clockwise from a to b (clockwise on screen)
+    } else if (s.kind === SHAPE.CAROM_SHAPE_ARC) {  // counter-clockwise from a to b (clockwise on screen)
       const r = Math.hypot(s.ax - s.cx, s.ay - s.cy) * scale;
       const from = -Math.atan2(s.ay - s.cy, s.ax - s.cx);
       const to = -Math.atan2(s.by - s.cy, s.bx - s.cx);
       ctx.arc(X(s.cx), Y(s.cy), r, from, to, true);
       ctx.stroke();
-    } else if (s.kind === 2) {  // plane: the line dot(p, n) = offset, across the field
+    } else if (s.kind === SHAPE.CAROM_SHAPE_PLANE) {  // the line dot(p, n) = offset, across the field
       const far = 2 * Math.max(m.width, m.height);
       const px = s.nx * s.offset;
       const py = s.ny * s.offset;
       ctx.moveTo(X(px - s.ny * far), Y(py + s.nx * far));
       ctx.lineTo(X(px + s.ny * far), Y(py - s.nx * far));
       ctx.stroke();
-    } else if (s.kind === 3) {  // box: centre, half extents along n and its normal
+    } else if (s.kind === SHAPE.CAROM_SHAPE_BOX) {  // centre, half extents along n and its normal
       const corner = (a, b) => [X(s.cx + s.nx * a - s.ny * b), Y(s.cy + s.ny * a + s.nx * b)];
       const pts = [corner(s.hx, s.hy), corner(-s.hx, s.hy), corner(-s.hx, -s.hy), corner(s.hx, -s.hy)];
       ctx.moveTo(...pts[0]);
@@ -295,7 +317,7 @@ function draw(canvas, v, scene, players, follow) {
   }
   ctx.lineWidth = Math.max(3, 0.6 * scale);
   for (const g of v.goalLines) {
-    ctx.strokeStyle = INK[g.defender];
+    ctx.strokeStyle = COLOUR[GOAL_INK[g.defender]];
     ctx.beginPath();
     ctx.moveTo(X(g.ax), Y(g.ay));
     ctx.lineTo(X(g.bx), Y(g.by));
@@ -314,15 +336,16 @@ function draw(canvas, v, scene, players, follow) {
   };
   for (const p of v.posts) disc(p.x, p.y, p.radius, p.rgb ? rgbText(p.rgb) : WALL, '#0b1b12');
   for (const d of scene.disks) {
-    const fill = d.ink === 4 ? rgbText(d.rgb) : INK[d.ink];
-    disc(d.x, d.y, d.radius, fill, d.ink === 3 ? '#ffffff' : '#0b1b12');
+    const fill = d.ink === INK.CAROM_INK_DISC ? rgbText(d.rgb) : COLOUR[d.ink];
+    disc(d.x, d.y, d.radius, fill, d.ink === INK.CAROM_INK_OWN ? '#ffffff' : '#0b1b12');
   }
   ctx.font = `${Math.max(10, Math.round(1.1 * scale))}px sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  for (const p of players) {
-    ctx.fillStyle = p.index === follow ? INK[3] : '#ffffffcc';
-    ctx.fillText(p.name, X(p.x), Y(p.y - p.radius) + 2);
+  for (const d of scene.disks) {
+    if (d.name === undefined) continue;
+    ctx.fillStyle = d.ink === INK.CAROM_INK_OWN ? COLOUR[INK.CAROM_INK_OWN] : '#ffffffcc';
+    ctx.fillText(d.name, X(d.x), Y(d.y - d.radius) + 2);
   }
   if (scene.hud.banner) {
     ctx.font = `bold ${Math.max(16, Math.round(0.045 * W))}px sans-serif`;
@@ -330,7 +353,7 @@ function draw(canvas, v, scene, players, follow) {
     const w = ctx.measureText(scene.hud.banner).width + 40;
     ctx.fillStyle = '#000000b0';
     ctx.fillRect((W - w) / 2, H / 2 - 30, w, 60);
-    ctx.fillStyle = scene.hud.banner.startsWith('GOAL') ? INK[3] : '#ffffff';
+    ctx.fillStyle = scene.hud.phase === 'goal' ? COLOUR[INK.CAROM_INK_OWN] : '#ffffff';
     ctx.fillText(scene.hud.banner, W / 2, H / 2);
   }
 }
@@ -350,50 +373,60 @@ async function main() {
   const wasm = await inflate(fromBase64($('carom-wasm').textContent));
   const carom = new Carom(await createCaromViewer({ wasmBinary: wasm }));
   const canvas = $('field');
-  const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16];
   let v = null;
   let worker = null;
-  let playing = false;
-  let position = 0;  // ticks on the timeline, fractional while playing
-  let speed = 1;
   let follow = -1;
   let lastFrame = null;
   let lastSeek = null;  // { tick, ms, steps }
+  let state = null;     // carom_viewer_info after the last move
 
-  function setSpeed(value) {
-    speed = Math.min(16, Math.max(0.25, Number(value) || 1));
-    $('speed').value = String(SPEEDS.includes(speed) ? speed : 1);
-  }
+  // The browser's keys: what each does is the viewer's (carom_viewer_press),
+  // as in carom-replay play.
+  const KEYS = {
+    ' ': KEY.CAROM_VIEW_PAUSE, p: KEY.CAROM_VIEW_PAUSE, '+': KEY.CAROM_VIEW_FASTER,
+    '=': KEY.CAROM_VIEW_FASTER, '-': KEY.CAROM_VIEW_SLOWER, _: KEY.CAROM_VIEW_SLOWER,
+    ArrowLeft: KEY.CAROM_VIEW_BACK_5S, ArrowRight: KEY.CAROM_VIEW_FORWARD_5S,
+    ArrowUp: KEY.CAROM_VIEW_BACK_30S, ArrowDown: KEY.CAROM_VIEW_FORWARD_30S,
+    '[': KEY.CAROM_VIEW_PREVIOUS_GOAL, ']': KEY.CAROM_VIEW_NEXT_GOAL,
+    ',': KEY.CAROM_VIEW_TICK_BACK, '<': KEY.CAROM_VIEW_TICK_BACK,
+    '.': KEY.CAROM_VIEW_TICK_FORWARD, '>': KEY.CAROM_VIEW_TICK_FORWARD,
+    Home: KEY.CAROM_VIEW_HOME, g: KEY.CAROM_VIEW_HOME, End: KEY.CAROM_VIEW_END, G: KEY.CAROM_VIEW_END,
+  };
 
-  function seekTo(tick) {
-    position = Math.min(Math.max(0, tick), v.length);
+  function seekTo(position) {
     const t0 = performance.now();
-    const steps = v.seek(Math.min(Math.floor(position), v.lastTick));
-    return { tick: Math.floor(position), ms: performance.now() - t0, steps };
+    const steps = v.seek(Math.max(0, Math.floor(position)));
+    state = v.state();
+    return { tick: Number(state.position), ms: performance.now() - t0, steps };
   }
 
   function render() {
     if (!v) return;
-    const scene = v.scene(follow);
-    draw(canvas, v, scene, v.players(), follow);
+    const scene = v.scene(follow, Number(state.tick));
+    draw(canvas, v, scene);
     const h = scene.hud;
     $('score').textContent = `${h.score[0]} : ${h.score[1]}`;
-    $('clock').textContent = clockText(h.ticks_left, v.rate);
-    $('phase').textContent = h.banner || h.phase;
-    $('time').textContent = `${clockText(Math.min(position, v.length), v.rate)} / ${clockText(v.length, v.rate)}`;
-    $('timeline').value = String(Math.floor(position));
-    $('play').textContent = playing ? 'pause' : 'play';
+    $('clock').textContent = h.clock;
+    $('phase').textContent = h.phase_text;
+    $('time').textContent = state.time;
+    $('timeline').value = String(state.position);
+    $('play').textContent = state.paused ? 'play' : 'pause';
+    $('speed').value = String(state.speed);
   }
 
   function frame(now) {
-    if (playing && v && lastFrame !== null) {
-      const target = position + ((now - lastFrame) / 1000) * v.rate * speed;
-      seekTo(target);
-      if (position >= v.length) playing = false;
+    if (v && lastFrame !== null && !state.paused) {
+      v.advance((now - lastFrame) / 1000);
+      state = v.state();
     }
     lastFrame = now;
     render();
     requestAnimationFrame(frame);
+  }
+
+  function press(key) {
+    v.press(key);
+    state = v.state();
   }
 
   function showVerdict(outcome, v0) {
@@ -440,7 +473,7 @@ async function main() {
     }
     const i = v.info;
     document.title = `carom: ${i.map_name}, ${i.score[0]} : ${i.score[1]}`;
-    $('title').textContent = `${name}: ${i.map_name}, ${clockText(v.lastTick, v.rate)}` +
+    $('title').textContent = `${name}: ${i.map_name}, ${v.clock(v.lastTick)}` +
       (i.problem ? ` (the file stops early: ${i.problem})` : '');
     const tl = $('timeline');
     tl.max = String(v.length);
@@ -449,7 +482,7 @@ async function main() {
       const mark = document.createElement('span');
       mark.className = `mark ${g.team === 0 ? 'left' : 'right'}`;
       mark.style.left = `${(100 * Number(g.tick)) / Math.max(v.length, 1)}%`;
-      mark.title = `goal at ${clockText(g.tick, v.rate)}`;
+      mark.title = `goal at ${v.clock(g.tick)}`;
       mark.onclick = () => { lastSeek = seekTo(Number(g.tick) + 1); render(); };
       return mark;
     }));
@@ -458,32 +491,25 @@ async function main() {
     $('follow').replaceChildren(new Option('nobody', '-1'),
       ...[...names].map(([slot, n]) => new Option(n, String(slot))));
     follow = -1;
+    $('speed').replaceChildren(...v.speeds().map((s) => new Option(`${s}×`, String(s))));
+    v.setSpeed(Number(params.get('speed')) || 1);
     $('verdict').textContent = 'verifying: re-simulating the whole match…';
     $('verdict').className = '';
     const v0 = v;
     worker = startVerification(wasm, bytes, (outcome) => showVerdict(outcome, v0));
     lastSeek = seekTo(Number(params.get('tick') || 0));
-    playing = params.get('autoplay') === '1';
+    if (params.get('autoplay') === '1') press(KEY.CAROM_VIEW_PAUSE);
     render();
   }
 
-  $('play').onclick = () => {
-    if (position >= v.length) seekTo(0);
-    playing = !playing;
-    render();
-  };
+  $('play').onclick = () => { press(KEY.CAROM_VIEW_PAUSE); render(); };
   $('timeline').oninput = (e) => { lastSeek = seekTo(Number(e.target.value)); render(); };
-  $('speed').replaceChildren(...SPEEDS.map((s) => new Option(`${s}×`, String(s))));
-  $('speed').onchange = (e) => setSpeed(e.target.value);
+  $('speed').onchange = (e) => { v.setSpeed(Number(e.target.value)); state = v.state(); render(); };
   $('follow').onchange = (e) => { follow = Number(e.target.value); render(); };
   document.addEventListener('keydown', (e) => {
-    if (!v || e.target.tagName === 'SELECT') return;
-    const rate = v.rate;
-    if (e.key === ' ') { $('play').onclick(); e.preventDefault(); }
-    else if (e.key === 'ArrowRight') lastSeek = seekTo(position + 5 * rate);
-    else if (e.key === 'ArrowLeft') lastSeek = seekTo(position - 5 * rate);
-    else if (e.key === ']') setSpeed(SPEEDS[Math.min(SPEEDS.indexOf(speed) + 1, SPEEDS.length - 1)]);
-    else if (e.key === '[') setSpeed(SPEEDS[Math.max(SPEEDS.indexOf(speed) - 1, 0)]);
+    if (!v || e.target.tagName === 'SELECT' || !(e.key in KEYS)) return;
+    press(KEYS[e.key]);
+    e.preventDefault();
     render();
   });
   // A .crpl dropped anywhere on the page: read by the same module.
@@ -504,12 +530,13 @@ async function main() {
   // For tests and embedding pages: the position and what the last seek cost.
   window.carom = {
     seek: (tick) => { lastSeek = seekTo(tick); render(); return lastSeek; },
-    state: () => ({ position, playing, speed, follow, length: v && v.length, lastSeek,
+    press: (name) => { press(KEY[name]); render(); return window.carom.state(); },
+    state: () => ({ position: state ? Number(state.position) : 0, playing: state ? !state.paused : false,
+      speed: state ? state.speed : 1, follow, length: v && v.length, lastSeek,
       goals: v ? v.goals.map((g) => Number(g.tick)) : [] }),
     load,
   };
 
-  setSpeed(params.get('speed') || 1);
   const data = $('carom-replay').textContent.trim();
   if (data) {
     load(fromBase64(data), $('carom-replay').dataset.name);

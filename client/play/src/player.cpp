@@ -144,23 +144,10 @@ void Player::send(game::Input input, std::uint64_t now_ms) {
 }
 
 std::string Player::banner(const game::Match& m) const {
-    const std::uint32_t left = m.score(game::Team::left);
-    const std::uint32_t right = m.score(game::Team::right);
-    const auto score = std::to_string(left) + "-" + std::to_string(right);
-    if (m.phase() == game::Phase::finished) {
-        if (left == right) return "FINAL " + score + " DRAW";
-        return "FINAL " + score + (left > right ? " left wins" : " right wins");
-    }
-    if (m.phase() != game::Phase::goal_pause) return "";
     // The goal of this pause, if its event arrived (it rides one update).
     const std::uint64_t tick = newest_tick_;
-    if (!goal_ || goal_->tick > tick || goal_->tick + game::kGoalPauseTicks < tick) return "GOAL!";
-    const auto name = [&m](game::Slot s) {
-        return s < m.slot_count() ? render::display_name(m, s) : "slot " + std::to_string(s);
-    };
-    if (goal_->scorer) return "GOAL! " + name(*goal_->scorer);
-    if (goal_->own_goal_by) return "GOAL! own goal by " + name(*goal_->own_goal_by);
-    return goal_->team == game::Team::left ? "GOAL! left" : "GOAL! right";
+    const bool known = goal_ && goal_->tick <= tick && goal_->tick + game::kGoalPauseTicks >= tick;
+    return render::phase_banner(m, known ? &*goal_ : nullptr);
 }
 
 void Player::on_new_state(std::uint64_t now_ms) {

@@ -185,6 +185,16 @@ async function main() {
       check(banner.startsWith('GOAL!') && left > 50 && right > 50 && puck > 20 && centre > 200,
         `a goal is drawn: "${banner}", pixels left ${left}, right ${right}, puck ${puck}, ` +
         `banner ${yellow} (${centre} in the middle); screenshot ${path.join(outDir, 'goal.png')}`);
+      // [ and ] go to the previous and next goal, as in carom-replay play.
+      await page.evaluate(() => window.carom.seek(0));
+      await page.keyboard.press(']');
+      const next = await page.evaluate(() => window.carom.state());
+      await page.keyboard.press(']');
+      await page.keyboard.press('[');
+      const back = await page.evaluate(() => window.carom.state());
+      check(goals.length >= 2 && next.position === goals[0] && back.position === goals[0],
+        `] from the start goes to the first goal (${next.position}, goals ${goals.slice(0, 2)}), ` +
+        `] then [ comes back to it (${back.position})`);
       // Following a player draws its disk in the followed ink (the banner's yellow).
       await page.evaluate(() => window.carom.seek(120));
       const [before] = await pixels(page, [BANNER]);

@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 /* Bumped when a declaration here changes incompatibly. */
-#define CAROM_ABI_VERSION 1
+#define CAROM_ABI_VERSION 2
 #define CAROM_TICK_RATE 60
 /* The largest datagram a client sends or accepts. */
 #define CAROM_MAX_DATAGRAM 1200
@@ -48,7 +48,8 @@ typedef enum carom_status {
     CAROM_ERROR_ARGUMENT = 1, /* a null pointer, an index out of range, a bad value */
     CAROM_ERROR_DATA = 2,     /* a map, replay or state refused: the message says why */
     CAROM_ERROR_IO = 3,       /* a file that could not be read */
-    CAROM_ERROR_STATE = 4,    /* not now: a borrowed match, nothing to read yet */
+    CAROM_ERROR_STATE = 4,    /* not now: a borrowed match (read-only), a full match, a
+                               * match that holds no state yet */
     CAROM_ERROR_INTERNAL = 5  /* out of memory, or a bug */
 } carom_status;
 
@@ -205,7 +206,8 @@ typedef struct carom_player {
     int32_t active;
     char name[33];
     uint32_t goals;
-    uint8_t last_input;
+    uint8_t last_input; /* the input byte (see Inputs) this player's last stepped tick
+                         * applied: a free slot keeps its last player's */
 } carom_player;
 CAROM_API carom_status carom_match_player(const carom_match* match, uint32_t slot,
                                           carom_player* out);
@@ -285,7 +287,8 @@ CAROM_API carom_status carom_replay_seek(carom_replay* replay, uint64_t tick);
 typedef struct carom_verify_result {
     int32_t ok;          /* every tick's hash, every keyframe and the footer agree */
     uint64_t ticks;      /* ticks re-simulated and matched */
-    uint64_t final_hash; /* the state hash after the last tick re-simulated */
+    uint64_t final_hash; /* the state hash after the last of them (tick 0's when none), with
+                          * or without a footer: a file cut short has one too */
     int32_t diverged;
     uint64_t divergence_tick;
     char what[256]; /* "" when ok: else the first check that failed */
@@ -293,6 +296,123 @@ typedef struct carom_verify_result {
 /* Re-simulates the whole replay against itself (the replay's position is
  * left as it was). */
 CAROM_API carom_status carom_replay_verify(const carom_replay* replay, carom_verify_result* out);
+
+/* ---- Scenes: what carom's screens draw --------------------------------- */
+typedef enum carom_ink {
+    CAROM_INK_LEFT = 0,
+    CAROM_INK_RIGHT = 1,
+    CAROM_INK_PUCK = 2,
+    CAROM_INK_OWN = 3, /* the player's own disk */
+    CAROM_INK_DISC = 4 /* a stadium's movable disc, in its rgb */
+} carom_ink;
+
+typedef struct carom_scene_disk {
+    double x, y, radius;
+    int32_t ink; /* carom_ink */
+    uint32_t rgb;
+    int32_t slot; /* a player's disk: its slot (carom_match_player names it); else -1 */
+} carom_scene_disk;
+
+typedef struct carom_scene_hud {
+    uint32_t score[2];
+    uint64_t ticks_left;
+    char phase[16]; /* "playing", "kickoff", "goal", "final", "waiting" */
+    /* What every carom screen says over the phase, or "": during a goal's
+     * pause "GOAL! ann", "GOAL! own goal by bob", "GOAL! left" (no one
+     * credited) or "GOAL!" (not known yet); at the final whistle "FINAL 3-2
+     * left wins" or "FINAL 2-2 DRAW"; a replay viewer at the end of a file
+     * that stops early says where and why. */
+    char banner[96];
+    char clock[16]; /* ticks_left as the HUD shows it: "m:ss", rounded up */
+    /* What the HUD says of the phase: the banner, else "kick-off", "GOAL!",
+     * "final" or "waiting" ("" while playing). */
+    char phase_text[96];
+} carom_scene_hud;
+
+/* ---- The replay viewer ---------------------------------------------------- */
+/* What carom-replay play does, for a program that shows a replay (the replay
+ * page): a playhead on a timeline (the file's ticks, then the final
+ * whistle's pause when the match finished), moved by keys and by the
+ * caller's clock; the match brought to the playhead's tick from the nearest
+ * keyframe; the goals; the scene with the HUD's words. The caller maps its
+ * keys to carom_view_key and draws. */
+typedef struct carom_viewer carom_viewer;
+
+/* A viewer of `replay` at tick 0, paused, at 1x; the replay must outlive it. */
+CAROM_API carom_status carom_viewer_create(const carom_replay* replay, carom_viewer** out);
+CAROM_API void carom_viewer_free(carom_viewer* viewer);
+
+typedef enum carom_view_key {
+    CAROM_VIEW_PAUSE = 0,         /* pause, play; at the end, play again from the start */
+    CAROM_VIEW_FASTER = 1,        /* the next of carom_viewer_speeds */
+    CAROM_VIEW_SLOWER = 2,        /* the previous one */
+    CAROM_VIEW_BACK_5S = 3,
+    CAROM_VIEW_FORWARD_5S = 4,
+    CAROM_VIEW_BACK_30S = 5,
+    CAROM_VIEW_FORWARD_30S = 6,
+    CAROM_VIEW_PREVIOUS_GOAL = 7, /* to the last goal before the match's tick */
+    CAROM_VIEW_NEXT_GOAL = 8,     /* to the first goal after it */
+    CAROM_VIEW_TICK_BACK = 9,     /* one tick, while paused */
+    CAROM_VIEW_TICK_FORWARD = 10, /* one tick, while paused */
+    CAROM_VIEW_HOME = 11,
+    CAROM_VIEW_END = 12
+} carom_view_key;
+
+typedef struct carom_viewer_info {
+    uint64_t tick;      /* the match's: min(position, last_tick) */
+    uint64_t last_tick; /* the last tick the file holds */
+    uint64_t length;    /* of the timeline: last_tick, then the final whistle's pause */
+    uint64_t position;  /* the playhead, in [0, length] */
+    double speed;       /* one of carom_viewer_speeds */
+    int32_t paused;     /* playing stops, paused, at the end of the timeline */
+    uint32_t tick_rate;
+    uint32_t goals;
+    char time[40]; /* the timeline's words: "m:ss.t / m:ss.t", the playhead and the length */
+} carom_viewer_info;
+CAROM_API carom_status carom_viewer_get_info(const carom_viewer* viewer, carom_viewer_info* out);
+
+/* The speeds the viewer plays at, slowest first (0.25 to 16). */
+CAROM_API carom_status carom_viewer_speeds(double* speeds, size_t capacity, size_t* count);
+/* The speed of carom_viewer_speeds nearest to `speed`. */
+CAROM_API carom_status carom_viewer_set_speed(carom_viewer* viewer, double speed);
+
+/* A key (carom_view_key: CAROM_ERROR_ARGUMENT for another value), then the
+ * match brought to the playhead. */
+CAROM_API carom_status carom_viewer_press(carom_viewer* viewer, int32_t key);
+/* Moves the playhead by `seconds` of the caller's clock at the viewer's
+ * speed (nothing while paused), then brings the match to it. */
+CAROM_API carom_status carom_viewer_advance(carom_viewer* viewer, double seconds);
+/* Puts the playhead at `position` (at most the length) and brings the match
+ * to its tick: from the nearest keyframe at or before it, or on from where it
+ * is when that is shorter. *steps (when not NULL) says how many ticks it
+ * re-simulated. The other moves fail as this one does: CAROM_ERROR_DATA when
+ * the file asks for something the match refuses, the match at the tick
+ * before. */
+CAROM_API carom_status carom_viewer_seek(carom_viewer* viewer, uint64_t position, uint64_t* steps);
+
+/* The match at the viewer's tick: borrowed, valid until the next call. */
+CAROM_API const carom_match* carom_viewer_match(const carom_viewer* viewer);
+
+typedef struct carom_viewer_goal {
+    uint64_t tick;       /* the step that scored */
+    int32_t team;        /* the scoring team: 0 left, 1 right */
+    int32_t scorer;      /* the slot credited, or -1 */
+    int32_t own_goal_by; /* the defender who put it in, or -1 */
+} carom_viewer_goal;
+CAROM_API carom_status carom_viewer_goals(const carom_viewer* viewer, carom_viewer_goal* goals,
+                                          size_t capacity, size_t* count);
+
+/* What carom-replay play draws at the viewer's tick, following `follow` (a
+ * slot, or -1 for nobody): the disks (carom_scene_disk, below) and the HUD
+ * (carom_scene_hud), whose banner is the one every carom screen shows. */
+CAROM_API carom_status carom_viewer_scene(carom_viewer* viewer, int32_t follow,
+                                          carom_scene_disk* disks, size_t capacity, size_t* count,
+                                          carom_scene_hud* hud);
+
+/* `ticks` as the viewer writes a time: "m:ss.t" (tenths rounded down), cut
+ * to `capacity` bytes with its terminating NUL. */
+CAROM_API carom_status carom_clock_text(uint64_t ticks, uint32_t tick_rate, char* text,
+                                        size_t capacity);
 
 /* ---- A client without sockets ---------------------------------------- */
 /* The caller owns the socket, the clock and the thread: it feeds the client
@@ -348,7 +468,7 @@ typedef struct carom_client_info {
     char map_name[65];
     int32_t has_map;   /* found, or fetched from the server */
     int32_t has_state; /* the copy holds the room's match */
-    uint64_t server_tick;
+    uint64_t server_tick; /* the server's tick of the copy's state (0 before has_state) */
     double rtt_ms;     /* the latest round trip, or -1 */
     int32_t ended;     /* over for this client: message says why */
     int32_t exit_code; /* as carom-client's, once ended */
@@ -361,26 +481,6 @@ CAROM_API carom_status carom_client_get_info(const carom_client* client, carom_c
 CAROM_API const carom_map* carom_client_map(const carom_client* client);
 CAROM_API const carom_match* carom_client_match(const carom_client* client);
 
-typedef enum carom_ink {
-    CAROM_INK_LEFT = 0,
-    CAROM_INK_RIGHT = 1,
-    CAROM_INK_PUCK = 2,
-    CAROM_INK_OWN = 3, /* the player's own disk */
-    CAROM_INK_DISC = 4 /* a stadium's movable disc, in its rgb */
-} carom_ink;
-
-typedef struct carom_scene_disk {
-    double x, y, radius;
-    int32_t ink; /* carom_ink */
-    uint32_t rgb;
-} carom_scene_disk;
-
-typedef struct carom_scene_hud {
-    uint32_t score[2];
-    uint64_t ticks_left;
-    char phase[16];  /* "playing", "kickoff", "goal", "final", "waiting" */
-    char banner[96]; /* "GOAL! ann", "FINAL 3-2 left wins"... or "" */
-} carom_scene_hud;
 /* What carom-client would draw at now_ms: disks in drawing order (your disk
  * predicted, the others interpolated) and the HUD. */
 CAROM_API carom_status carom_client_scene(carom_client* client, uint64_t now_ms,

@@ -164,6 +164,7 @@ carom_status carom_replay_verify(const carom_replay* replay, carom_verify_result
         v = {};
         const replay::VerifyReport report = replay::verify(r);
         v.ticks = report.ticks;
+        v.final_hash = report.final_hash;
         if (report.inconsistency) {
             copy_text(v.what, "cannot be played back: " + *report.inconsistency);
         } else if (report.divergence) {
@@ -178,7 +179,6 @@ carom_status carom_replay_verify(const carom_replay* replay, carom_verify_result
         } else {
             // verify() matched the footer's hash against the re-simulation's last state.
             v.ok = 1;
-            v.final_hash = r.footer->final_hash;
         }
     });
 }

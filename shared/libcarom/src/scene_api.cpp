@@ -1,6 +1,7 @@
 #include "scene_api.hpp"
 
 #include "api_support.hpp"
+#include "carom/render/render.hpp"
 
 namespace carom::capi {
 namespace {
@@ -41,7 +42,8 @@ const char* phase_word(render::Phase phase) {
 void fill_scene(const render::Scene& scene, carom_scene_disk* disks, std::size_t capacity,
                 std::size_t* count, carom_scene_hud* hud) {
     fill(disks, capacity, count, scene.disks, [](const render::DiskView& d) {
-        return carom_scene_disk{d.position.x, d.position.y, d.radius, ink_of(d.ink), d.rgb};
+        return carom_scene_disk{d.position.x, d.position.y, d.radius, ink_of(d.ink), d.rgb,
+                                d.slot ? static_cast<int32_t>(*d.slot) : -1};
     });
     if (hud == nullptr) return;
     *hud = {};
@@ -50,6 +52,8 @@ void fill_scene(const render::Scene& scene, carom_scene_disk* disks, std::size_t
     hud->ticks_left = scene.hud.ticks_left;
     copy_text(hud->phase, phase_word(scene.hud.phase));
     copy_text(hud->banner, scene.hud.banner);
+    copy_text(hud->clock, render::hud_clock(scene.hud.ticks_left, scene.hud.tick_rate_hz));
+    copy_text(hud->phase_text, render::hud_phase_text(scene.hud));
 }
 
 }  // namespace carom::capi

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package installs from the tree without the network (no build
-# isolation, no index) and imports from where it went.
+# isolation, no index) and imports from where it went, carom.env included.
 # Usage: pip_install.sh PYTHON LIBCAROM SOURCE_DIR
 set -euo pipefail
 python=$1 libcarom=$2 src=$3
@@ -12,7 +12,11 @@ cp -r "$src/shared/libcarom/python" "$work/source"
           "$work/source"
 cd "$work"
 CAROM_LIBRARY="$libcarom" PYTHONPATH="$work/installed" "$python" -c '
-import carom, sys
+import carom, carom.env, sys
 assert carom.__file__.startswith(sys.argv[1]), carom.__file__
-print("ok: carom", carom.__version__, "installed to", sys.argv[1])
-' "$work/installed"
+env = carom.env.CaromEnv(sys.argv[2])
+_, info = env.reset(seed=1)
+_, _, _, _, info = env.step([0] * len(env.agents))
+assert info["state_hash"] == env.match.state_hash() != 0, info
+print("ok: carom", carom.__version__, "and carom.env installed to", sys.argv[1])
+' "$work/installed" "$src/shared/game/maps/rink.json"

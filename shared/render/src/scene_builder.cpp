@@ -33,6 +33,25 @@ std::string display_name(const game::Match& match, game::Slot slot) {
                                     : game::printable_name(match.name(slot));
 }
 
+std::string final_banner(std::uint32_t left, std::uint32_t right) {
+    std::string text = "FINAL " + std::to_string(left) + "-" + std::to_string(right);
+    if (left == right) return text + " DRAW";
+    return text + (left > right ? " left wins" : " right wins");
+}
+
+std::string phase_banner(const game::Match& m, const game::MatchEvent* goal) {
+    if (m.phase() == game::Phase::finished)
+        return final_banner(m.score(game::Team::left), m.score(game::Team::right));
+    if (m.phase() != game::Phase::goal_pause) return "";
+    if (goal == nullptr) return "GOAL!";
+    const auto name = [&m](game::Slot s) {
+        return s < m.slot_count() ? display_name(m, s) : "slot " + std::to_string(s);
+    };
+    if (goal->scorer) return "GOAL! " + name(*goal->scorer);
+    if (goal->own_goal_by) return "GOAL! own goal by " + name(*goal->own_goal_by);
+    return goal->team == game::Team::left ? "GOAL! left" : "GOAL! right";
+}
+
 Scene SceneBuilder::build(const game::Match& m, const SceneRequest& request) {
     const game::Map& map = m.map();
     const Positions* at = request.positions;
@@ -55,7 +74,7 @@ Scene SceneBuilder::build(const game::Match& m, const SceneRequest& request) {
         const Ink ink = followed                           ? Ink::own
                         : m.team_of(s) == game::Team::left ? Ink::team_left
                                                            : Ink::team_right;
-        disks_.push_back({p, map.tuning.player_radius, ink});
+        disks_.push_back({p, map.tuning.player_radius, ink, kInkColour, s});
     }
     // The followed player last: drawn over anything it overlaps.
     std::stable_partition(disks_.begin(), disks_.end(),

@@ -191,7 +191,8 @@ std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOpt
                                            Resimulation& sim, VerifyReport& report) {
     const std::uint64_t last = replay.last_tick();
     KeyframeCursor keys(replay.keyframes);
-    if (auto d = keys.check(sim, sim.match().state_hash(), report.keyframes)) return d;
+    report.final_hash = sim.match().state_hash();
+    if (auto d = keys.check(sim, report.final_hash, report.keyframes)) return d;
     const auto& events = replay.events;
     std::size_t next_event = 0;
     for (std::uint64_t tick = 1; tick <= last; ++tick) {
@@ -218,6 +219,7 @@ std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOpt
             return Divergence{tick, hash, hash, std::nullopt, {}, same.error().message};
         if (auto d = keys.check(sim, hash, report.keyframes)) return d;
         report.ticks = tick;
+        report.final_hash = hash;
         if (options.progress && tick % 4096 == 0)
             options.progress(tick, ticks_in_all(replay, options));
     }

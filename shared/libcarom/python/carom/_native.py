@@ -23,7 +23,7 @@ from ctypes import (
     c_void_p,
 )
 
-ABI_VERSION = 1
+ABI_VERSION = 2
 OBSERVE_HEAD = 4  # CAROM_OBSERVE_HEAD
 
 
@@ -52,8 +52,12 @@ def _load():
 
 lib = _load()
 
+# Each structure below declares carom.h's struct `c_name`; the package's tests
+# check every one against the layout C's compiler gives it (carom_abi_layout).
+
 
 class MapInfo(Structure):
+    c_name = "carom_map_info"
     _fields_ = [
         ("name", c_char * 65),
         ("width", c_double),
@@ -74,6 +78,7 @@ class MapInfo(Structure):
 
 
 class Shape(Structure):
+    c_name = "carom_shape"
     _fields_ = [
         ("kind", c_int32),
         ("visible", c_int32),
@@ -93,10 +98,12 @@ class Shape(Structure):
 
 
 class Circle(Structure):
+    c_name = "carom_circle"
     _fields_ = [("x", c_double), ("y", c_double), ("radius", c_double), ("rgb", c_uint32)]
 
 
 class Goal(Structure):
+    c_name = "carom_goal"
     _fields_ = [
         ("defender", c_int32),
         ("ax", c_double),
@@ -107,6 +114,7 @@ class Goal(Structure):
 
 
 class MatchInfo(Structure):
+    c_name = "carom_match_info"
     _fields_ = [
         ("tick", c_uint64),
         ("phase", c_int32),
@@ -121,6 +129,7 @@ class MatchInfo(Structure):
 
 
 class Disk(Structure):
+    c_name = "carom_disk"
     _fields_ = [
         ("kind", c_int32),
         ("index", c_uint32),
@@ -135,6 +144,7 @@ class Disk(Structure):
 
 
 class Player(Structure):
+    c_name = "carom_player"
     _fields_ = [
         ("slot", c_uint32),
         ("team", c_int32),
@@ -146,6 +156,7 @@ class Player(Structure):
 
 
 class Event(Structure):
+    c_name = "carom_event"
     _fields_ = [
         ("kind", c_int32),
         ("tick", c_uint64),
@@ -158,6 +169,7 @@ class Event(Structure):
 
 
 class ReplayInfo(Structure):
+    c_name = "carom_replay_info"
     _fields_ = [
         ("format_version", c_uint32),
         ("core_version", c_uint32),
@@ -174,6 +186,7 @@ class ReplayInfo(Structure):
 
 
 class RosterEntry(Structure):
+    c_name = "carom_roster_entry"
     _fields_ = [
         ("tick", c_uint64),
         ("slot", c_uint32),
@@ -184,6 +197,7 @@ class RosterEntry(Structure):
 
 
 class VerifyResult(Structure):
+    c_name = "carom_verify_result"
     _fields_ = [
         ("ok", c_int32),
         ("ticks", c_uint64),
@@ -195,6 +209,7 @@ class VerifyResult(Structure):
 
 
 class ClientConfig(Structure):
+    c_name = "carom_client_config"
     _fields_ = [
         ("name", c_char_p),
         ("room", c_int32),
@@ -207,6 +222,7 @@ class ClientConfig(Structure):
 
 
 class ClientInfo(Structure):
+    c_name = "carom_client_info"
     _fields_ = [
         ("state", c_int32),
         ("client_id", c_uint32),
@@ -226,21 +242,26 @@ class ClientInfo(Structure):
 
 
 class SceneDisk(Structure):
+    c_name = "carom_scene_disk"
     _fields_ = [
         ("x", c_double),
         ("y", c_double),
         ("radius", c_double),
         ("ink", c_int32),
         ("rgb", c_uint32),
+        ("slot", c_int32),
     ]
 
 
 class SceneHud(Structure):
+    c_name = "carom_scene_hud"
     _fields_ = [
         ("score", c_uint32 * 2),
         ("ticks_left", c_uint64),
         ("phase", c_char * 16),
         ("banner", c_char * 96),
+        ("clock", c_char * 16),
+        ("phase_text", c_char * 96),
     ]
 
 

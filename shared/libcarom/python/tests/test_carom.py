@@ -148,6 +148,20 @@ class ReplayTest(unittest.TestCase):
             self.assertFalse(verdict.ok)
             self.assertTrue(verdict.what)
 
+    def test_a_cut_file_proves_nothing_but_gives_the_hash_of_its_last_tick(self):
+        with open(os.path.join(CORPUS, "duel-rink.crpl"), "rb") as f:
+            cut = f.read()[:9000]
+        replay = carom.Replay(data=cut)
+        verdict = replay.verify()
+        self.assertFalse(verdict.ok)
+        self.assertFalse(verdict.diverged)
+        self.assertTrue(verdict.what.decode().startswith("incomplete: the file stops at byte"))
+        self.assertGreater(verdict.ticks, 0)
+        self.assertEqual(verdict.ticks, replay.ticks)
+        replay.seek(verdict.ticks)
+        self.assertNotEqual(verdict.final_hash, 0)
+        self.assertEqual(verdict.final_hash, replay.match.state_hash())
+
     def test_a_borrowed_match_is_read_only(self):
         replay = carom.Replay(os.path.join(CORPUS, "duel-rink.crpl"))
         with self.assertRaises(carom.CaromError) as refused:

@@ -22,5 +22,10 @@ Grid render(const Scene& scene, int width, int height, Glyphs glyphs);
 // The HUD line alone (row 0 of render()): the figures that fit in `width`,
 // least important dropped first.
 std::string hud_line(const Hud& hud, int width);
+// What the HUD says of the phase: the banner, else "kick-off", "GOAL!",
+// "final" or "waiting" ("" while playing).
+std::string hud_phase_text(const Hud& hud);
+// The HUD's clock: "m:ss" of `ticks_left`, rounded up (0:00 only at the whistle).
+std::string hud_clock(std::uint64_t ticks_left, std::uint32_t tick_rate_hz);
 
 }  // namespace carom::render

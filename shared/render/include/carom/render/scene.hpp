@@ -8,6 +8,7 @@
 #include <string>
 
 #include "carom/game/map.hpp"
+#include "carom/game/match.hpp"
 #include "carom/render/grid.hpp"
 
 namespace carom::render {
@@ -17,6 +18,7 @@ struct DiskView {
     double radius = 1.0;
     Ink ink = Ink::puck;             // team_left, team_right, puck, own, or wall (a stadium's disc)
     std::uint32_t rgb = kInkColour;  // a stadium disc's own colour
+    std::optional<game::Slot> slot{};  // a player's disk: its slot (the name to draw beside it)
 };
 
 // What the phase line says.
@@ -27,8 +29,8 @@ struct Hud {
     std::uint64_t ticks_left = 0;
     std::uint32_t tick_rate_hz = 60;
     Phase phase = Phase::playing;
-    // Replaces the phase word when set: "GOAL! ann", "GOAL! own goal by bob",
-    // "FINAL 3-2 left wins", "FINAL 2-2 DRAW".
+    // Replaces the phase word when set: phase_banner() (scene_builder.hpp),
+    // or what a host says instead (where a damaged replay stops).
     std::string banner;
     // Network figures; absent ones are left out (the replay viewer has none).
     std::optional<double> ping_ms;

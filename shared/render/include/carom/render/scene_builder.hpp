@@ -3,6 +3,7 @@
 // its copy of the room's match (the others interpolated, your disk
 // predicted), carom-replay play and cast a replay's match at a tick: same
 // disks, same inks, same order, same roster.
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -39,6 +40,16 @@ struct SceneRequest {
 
 // A player's name as screens show it: printable, or "slot N" when empty.
 std::string display_name(const game::Match& match, game::Slot slot);
+
+// What every screen says over the phase (the HUD's banner: carom-client,
+// carom-replay play and cast, the replay page, libcarom's scenes), one
+// wording wherever the match comes from. The final whistle: "FINAL 3-2 left
+// wins", "FINAL 2-2 DRAW".
+std::string final_banner(std::uint32_t left, std::uint32_t right);
+// During a goal's pause, that goal: "GOAL! ann", "GOAL! own goal by bob",
+// "GOAL! left" (no one credited), or "GOAL!" when `goal` is null (who scored
+// is not known yet); once the match is finished, final_banner(); else "".
+std::string phase_banner(const game::Match& match, const game::MatchEvent* goal);
 
 class SceneBuilder {
   public:

@@ -34,6 +34,9 @@ struct VerifyOptions {
 
 struct VerifyReport {
     std::uint64_t ticks = 0;  // ticks re-simulated and matched
+    // The state hash after the last of them (tick 0's state when none): a
+    // file cut short has one though it has no footer.
+    std::uint64_t final_hash = 0;
     std::uint32_t keyframes = 0;
     std::uint32_t synctest_windows = 0;
     std::optional<Divergence> divergence;

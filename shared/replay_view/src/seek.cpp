@@ -1,17 +1,17 @@
-#include "seek.hpp"
+#include "carom/replay_view/seek.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
-namespace carom::tool {
+namespace carom::replay_view {
 
 SeekEngine::SeekEngine(const replay::Replay& replay) : replay_(replay), map_(replay.header.map) {
     for (const game::MatchEvent& e : replay.events) {
         if (e.tick > replay.last_tick()) continue;
         if (e.kind == game::MatchEvent::Kind::goal)
-            goals_.push_back({e.tick, e.team, e.scorer, e.own_goal_by});
+            goals_.push_back(e);
         if (e.kind == game::MatchEvent::Kind::kickoff) kickoffs_.push_back(e.tick);
     }
     const auto by_tick = [](const GoalMark& a, const GoalMark& b) { return a.tick < b.tick; };
@@ -98,6 +98,28 @@ std::string clock_text(std::uint64_t tick, std::uint32_t tick_rate) {
     return text;
 }
 
+std::string timeline_text(std::uint64_t position, std::uint64_t length, std::uint32_t tick_rate) {
+    std::string text = clock_text(position, tick_rate);
+    return text.append(" / ").append(clock_text(length, tick_rate));
+}
+
+std::uint64_t timeline_length(const replay::Replay& replay) {
+    const bool finished =
+        replay.footer.has_value() && replay.footer->result != replay::Outcome::unfinished;
+    if (!finished) return replay.last_tick();
+    return replay.last_tick() +
+           std::max<std::uint64_t>(replay.header.final_pause_ticks, replay.header.tick_rate);
+}
+
+std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name) {
+    std::optional<game::Slot> found;
+    for (const replay::PlayerInfo& p : replay.header.players)
+        if (p.name == name) found = p.slot;
+    for (const replay::RosterChange& c : replay.roster)
+        if (c.join && c.name == name && !found) found = c.slot;
+    return found;
+}
+
 std::optional<std::uint64_t> parse_time(const std::string& text, std::uint32_t tick_rate) {
     if (text.empty()) return std::nullopt;
     double minutes = 0.0;
@@ -118,4 +140,4 @@ std::optional<std::uint64_t> parse_time(const std::string& text, std::uint32_t t
     return static_cast<std::uint64_t>(std::llround(seconds * tick_rate));
 }
 
-}  // namespace carom::tool
+}  // namespace carom::replay_view

@@ -1,15 +1,13 @@
-#include "control.hpp"
+#include "carom/replay_view/control.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "viewer_keys.hpp"
-
-namespace carom::tool {
+namespace carom::replay_view {
 
 PlaybackControl::PlaybackControl(const SeekEngine& engine, std::uint64_t length,
-                                 std::uint64_t start)
-    : engine_(engine), length_(length), position_(std::min(start, length)) {}
+                                 std::uint64_t start, bool paused)
+    : engine_(engine), length_(length), position_(std::min(start, length)), paused_(paused) {}
 
 std::uint64_t PlaybackControl::match_tick() const {
     return std::min(position_, engine_.last_tick());
@@ -18,6 +16,13 @@ std::uint64_t PlaybackControl::match_tick() const {
 void PlaybackControl::jump_to(std::uint64_t position) {
     position_ = std::min(position, length_);
     fraction_ = 0.0;
+}
+
+void PlaybackControl::set_speed(double speed) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < kSpeeds.size(); ++i)
+        if (std::abs(kSpeeds[i] - speed) < std::abs(kSpeeds[best] - speed)) best = i;
+    speed_index_ = best;
 }
 
 void PlaybackControl::press(ViewKey key) {
@@ -66,7 +71,7 @@ void PlaybackControl::press(ViewKey key) {
         case ViewKey::end:
             jump_to(length_);
             break;
-        default:
+        case ViewKey::other:
             break;
     }
 }
@@ -85,4 +90,4 @@ void PlaybackControl::advance(double seconds) {
     }
 }
 
-}  // namespace carom::tool
+}  // namespace carom::replay_view

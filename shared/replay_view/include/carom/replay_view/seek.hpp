@@ -2,7 +2,8 @@
 // The replay viewer's position in a match: any tick of a replay, reached by
 // restoring the nearest keyframe at or before it and re-simulating forward
 // (or by stepping on from where it is, when that is shorter). No terminal,
-// no clock and no sockets, so tests and benchmarks drive it directly.
+// no clock and no sockets: carom-replay play and cast, the replay page
+// (through carom.h's carom_viewer) and the tests and benchmarks drive it.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,14 +11,11 @@
 
 #include "carom/replay/resimulation.hpp"
 
-namespace carom::tool {
+namespace carom::replay_view {
 
-struct GoalMark {
-    std::uint64_t tick = 0;              // the step that scored: the score has changed at this tick
-    game::Team team = game::Team::left;  // the scoring team
-    std::optional<game::Slot> scorer;
-    std::optional<game::Slot> own_goal_by;
-};
+// A goal of the replay: the event of the step that scored (the score has
+// changed at its tick).
+using GoalMark = game::MatchEvent;
 
 class SeekEngine {
   public:
@@ -63,7 +61,16 @@ class SeekEngine {
 
 // "m:ss.t" for a tick at `tick_rate` (tenths rounded down).
 std::string clock_text(std::uint64_t tick, std::uint32_t tick_rate);
+// The timeline's time: "m:ss.t / m:ss.t", the playhead and the length.
+std::string timeline_text(std::uint64_t position, std::uint64_t length, std::uint32_t tick_rate);
 // Parses "SECONDS", "M:SS" or "M:SS.t" into ticks; nullopt when malformed.
 std::optional<std::uint64_t> parse_time(const std::string& text, std::uint32_t tick_rate);
 
-}  // namespace carom::tool
+// Length of the virtual timeline: the file's ticks, then the final whistle
+// (the header's final_pause_ticks, at least one second) when the match finished.
+std::uint64_t timeline_length(const replay::Replay& replay);
+
+// The slot last named `name` (at the start or in a join), if any.
+std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name);
+
+}  // namespace carom::replay_view
