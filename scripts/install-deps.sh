@@ -16,7 +16,8 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev libzstd-dev libsqlite3-dev
   libncurses-dev tmux kitty xvfb xdotool python3 python3-pip python3-setuptools python3-wheel
-  pkg-config libcpp-httplib-dev help2man systemd libclang-rt-14-dev
+  pkg-config libcpp-httplib-dev libboost-dev libssl-dev openssl help2man systemd
+  libclang-rt-14-dev
 )
 case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
