@@ -29,6 +29,13 @@ if(NOT DEFINED CAROM_ZSTD_SOURCE AND _zstd_sources)
   set(CAROM_ZSTD_SOURCE "${_zstd_source}" CACHE PATH "zstd's source tree (its lib/ is compiled)")
 endif()
 
+# libsodium the same way (scripts/install-deps.sh web): the client's proofs.
+file(GLOB _sodium_sources LIST_DIRECTORIES true /usr/local/src/carom/libsodium-*)
+if(NOT DEFINED CAROM_SODIUM_SOURCE AND _sodium_sources)
+  list(GET _sodium_sources -1 _sodium_source)
+  set(CAROM_SODIUM_SOURCE "${_sodium_source}" CACHE PATH "libsodium's source tree (its src/libsodium is compiled)")
+endif()
+
 if(NOT _carom_wasm_flags)  # this file is read more than once
   set(_carom_wasm_flags ON)
   # Programs run under Node (CTest, custom commands); one file each, the

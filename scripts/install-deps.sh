@@ -16,7 +16,8 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev libzstd-dev libsqlite3-dev
   libncurses-dev tmux kitty xvfb xdotool python3 python3-pip python3-setuptools python3-wheel
-  pkg-config libcpp-httplib-dev help2man systemd libclang-rt-14-dev
+  pkg-config libcpp-httplib-dev libboost-dev libssl-dev openssl help2man systemd
+  libclang-rt-14-dev
 )
 case "${1:-}" in
   bench) packages+=(libbox2d-dev libchipmunk-dev libfmt-dev) ;;
@@ -42,17 +43,22 @@ sudo=""
 [[ $(id -u) -ne 0 ]] && sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
 
-# zstd's source, the version of the installed libzstd-dev, from Debian's
-# source archive (apt checks it against the signed index), unpacked once in
-# /usr/local/src where every clone's web build finds it (cmake/wasm32-emscripten.cmake).
-fetch_zstd_source() {
+# A library's source, the version of the installed -dev package, from
+# Debian's source archive (apt checks it against the signed index), unpacked
+# once in /usr/local/src/carom where every clone's web build finds it
+# (cmake/wasm32-emscripten.cmake): emscripten compiles C and C++ only, so
+# the WebAssembly build compiles zstd (replays) and libsodium (the session's
+# proofs) from the same source as the native builds link.
+#   fetch_debian_source DEV_PACKAGE SOURCE_PACKAGE DIR_NAME A_FILE_IT_HOLDS
+fetch_debian_source() {
+  local dev=$1 source=$2 name=$3 probe=$4
   local version upstream dir
-  version=$(dpkg-query -W -f='${source:Version}' "libzstd-dev:$(dpkg --print-architecture)")
+  version=$(dpkg-query -W -f='${source:Version}' "$dev:$(dpkg --print-architecture)")
   upstream=${version%%+*}
   upstream=${upstream%%-*}
-  dir=/usr/local/src/carom/zstd-$upstream
-  [[ -f "$dir/lib/zstd.h" ]] && return 0
-  echo "fetching zstd $version's source from Debian's archive into $dir" >&2
+  dir=/usr/local/src/carom/$name-$upstream
+  [[ -f "$dir/$probe" ]] && return 0
+  echo "fetching $source $version's source from Debian's archive into $dir" >&2
   local list=/etc/apt/sources.list.d/carom-sources.sources
   if [[ ! -f "$list" ]]; then
     printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' \
@@ -62,14 +68,30 @@ fetch_zstd_source() {
   $sudo apt-get update -qq || echo "install-deps.sh: apt-get update reported errors (above); fetching anyway" >&2
   local tmp
   tmp=$(mktemp -d)
-  (cd "$tmp" && chmod 755 . && apt-get source -qq --download-only "libzstd=$version" >/dev/null)
+  (cd "$tmp" && chmod 755 . && apt-get source -qq --download-only "$source=$version" >/dev/null)
   local tarball
-  tarball=$(ls "$tmp"/libzstd_*.orig.tar.* 2>/dev/null | head -n 1)
-  [[ -n "$tarball" ]] || { echo "install-deps.sh: apt-get source libzstd=$version fetched no tarball" >&2; exit 1; }
+  tarball=$(ls "$tmp"/"$source"_*.orig.tar.* 2>/dev/null | head -n 1)
+  [[ -n "$tarball" ]] || { echo "install-deps.sh: apt-get source $source=$version fetched no tarball" >&2; exit 1; }
   $sudo mkdir -p "$dir"
   $sudo tar -xf "$tarball" -C "$dir" --strip-components=1
+  # Debian's own patches (security fixes), as in the library the natives link.
+  local debian
+  debian=$(ls "$tmp"/"$source"_*.debian.tar.* 2>/dev/null | head -n 1)
+  if [[ -n "$debian" ]]; then
+    tar -xf "$debian" -C "$tmp"
+    if [[ -f "$tmp/debian/patches/series" ]]; then
+      while read -r patch _; do
+        [[ -z "$patch" || "$patch" == \#* ]] && continue
+        $sudo patch -s -p1 -d "$dir" < "$tmp/debian/patches/$patch"
+      done < "$tmp/debian/patches/series"
+    fi
+  fi
   rm -rf "$tmp"
-  [[ -f "$dir/lib/zstd.h" ]] || { echo "install-deps.sh: $tarball holds no lib/zstd.h" >&2; exit 1; }
+  [[ -f "$dir/$probe" ]] || { echo "install-deps.sh: $tarball holds no $probe" >&2; exit 1; }
+}
+fetch_zstd_source() { fetch_debian_source libzstd-dev libzstd zstd lib/zstd.h; }
+fetch_sodium_source() {
+  fetch_debian_source libsodium-dev libsodium libsodium src/libsodium/include/sodium.h
 }
 
 # playwright-core (no browser download: it drives Debian's Chromium) for the
@@ -96,7 +118,7 @@ done
 fetch_web_extras() {
   case "${1:-}" in
     determinism) fetch_zstd_source ;;
-    web) fetch_zstd_source; fetch_playwright ;;
+    web) fetch_zstd_source; fetch_sodium_source; fetch_playwright ;;
   esac
 }
 

@@ -1,7 +1,11 @@
 #include "agones.hpp"
 
-#include <httplib.h>
 #include <spdlog/spdlog.h>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 
 #include <optional>
 
@@ -32,19 +36,49 @@ void AgonesClient::shutdown() {
     wake_.notify_one();
 }
 
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = boost::asio::ip::tcp;
+
+// One request to the sidecar on a connection of its own (it is local and
+// the calls are a second apart): the HTTP status, or the reason it failed.
+Result<unsigned> post(const AgonesOptions& o, http::verb method, const std::string& path,
+                      const std::string& body) {
+    try {
+        boost::asio::io_context io;
+        beast::tcp_stream stream(io);
+        stream.expires_after(std::chrono::milliseconds(500));
+        stream.connect(tcp::resolver(io).resolve(o.host, std::to_string(o.port)));
+        http::request<http::string_body> req{method, path, 11};
+        req.set(http::field::host, o.host);
+        req.set(http::field::content_type, "application/json");
+        req.body() = body;
+        req.prepare_payload();
+        stream.expires_after(std::chrono::seconds(2));
+        http::write(stream, req);
+        beast::flat_buffer buffer;
+        http::response<http::string_body> res;
+        http::read(stream, buffer, res);
+        beast::error_code ignored;
+        stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        return res.result_int();
+    } catch (const boost::system::system_error& e) {
+        return fail(e.code().message());
+    }
+}
+
+}  // namespace
+
 bool AgonesClient::call(const char* method, const std::string& path, const std::string& body) {
-    httplib::Client client(options_.host, options_.port);
-    client.set_connection_timeout(std::chrono::milliseconds(500));
-    client.set_read_timeout(std::chrono::seconds(2));
-    client.set_write_timeout(std::chrono::seconds(2));
-    const httplib::Result result = std::string(method) == "PUT"
-                                       ? client.Put(path, body, "application/json")
-                                       : client.Post(path, body, "application/json");
-    const bool ok = result && result->status == 200;
+    const auto status = post(options_, std::string(method) == "PUT" ? http::verb::put
+                                                                     : http::verb::post,
+                             path, body);
+    const bool ok = status && *status == 200;
     if (!ok && failures_logged_++ < 10)  // a missing sidecar is said, not repeated forever
-        spdlog::warn(
-            "agones: {} {} failed: {}", method, path,
-            result ? "HTTP " + std::to_string(result->status) : httplib::to_string(result.error()));
+        spdlog::warn("agones: {} {} failed: {}", method, path,
+                     status ? "HTTP " + std::to_string(*status) : status.error().message);
     return ok;
 }
 

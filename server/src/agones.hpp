@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "carom/result.hpp"
 #include "metrics.hpp"
 
 namespace carom::server {

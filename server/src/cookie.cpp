@@ -18,12 +18,14 @@ CookieJar::CookieJar() {
 }
 
 std::uint64_t CookieJar::issue(const Endpoint& from, std::uint64_t bucket) const {
-    std::array<std::uint8_t, 16 + 2 + 8> message{};
+    std::array<std::uint8_t, 16 + 2 + 4 + 8> message{};
     std::memcpy(message.data(), from.address.data(), 16);
     message[16] = static_cast<std::uint8_t>(from.port >> 8);
     message[17] = static_cast<std::uint8_t>(from.port & 0xFF);
+    for (int i = 0; i < 4; ++i)
+        message[18 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(from.link >> (8 * i));
     for (int i = 0; i < 8; ++i)
-        message[18 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(bucket >> (8 * i));
+        message[22 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(bucket >> (8 * i));
     std::array<std::uint8_t, 8> out{};
     crypto_shorthash(out.data(), message.data(), message.size(), key_.data());
     std::uint64_t cookie = 0;

@@ -8,11 +8,12 @@
 namespace carom::server {
 
 std::string Endpoint::to_string() const {
+    const std::string door = link == 0 ? "" : fmt::format("ws#{} ", link);
     const auto& a = address;
     const bool v4_mapped = a[10] == 0xFF && a[11] == 0xFF &&
                            std::all_of(a.begin(), a.begin() + 10, [](auto b) { return b == 0; });
-    if (v4_mapped) return fmt::format("{}.{}.{}.{}:{}", a[12], a[13], a[14], a[15], port);
-    std::string s = "[";
+    if (v4_mapped) return fmt::format("{}{}.{}.{}.{}:{}", door, a[12], a[13], a[14], a[15], port);
+    std::string s = door + "[";
     for (std::size_t i = 0; i < 16; i += 2) {
         if (i > 0) s += ':';
         s += fmt::format("{:x}", (a[i] << 8) | a[i + 1]);
@@ -36,7 +37,8 @@ std::size_t EndpointHash::operator()(const Endpoint& e) const noexcept {
     std::memcpy(&high, e.address.data(), 8);
     std::memcpy(&low, e.address.data() + 8, 8);
     // The port is mixed in after the address, so it cannot cancel address bits.
-    return static_cast<std::size_t>(mix(mix(low ^ high * 0x9E3779B97F4A7C15ull) ^ e.port));
+    return static_cast<std::size_t>(
+        mix(mix(low ^ high * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t{e.link} << 16 | e.port)));
 }
 
 }  // namespace carom::server

@@ -1,6 +1,7 @@
 #pragma once
-// A peer's UDP address as the server logic sees it: bytes, not an Asio type,
-// so the logic (and its tests) never touch the socket library.
+// A peer as the server logic sees it: its address as bytes, not an Asio
+// type, so the logic (and its tests) never touch the socket library; and the
+// door it came in by: the UDP socket, or one WebSocket connection.
 #include <array>
 #include <compare>
 #include <cstddef>
@@ -13,6 +14,10 @@ struct Endpoint {
     // IPv4 addresses are stored IPv4-mapped (::ffff:a.b.c.d), as a dual-stack socket reports them.
     std::array<std::uint8_t, 16> address{};
     std::uint16_t port = 0;
+    // 0: the UDP socket. Else the WebSocket connection's number (web_door.hpp),
+    // never reused while the server runs: a new connection from the same
+    // address and port is another peer.
+    std::uint32_t link = 0;
 
     friend auto operator<=>(const Endpoint&, const Endpoint&) = default;
     friend bool operator==(const Endpoint&, const Endpoint&) = default;

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <cstdlib>
 #include <ctime>
 #include <optional>
@@ -16,10 +17,10 @@
 #include "carom/protocol/map_search.hpp"
 
 #include "agones.hpp"
-#include "http_endpoint.hpp"
 #include "log_format.hpp"
 #include "metrics.hpp"
 #include "udp_host.hpp"
+#include "web_door.hpp"
 
 namespace {
 
@@ -41,6 +42,8 @@ struct Options {
     bool no_delta = false;
     std::string log_format = "text";
     std::string http_address;
+    WebDoorConfig web;  // but its address (http_address) and send queue (below)
+    std::size_t ws_send_queue_kib = WebDoorConfig{}.max_send_queue_bytes / 1024;
     double stall_after_s = 2.0;
     bool use_agones = false;
     AgonesOptions agones;
@@ -198,8 +201,9 @@ void add_operator_options(CLI::App& app, Options& o) {
         ->capture_default_str()
         ->check(CLI::IsMember({"text", "json"}));
     app.add_option("--http", o.http_address,
-                   "Serve /metrics (Prometheus) and /healthz on ADDR:PORT (port 0: any free "
-                   "one, see --ready-file); empty: no HTTP")
+                   "Serve HTTP on ADDR:PORT (port 0: any free one, see --ready-file): "
+                   "/metrics (Prometheus), /healthz, the play page at / and browsers' "
+                   "WebSockets at /ws; empty: no HTTP")
         ->envname("CAROM_HTTP")
         ->check(CLI::Validator(
             [](std::string& text) -> std::string {
@@ -208,6 +212,28 @@ void add_operator_options(CLI::App& app, Options& o) {
                 return address ? std::string() : address.error().message;
             },
             "ADDR:PORT"));
+    app.add_option("--web-dir", o.web.page_dir,
+                   "The play page's files (default: share/carom/web beside this program, "
+                   "else the build tree's `make web` output)")
+        ->envname("CAROM_WEB_DIR");
+    app.add_option("--ws-origin", o.web.origins,
+                   "Origins whose pages may open /ws besides the server's own "
+                   "(https://play.example.org; * for any; comma-separated too)")
+        ->delimiter(',')
+        ->envname("CAROM_WS_ORIGIN");
+    app.add_option("--ws-send-queue", o.ws_send_queue_kib,
+                   "KiB waiting to be sent to one browser before it is dropped as too slow")
+        ->envname("CAROM_WS_SEND_QUEUE")
+        ->check(carom::cli::finite(4, 65536))
+        ->capture_default_str();
+    app.add_option("--tls-cert", o.web.tls_cert,
+                   "PEM certificate chain: the HTTP port speaks HTTPS and wss:// only "
+                   "(with --tls-key)")
+        ->envname("CAROM_TLS_CERT")
+        ->check(CLI::ExistingFile);
+    app.add_option("--tls-key", o.web.tls_key, "PEM private key of --tls-cert")
+        ->envname("CAROM_TLS_KEY")
+        ->check(CLI::ExistingFile);
     app.add_option("--stall-after", o.stall_after_s,
                    "Seconds without a tick before /healthz fails and Agones health pings stop")
         ->envname("CAROM_STALL_AFTER")
@@ -272,14 +298,35 @@ std::optional<ServerConfig> server_config(const Options& o) {
     return config;
 }
 
-// /metrics and /healthz into `http`, when --http is given; its port goes into the ready file.
-void start_http(std::optional<HttpEndpoint>& http, const std::string& address,
-                const Metrics& metrics, HostOptions& host) {
-    if (address.empty()) return;
-    const auto parsed = parse_http_address(address);  // checked by --http
-    http.emplace(*parsed, metrics);
-    host.ready_extra["http_port"] = http->port();
-    spdlog::info("http: /metrics and /healthz on {} port {}", parsed->host, http->port());
+// Where the play page is when --web-dir does not say: installed beside this
+// program, else the build tree's.
+std::filesystem::path default_page_dir() {
+    std::error_code ec;
+    const std::filesystem::path exe = std::filesystem::canonical("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "share" / "carom" / "web";
+        if (std::filesystem::is_regular_file(installed / "play.html", ec)) return installed;
+    }
+    return CAROM_PLAY_PAGE_BUILD_DIR;
+}
+
+// The HTTP port, when --http is given; its port goes into the ready file.
+void start_web(std::optional<WebDoor>& web, Options& o, const Metrics& metrics) {
+    if (o.http_address.empty()) return;
+    o.web.address = *parse_http_address(o.http_address);  // checked by --http
+    if (o.web.page_dir.empty()) o.web.page_dir = default_page_dir();
+    o.web.max_send_queue_bytes = o.ws_send_queue_kib * 1024;
+    web.emplace(o.web, metrics);
+    o.host.ready_extra["http_port"] = web->port();
+    o.host.web = &*web;
+    std::error_code ec;
+    const bool page = std::filesystem::is_regular_file(o.web.page_dir / "play.html", ec);
+    spdlog::info("http: /metrics, /healthz, /ws{} on {}{} port {}",
+                 page ? " and the play page" : "", web->tls() ? "https://" : "",
+                 o.web.address.host, web->port());
+    if (!page)
+        spdlog::warn("http: no play page in {} (build it with `make web`, or give --web-dir)",
+                     o.web.page_dir.string());
 }
 
 // Tests only (--test-stall-on-sigusr2): each SIGUSR2 blocks the tick thread
@@ -331,13 +378,15 @@ void connect_host(HostOptions& host, Metrics& metrics, const Server& server,
 int serve(Options& o, const ServerConfig& config) {
     try {
         Metrics metrics{std::chrono::duration<double>(o.stall_after_s)};
-        std::optional<HttpEndpoint> http;
-        start_http(http, o.http_address, metrics, o.host);
         asio::io_context io;
         // First, so that a signal during start-up is a clean shutdown too.
         asio::signal_set signals(io, SIGINT, SIGTERM);
+        // After the io_context: it goes first, so it never wakes a gone one.
+        std::optional<WebDoor> web;
+        start_web(web, o, metrics);
         UdpTransport transport(io, o.bind, o.port, o.socket_buffer_bytes);
-        Server server(config, transport, CookieJar{}, run_id_now());
+        SplitTransport doors(transport, web ? &*web : nullptr);
+        Server server(config, doors, CookieJar{}, run_id_now());
         std::optional<AgonesClient> agones;
         if (o.use_agones) agones.emplace(o.agones, metrics);
         TestStall stall(io, o.test_stall_s);

@@ -31,6 +31,7 @@ std::uint64_t random_secret() {
 Endpoint ip_of(const Endpoint& e) {
     Endpoint ip = e;
     ip.port = 0;
+    ip.link = 0;  // a browser and a UDP client at one address share its limits
     return ip;
 }
 

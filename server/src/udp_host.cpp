@@ -127,6 +127,11 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
 // Runs the ticks that are due, a whole period apart however late each ran:
 // a bounded number catch up, the rest are skipped (and counted). Each tick's
 // work and lateness go to `on_tick` and into `figures`.
+void flush_doors(UdpTransport& transport, const HostOptions& options) {
+    transport.flush();
+    if (options.web != nullptr) options.web->flush();
+}
+
 void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& options,
                    Clock::duration period, Clock::time_point& next,
                    std::initializer_list<TickFigures*> figures) {
@@ -136,7 +141,7 @@ void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& o
         const double late = std::chrono::duration<double, std::milli>(t0 - next).count();
         if (ran > 0) server.note_catch_up_tick();
         server.tick();
-        transport.flush();
+        flush_doors(transport, options);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         server.set_last_tick_ms(static_cast<float>(ms));
         if (options.on_tick) options.on_tick(ms, late);
@@ -359,9 +364,21 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
     auto next_file = started + std::chrono::seconds(1);
     bool stopping = false;
 
-    transport.start_receiving([&server](const Endpoint& from, std::span<const std::uint8_t> bytes) {
+    const Door::Handler receive = [&server](const Endpoint& from,
+                                            std::span<const std::uint8_t> bytes) {
         server.receive(from, bytes);
-    });
+    };
+    transport.start_receiving(receive);
+    // The door's messages, a budget at a time: what is left when the tick is
+    // due waits for the drain before it.
+    std::function<void()> drain_web = [&] {
+        if (stopping || options.web == nullptr) return;
+        const std::size_t n = options.web->drain(UdpTransport::kMaxPerWakeup, receive);
+        flush_doors(transport, options);
+        if (n == UdpTransport::kMaxPerWakeup && Clock::now() < next) asio::post(io, drain_web);
+    };
+    if (options.web != nullptr)
+        options.web->set_wake([&io, &drain_web] { asio::post(io, [&drain_web] { drain_web(); }); });
 
     const auto uptime = [&] {
         return static_cast<std::uint64_t>(
@@ -371,6 +388,7 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
     std::function<void()> arm;
     const auto on_timer = [&](std::error_code ec) {
         if (ec || stopping) return;
+        drain_web();
         run_due_ticks(server, transport, options, period, next, {&report_ticks, &file_ticks});
         const auto now = Clock::now();
         if (options.stats_interval_s > 0 && now >= next_report) {
@@ -402,11 +420,13 @@ int run_host(asio::io_context& io, asio::signal_set& signals, UdpTransport& tran
         if (options.on_stopping) options.on_stopping();
         timer.cancel();
         server.shutdown();
+        if (options.web != nullptr) options.web->flush();  // the browsers' Disconnect
         transport.close();
     });
 
     announce_listening(server, transport, options);
     io.run();
+    if (options.web != nullptr) options.web->set_wake(nullptr);
     if (!options.stats_file.empty()) {
         nlohmann::json j = stats_json(server, transport, file_ticks, uptime());
         j["healthy"] = false;  // stopped

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "door.hpp"
 #include "server.hpp"
 #include "transport.hpp"
 
@@ -91,6 +92,10 @@ struct HostOptions {
     std::function<void(double work_ms, double late_ms)> on_tick;
     std::function<void()> on_listening;
     std::function<void()> on_stopping;
+    // The WebSocket door (web_door.hpp), when there is one: drained on this
+    // thread as its messages come and before each tick, within the same
+    // budget as the socket, and flushed after each tick and drain.
+    Door* web = nullptr;
 };
 
 // Runs the server until SIGINT/SIGTERM arrives on `signals`, then shuts it
