@@ -6,120 +6,15 @@
 // inside the module, as carom-replay reads them.
 'use strict';
 
-// ---- C structs in the module's memory ---------------------------------
-// carom.h's layout as wasm32 has it (each struct's size, fields, offsets and
-// C types; the enums' values), printed by libcarom's layout program at build
-// time and written in here: nothing below knows an offset.
-const ABI = @CAROM_ABI@;
-
-// A struct of carom.h by its C name: { size, offsets: { field: { at, type, count } } }.
-function struct(name) {
-  const s = ABI.structs[name];
-  if (!s) throw new Error(`carom.h has no struct ${name}`);
-  const offsets = {};
-  for (const f of s.fields) offsets[f.name] = { at: f.offset, type: f.type, count: f.count, size: f.size / f.count };
-  return { offsets, size: s.size };
-}
-
-const S = {
+// The replay's structs, beside those of the field and scene (abi.js).
+Object.assign(S, {
   replayInfo: struct('carom_replay_info'),
-  mapInfo: struct('carom_map_info'),
-  shape: struct('carom_shape'),
-  circle: struct('carom_circle'),
-  goal: struct('carom_goal'),
   verify: struct('carom_verify_result'),
-  sceneDisk: struct('carom_scene_disk'),
-  hud: struct('carom_scene_hud'),
   viewerInfo: struct('carom_viewer_info'),
   viewerGoal: struct('carom_viewer_goal'),
-  player: struct('carom_player'),
   roster: struct('carom_roster_entry'),
-};
-const INK = ABI.enums.carom_ink;
+});
 const KEY = ABI.enums.carom_view_key;
-const SHAPE = ABI.enums.carom_shape_kind;
-
-// carom.h's functions on one module instance: each call checks its status
-// and throws carom_last_error()'s message.
-class Carom {
-  constructor(module) {
-    this.m = module;
-    this.scratch = module._malloc(4096);
-  }
-
-  call(name, ...args) {
-    const status = this.m['_' + name](...args);
-    if (status !== 0) throw new Error(this.m.UTF8ToString(this.m._carom_last_error()));
-  }
-
-  read(layout, ptr) {
-    const view = new DataView(this.m.HEAPU8.buffer);
-    const out = {};
-    for (const [name, f] of Object.entries(layout.offsets)) {
-      const at = ptr + f.at;
-      if (f.type === 'char') {
-        out[name] = this.m.UTF8ToString(at, f.count);
-        continue;
-      }
-      const one = (p) => {
-        switch (f.type) {
-          case 'int32_t': return view.getInt32(p, true);
-          case 'uint32_t': return view.getUint32(p, true);
-          case 'uint8_t': return view.getUint8(p);
-          case 'uint64_t': return view.getBigUint64(p, true);
-          case 'double': return view.getFloat64(p, true);
-          default: throw new Error(`carom.h's ${name}: a ${f.type} is not read here`);
-        }
-      };
-      out[name] = f.count === 1 ? one(at)
-        : Array.from({ length: f.count }, (_, i) => one(at + i * f.size));
-    }
-    return out;
-  }
-
-  handle() {  // the pointer a call left in the scratch's first word
-    return new DataView(this.m.HEAPU8.buffer).getUint32(this.scratch, true);
-  }
-
-  // A struct filled by `name(...args, out)`.
-  get(name, layout, ...args) {
-    const out = this.m._malloc(layout.size);
-    try {
-      this.call(name, ...args, out);
-      return this.read(layout, out);
-    } finally {
-      this.m._free(out);
-    }
-  }
-
-  // Every item of a (buffer, capacity, count) call, asking for the count first.
-  list(name, layout, ...args) {
-    const countAt = this.scratch + 8;
-    this.call(name, ...args, 0, 0, countAt);
-    const n = new DataView(this.m.HEAPU8.buffer).getUint32(countAt, true);
-    if (n === 0) return [];
-    const buffer = this.m._malloc(layout.size * n);
-    try {
-      this.call(name, ...args, buffer, n, countAt);
-      return Array.from({ length: n }, (_, i) => this.read(layout, buffer + i * layout.size));
-    } finally {
-      this.m._free(buffer);
-    }
-  }
-
-  openReplay(bytes) {
-    const at = this.m._malloc(Math.max(bytes.length, 1));
-    try {
-      this.m.HEAPU8.set(bytes, at);
-      this.call('carom_replay_open_bytes', at, bytes.length, this.scratch);
-      return this.handle();
-    } finally {
-      this.m._free(at);
-    }
-  }
-}
-
-const hex = (h) => h.toString(16).padStart(16, '0');
 
 // ---- Verification, in a worker ------------------------------------------
 // The page's own copy of the module re-simulates the whole match in a worker
@@ -152,28 +47,18 @@ function startVerification(wasm, bytes, onDone) {
 }
 
 // ---- Drawing ---------------------------------------------------------------
-const COLOUR = {  // by carom_ink
-  [INK.CAROM_INK_LEFT]: '#e5534b', [INK.CAROM_INK_RIGHT]: '#4b8fe5',
-  [INK.CAROM_INK_PUCK]: '#f4f4f4', [INK.CAROM_INK_OWN]: '#ffd43b',
-};
-const GOAL_INK = [INK.CAROM_INK_LEFT, INK.CAROM_INK_RIGHT];  // by the defending team
-const WALL = '#cfd8dc';
-const rgbText = (rgb) => '#' + rgb.toString(16).padStart(6, '0');
-
 class Viewer {
   constructor(carom, bytes, name) {
     this.carom = carom;
     this.name = name;
-    this.replay = carom.openReplay(bytes);
+    this.replay = carom.withBytes(bytes, (at, size) => {
+      carom.call('carom_replay_open_bytes', at, size, carom.scratch);
+      return carom.handle();
+    });
     this.info = carom.get('carom_replay_get_info', S.replayInfo, this.replay);
     carom.call('carom_replay_map', this.replay, carom.scratch);
     this.map = carom.handle();
-    this.mapInfo = carom.get('carom_map_get_info', S.mapInfo, this.map);
-    const m = this.mapInfo;
-    const each = (n, fn) => Array.from({ length: n }, (_, i) => fn(i));
-    this.shapes = each(m.shapes, (i) => carom.get('carom_map_shape', S.shape, this.map, i));
-    this.posts = each(m.posts, (i) => carom.get('carom_map_post', S.circle, this.map, i));
-    this.goalLines = each(m.goals, (i) => carom.get('carom_map_goal', S.goal, this.map, i));
+    Object.assign(this, fieldOf(carom, this.map));
     this.roster = carom.list('carom_replay_roster', S.roster, this.replay);
     this.rosterTicks = this.roster.map((r) => Number(r.tick)).sort((x, y) => x - y);
     this.names = new Map();
@@ -264,98 +149,6 @@ class Viewer {
 
   // The speeds the viewer plays at.
   speeds() { return this.carom.list('carom_viewer_speeds', { size: 8, offsets: { s: { at: 0, type: 'double', count: 1 } } }).map((x) => x.s); }
-}
-
-// Draws the map and a scene, the map's field fitted to the canvas (y up).
-function draw(canvas, v, scene) {
-  const ctx = canvas.getContext('2d');
-  const { width: W, height: H } = canvas;
-  const m = v.mapInfo;
-  const margin = 0.04 * Math.max(m.width, m.height);
-  const scale = Math.min(W / (m.width + 2 * margin), H / (m.height + 2 * margin));
-  const ox = (W - m.width * scale) / 2;
-  const oy = (H - m.height * scale) / 2;
-  const X = (x) => ox + x * scale;
-  const Y = (y) => oy + (m.height - y) * scale;
-
-  ctx.fillStyle = '#1f3a2b';
-  ctx.fillRect(0, 0, W, H);
-  ctx.fillStyle = '#2e6b45';
-  ctx.fillRect(X(0), Y(m.height), m.width * scale, m.height * scale);
-  ctx.lineCap = 'round';
-  ctx.lineWidth = Math.max(1.5, 0.25 * scale);
-  for (const s of v.shapes) {
-    if (!s.visible) continue;
-    ctx.strokeStyle = s.rgb ? rgbText(s.rgb) : WALL;
-    ctx.fillStyle = ctx.strokeStyle;
-    ctx.beginPath();
-    if (s.kind === SHAPE.CAROM_SHAPE_SEGMENT) {
-      ctx.moveTo(X(s.ax), Y(s.ay));
-      ctx.lineTo(X(s.bx), Y(s.by));
-      ctx.stroke();
-    } else if (s.kind === SHAPE.CAROM_SHAPE_ARC) {  // counter-clockwise from a to b (clockwise on screen)
-      const r = Math.hypot(s.ax - s.cx, s.ay - s.cy) * scale;
-      const from = -Math.atan2(s.ay - s.cy, s.ax - s.cx);
-      const to = -Math.atan2(s.by - s.cy, s.bx - s.cx);
-      ctx.arc(X(s.cx), Y(s.cy), r, from, to, true);
-      ctx.stroke();
-    } else if (s.kind === SHAPE.CAROM_SHAPE_PLANE) {  // the line dot(p, n) = offset, across the field
-      const far = 2 * Math.max(m.width, m.height);
-      const px = s.nx * s.offset;
-      const py = s.ny * s.offset;
-      ctx.moveTo(X(px - s.ny * far), Y(py + s.nx * far));
-      ctx.lineTo(X(px + s.ny * far), Y(py - s.nx * far));
-      ctx.stroke();
-    } else if (s.kind === SHAPE.CAROM_SHAPE_BOX) {  // centre, half extents along n and its normal
-      const corner = (a, b) => [X(s.cx + s.nx * a - s.ny * b), Y(s.cy + s.ny * a + s.nx * b)];
-      const pts = [corner(s.hx, s.hy), corner(-s.hx, s.hy), corner(-s.hx, -s.hy), corner(s.hx, -s.hy)];
-      ctx.moveTo(...pts[0]);
-      for (const p of pts.slice(1)) ctx.lineTo(...p);
-      ctx.closePath();
-      ctx.fill();
-    }
-  }
-  ctx.lineWidth = Math.max(3, 0.6 * scale);
-  for (const g of v.goalLines) {
-    ctx.strokeStyle = COLOUR[GOAL_INK[g.defender]];
-    ctx.beginPath();
-    ctx.moveTo(X(g.ax), Y(g.ay));
-    ctx.lineTo(X(g.bx), Y(g.by));
-    ctx.stroke();
-  }
-  const disc = (x, y, r, fill, outline) => {
-    ctx.beginPath();
-    ctx.arc(X(x), Y(y), Math.max(1.5, r * scale), 0, 2 * Math.PI);
-    ctx.fillStyle = fill;
-    ctx.fill();
-    if (outline) {
-      ctx.lineWidth = Math.max(1, 0.15 * scale);
-      ctx.strokeStyle = outline;
-      ctx.stroke();
-    }
-  };
-  for (const p of v.posts) disc(p.x, p.y, p.radius, p.rgb ? rgbText(p.rgb) : WALL, '#0b1b12');
-  for (const d of scene.disks) {
-    const fill = d.ink === INK.CAROM_INK_DISC ? rgbText(d.rgb) : COLOUR[d.ink];
-    disc(d.x, d.y, d.radius, fill, d.ink === INK.CAROM_INK_OWN ? '#ffffff' : '#0b1b12');
-  }
-  ctx.font = `${Math.max(10, Math.round(1.1 * scale))}px sans-serif`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  for (const d of scene.disks) {
-    if (d.name === undefined) continue;
-    ctx.fillStyle = d.ink === INK.CAROM_INK_OWN ? COLOUR[INK.CAROM_INK_OWN] : '#ffffffcc';
-    ctx.fillText(d.name, X(d.x), Y(d.y - d.radius) + 2);
-  }
-  if (scene.hud.banner) {
-    ctx.font = `bold ${Math.max(16, Math.round(0.045 * W))}px sans-serif`;
-    ctx.textBaseline = 'middle';
-    const w = ctx.measureText(scene.hud.banner).width + 40;
-    ctx.fillStyle = '#000000b0';
-    ctx.fillRect((W - w) / 2, H / 2 - 30, w, 60);
-    ctx.fillStyle = scene.hud.phase === 'goal' ? COLOUR[INK.CAROM_INK_OWN] : '#ffffff';
-    ctx.fillText(scene.hud.banner, W / 2, H / 2);
-  }
 }
 
 // ---- The page ----------------------------------------------------------------
