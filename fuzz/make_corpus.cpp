@@ -1,8 +1,8 @@
 // carom-fuzz-corpus ROOT: writes the seed corpora of every fuzz target under
 // ROOT (the source tree), valid inputs of every kind, made by the real code:
-//   server/fuzz/corpus/server_datagrams   client packets of every kind, as records
-//   client/fuzz/corpus/client_updates   a real server's packets to a client
-//   shared/replay/fuzz/corpus/replay_reader  small recorded matches
+//   server/fuzz/corpus/server_datagrams            client packets of every kind, as records
+//   shared/netclient/fuzz/corpus/client_updates    a real server's packets to a client
+//   shared/replay/fuzz/corpus/replay_reader        small recorded matches
 //   shared/protocol/fuzz/corpus/map_json, map_binary  the shipped maps
 // Re-run after a protocol or file format change, and commit the result.
 #include <spdlog/spdlog.h>
@@ -357,7 +357,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     try {
         server_corpus(root / "server/fuzz/corpus/server_datagrams");
-        client_corpus(root / "client/fuzz/corpus/client_updates");
+        client_corpus(root / "shared/netclient/fuzz/corpus/client_updates");
         replay_corpus(root / "shared/replay/fuzz/corpus/replay_reader", root / "shared/game/maps");
         map_corpora(root / "shared/protocol/fuzz/corpus/map_json",
                     root / "shared/protocol/fuzz/corpus/map_binary", root / "shared/game/maps");

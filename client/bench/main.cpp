@@ -29,7 +29,7 @@
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "forged.hpp"
-#include "prediction_probe.hpp"
+#include "carom/loopback/prediction_probe.hpp"
 
 namespace {
 

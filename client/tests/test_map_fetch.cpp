@@ -7,8 +7,8 @@
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_file.hpp"
 
-#include "lossy_link.hpp"
-#include "temp_dir.hpp"
+#include "carom/loopback/lossy_link.hpp"
+#include "carom/client/testing/temp_dir.hpp"
 
 using namespace carom;
 using namespace carom::play;

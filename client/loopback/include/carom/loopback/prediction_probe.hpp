@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-#include "lossy_link.hpp"
+#include "carom/loopback/lossy_link.hpp"
 
 namespace carom::play::test {
 

@@ -6,8 +6,8 @@
 
 #include "carom/client/map_library.hpp"
 #include "carom/protocol/map_transfer.hpp"
-#include "fake_server.hpp"
-#include "temp_dir.hpp"
+#include "carom/client/testing/fake_server.hpp"
+#include "carom/client/testing/temp_dir.hpp"
 
 using namespace carom;
 using namespace carom::client;

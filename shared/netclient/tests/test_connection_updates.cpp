@@ -7,7 +7,7 @@
 #include <random>
 
 #include "carom/game/bot.hpp"
-#include "fake_server.hpp"
+#include "carom/client/testing/fake_server.hpp"
 
 namespace carom::client {
 namespace {

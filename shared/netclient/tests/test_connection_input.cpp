@@ -2,7 +2,7 @@
 // acknowledgement, and the round trip it measures.
 #include <doctest/doctest.h>
 
-#include "fake_server.hpp"
+#include "carom/client/testing/fake_server.hpp"
 
 namespace carom::client {
 namespace {

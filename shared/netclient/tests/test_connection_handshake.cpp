@@ -1,7 +1,7 @@
 // The handshake, denial, timeouts and disconnects, against hand-built server packets.
 #include <doctest/doctest.h>
 
-#include "fake_server.hpp"
+#include "carom/client/testing/fake_server.hpp"
 
 namespace carom::client {
 namespace {

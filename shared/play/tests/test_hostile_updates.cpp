@@ -9,7 +9,7 @@
 
 #include "carom/play/player.hpp"
 #include "carom/render/render.hpp"
-#include "fake_server.hpp"
+#include "carom/client/testing/fake_server.hpp"
 
 namespace carom::play {
 
