@@ -19,7 +19,7 @@
 #include "carom/game/bot.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"
@@ -289,7 +289,7 @@ void client_corpus(const fs::path& dir) {
 }
 
 void replay_corpus(const fs::path& dir, const fs::path& maps) {
-    const auto loaded = protocol::load_map_file(maps / "rink.json");
+    const auto loaded = maps::load_map_file(maps / "rink.json");
     if (!loaded) throw std::runtime_error(loaded.error().message);
     const game::Map& map = *loaded;
     const fs::path tmp =
@@ -340,7 +340,7 @@ void map_corpora(const fs::path& json_dir, const fs::path& binary_dir, const fs:
         std::ifstream f(maps / (std::string(name) + ".json"), std::ios::binary);
         const Bytes text(std::istreambuf_iterator<char>(f), {});
         write(json_dir, name, text);
-        const auto map = protocol::parse_map_json(std::string(text.begin(), text.end()), name);
+        const auto map = maps::parse_map_json(std::string(text.begin(), text.end()), name);
         if (!map) throw std::runtime_error(map.error().message);
         write(binary_dir, name, protocol::map_to_binary(*map));
     }

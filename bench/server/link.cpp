@@ -15,7 +15,7 @@
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/update.hpp"
 #include "carom/replay/reader.hpp"
 #include "server.hpp"
@@ -278,7 +278,7 @@ LinkFigures figures_of(const std::vector<Player>& players, const Downlinks& tran
 }  // namespace
 
 LinkFigures run_link(const LinkRunOptions& o) {
-    auto loaded = protocol::load_map_file(o.map);
+    auto loaded = maps::load_map_file(o.map);
     if (!loaded) throw std::runtime_error(loaded.error().message);
     const game::Map map = *loaded;
     const game::Match rules(map, 1);

@@ -10,7 +10,7 @@
 #include "carom/client/connection.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 
@@ -134,7 +134,7 @@ double ns_each(int n, F&& f) {
 
 void print_forged_costs() {
     const game::Map arena =
-        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
+        maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
     Room room(arena, 6);  // the game's bot: a new input about every 100 ms
     Connection c = joined(room);
     constexpr int kN = 20'000;

@@ -11,7 +11,7 @@
 
 #include "carom/client/replica.hpp"
 #include "carom/protocol/client_report.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/packet.hpp"
 #include "carom/protocol/proof.hpp"
 #include "server.hpp"
@@ -21,7 +21,7 @@ namespace carom::server::test {
 inline const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 
 inline game::Map map_named(const char* name) {
-    return protocol::load_map_file(kMaps / name).value();
+    return maps::load_map_file(kMaps / name).value();
 }
 
 struct Datagram {

@@ -9,7 +9,7 @@
 #include "api_support.hpp"
 #include "carom/play/player.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_search.hpp"
+#include "carom/maps/map_search.hpp"
 #include "handles.hpp"
 #include "scene_api.hpp"
 
@@ -36,9 +36,7 @@ std::vector<std::filesystem::path> map_dirs(const char* list) {
         for (std::string dir; std::getline(entries, dir, ':');)
             if (!dir.empty()) dirs.emplace_back(dir);
     }
-    for (auto& dir : protocol::map_search_dirs())
-        dirs.push_back(std::move(dir));
-    return dirs;
+    return maps::map_search_dirs(dirs);
 }
 
 carom_client& client_of(carom_client* client) {

@@ -269,6 +269,12 @@ static void test_stadium(const char *path) {
     CHECK_OK(carom_map_get_info(map, &info));
     CHECK(info.shapes > 0);
     carom_map_free(map);
+    /* The text parsed is the map the file loads, bit for bit: the same hash. */
+    CHECK_OK(carom_map_load(path, &map));
+    carom_map_info loaded;
+    CHECK_OK(carom_map_get_info(map, &loaded));
+    CHECK(loaded.hash == info.hash);
+    carom_map_free(map);
     CHECK(carom_map_parse_hbs("{\"name\": 1}", 11, &map) == CAROM_ERROR_DATA);
     free(text);
 }

@@ -10,7 +10,7 @@
 
 #include "carom/client/connection.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 #include "entries.hpp"
@@ -20,7 +20,7 @@ namespace {
 
 const game::Map& rink() {
     static const game::Map map =
-        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "rink.json").value();
+        maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "rink.json").value();
     return map;
 }
 

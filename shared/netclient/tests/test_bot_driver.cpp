@@ -6,13 +6,13 @@
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/game/bot.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 
 namespace carom::client {
 namespace {
 
 game::Map arena() {
-    auto map = protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json");
+    auto map = maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json");
     REQUIRE(map.ok());
     return std::move(*map);
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "carom/client/map_lookup.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/game/bot.hpp"
 #include "carom/play/predictor.hpp"
 
@@ -32,7 +32,7 @@ struct PauseRun {
 
 PauseRun run(std::uint64_t seed, std::uint64_t state_phase) {
     const std::vector<std::filesystem::path> dirs{CAROM_MAPS_DIR};
-    auto found = client::find_map("rink", dirs);
+    auto found = maps::find_map("rink", dirs);
     REQUIRE(found.ok());
     const game::Map map = *found;
     game::Match server(map, seed);

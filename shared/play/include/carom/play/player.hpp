@@ -14,7 +14,7 @@
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
-#include "carom/client/map_library.hpp"
+#include "carom/maps/map_library.hpp"
 #include "carom/play/held_keys.hpp"
 #include "carom/play/interpolator.hpp"
 #include "carom/play/predictor.hpp"
@@ -25,7 +25,7 @@ namespace carom::play {
 struct PlayerConfig {
     client::ConnectionConfig connection;
     std::vector<std::filesystem::path> map_dirs;
-    // Maps fetched from servers, by hash (client::MapLibrary); empty: none kept.
+    // Maps fetched from servers, by hash (maps::MapLibrary); empty: none kept.
     std::filesystem::path map_cache_dir;
     bool bot = false;  // the game's bot steers instead of the keys
     HoldConfig keys;
@@ -87,7 +87,7 @@ class Player {
 
     PlayerConfig config_;
     client::Connection connection_;
-    client::MapLibrary maps_;
+    maps::MapLibrary maps_;
     HeldKeys keys_;
     std::optional<game::Input> steered_;
     client::BotDriver bot_;

@@ -11,7 +11,7 @@
 #include <doctest/doctest.h>
 
 #include "carom/client/connection.hpp"
-#include "carom/client/map_lookup.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_codec.hpp"
@@ -72,7 +72,7 @@ inline Bytes server_disconnect(net::DisconnectReason reason, const std::string& 
 
 inline game::Map shipped_map(const char* name) {
     const std::filesystem::path dirs[] = {CAROM_MAPS_DIR};
-    return find_map(name, dirs).value();
+    return maps::find_map(name, dirs).value();
 }
 
 // A room of a shipped map as a server keeps it for one client: its match,

@@ -1,4 +1,4 @@
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 
 #include <flatbuffers/idl.h>
 
@@ -13,13 +13,23 @@ namespace carom::schema {
 extern const char* const kMapSchemaText;  // schemas/map.fbs, built in
 }
 
-namespace carom::protocol {
+namespace carom::maps {
 
 namespace {
 std::string too_large(const std::string& where, std::uintmax_t size) {
     return where + ": " + std::to_string(size) + " bytes, larger than a map file may be (" +
            std::to_string(kMaxMapFileBytes) + " bytes)";
 }
+
+// An imported stadium through the binary form, as a JSON map comes: the
+// match then plays exactly the map its replay and the wire carry (a -0.0
+// where the schema's default is 0 would otherwise come back +0.0, and the
+// state hashes of the two would differ).
+Result<game::Map> through_binary(stadium::Imported imported, std::vector<std::string>* notes) {
+    if (notes != nullptr) *notes = std::move(imported.notes);
+    return protocol::map_from_binary(protocol::map_to_binary(imported.map));
+}
+
 }  // namespace
 
 Result<game::Map> parse_map_json(const std::string& json, const std::string& where) {
@@ -31,9 +41,16 @@ Result<game::Map> parse_map_json(const std::string& json, const std::string& whe
     if (!parser.ParseJson(json.c_str())) return fail(where + ": " + parser.error_);
     const std::span<const std::uint8_t> bytes{parser.builder_.GetBufferPointer(),
                                               parser.builder_.GetSize()};
-    auto map = map_from_binary(bytes);
+    auto map = protocol::map_from_binary(bytes);
     if (!map) return map.error_in(where);
     return map;
+}
+
+Result<game::Map> parse_map_hbs(std::string_view text, const std::string& where,
+                                std::vector<std::string>* notes) {
+    auto imported = stadium::import_stadium(text, where);
+    if (!imported) return fail(imported.error().message);
+    return through_binary(std::move(*imported), notes);
 }
 
 Result<game::Map> load_map_file(const std::filesystem::path& path,
@@ -41,12 +58,7 @@ Result<game::Map> load_map_file(const std::filesystem::path& path,
     if (path.extension() == ".hbs") {
         auto imported = stadium::load_stadium_file(path);
         if (!imported) return fail(imported.error().message);
-        if (notes != nullptr) *notes = std::move(imported->notes);
-        // Through the binary form, as a JSON map comes: the match then plays
-        // exactly the map its replay and the wire carry (a -0.0 where the
-        // schema's default is 0 would otherwise come back +0.0, and the
-        // state hashes of the two would differ).
-        return map_from_binary(map_to_binary(imported->map));
+        return through_binary(std::move(*imported), notes);
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) return fail(path.string() + ": cannot open the map file");
@@ -67,11 +79,11 @@ Result<std::string> map_to_json(const game::Map& map) {
     parser.opts.strict_json = true;
     if (!parser.Parse(schema::kMapSchemaText))
         return fail("built-in map schema does not parse: " + parser.error_);
-    const std::vector<std::uint8_t> bytes = map_to_binary(map);
+    const std::vector<std::uint8_t> bytes = protocol::map_to_binary(map);
     std::string text;
     if (!flatbuffers::GenerateText(parser, bytes.data(), &text))
         return fail("the map cannot be written as JSON");
     return text;
 }
 
-}  // namespace carom::protocol
+}  // namespace carom::maps

@@ -15,7 +15,7 @@
 #include "carom/game/map.hpp"
 #include "carom/result.hpp"
 
-namespace carom::client {
+namespace carom::maps {
 
 class MapLibrary {
   public:
@@ -47,4 +47,4 @@ class MapLibrary {
     std::vector<std::filesystem::path> dirs_;
 };
 
-}  // namespace carom::client
+}  // namespace carom::maps

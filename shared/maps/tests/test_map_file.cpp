@@ -1,5 +1,5 @@
 // Map files (map_file.hpp): the shipped maps load; bad files name file, place and reason.
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -22,7 +22,7 @@ void replace(std::string& s, const std::string& from, const std::string& to) {
 }
 
 std::string error_of(const std::string& json) {
-    auto r = protocol::parse_map_json(json, "bad.json");
+    auto r = maps::parse_map_json(json, "bad.json");
     REQUIRE_FALSE(r.ok());
     return r.error().message;
 }
@@ -46,18 +46,18 @@ const char* const kMinimal = R"({
 TEST_CASE("The shipped maps load and are playable") {
     for (const char* name : {"rink", "arena", "stadium"}) {
         CAPTURE(name);
-        auto r = protocol::load_map_file(std::string(CAROM_MAPS_DIR) + "/" + name + ".json");
+        auto r = maps::load_map_file(std::string(CAROM_MAPS_DIR) + "/" + name + ".json");
         if (!r) FAIL(r.error().message);
         const game::Map& m = *r;
         CHECK(m.name == name);
         CHECK(m.goals.size() == 2);
     }
-    auto stadium = protocol::load_map_file(std::string(CAROM_MAPS_DIR) + "/stadium.json");
+    auto stadium = maps::load_map_file(std::string(CAROM_MAPS_DIR) + "/stadium.json");
     CHECK(stadium->team_size == 8);
 }
 
 TEST_CASE("A minimal map takes the defaults") {
-    auto r = protocol::parse_map_json(kMinimal, "tiny.json");
+    auto r = maps::parse_map_json(kMinimal, "tiny.json");
     REQUIRE(r.ok());
     const game::Map& m = *r;
     CHECK(m.team_size == 1);
@@ -66,7 +66,7 @@ TEST_CASE("A minimal map takes the defaults") {
 }
 
 TEST_CASE("Bad map files are refused with the file, the place and the reason") {
-    auto missing = protocol::load_map_file("/nonexistent/map.json");
+    auto missing = maps::load_map_file("/nonexistent/map.json");
     REQUIRE_FALSE(missing.ok());
     CHECK(contains(missing.error().message, "/nonexistent/map.json: cannot open"));
 
@@ -147,8 +147,8 @@ TEST_CASE("Oversized map files are refused by their size or their counts, quickl
         out << kMinimal;
     }
     // A sparse file one byte past the limit: refused by its size, before reading.
-    std::filesystem::resize_file(huge, protocol::kMaxMapFileBytes + 1);
-    auto r = protocol::load_map_file(huge);
+    std::filesystem::resize_file(huge, maps::kMaxMapFileBytes + 1);
+    auto r = maps::load_map_file(huge);
     std::filesystem::remove(huge);
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().message ==
@@ -162,7 +162,7 @@ TEST_CASE("Oversized map files are refused by their size or their counts, quickl
             std::string(i ? "," : "") + R"({"center":{"x":1,"y":1},"half_extents":{"x":1,"y":1}})";
     boxes += "]";
     json.insert(json.rfind('}'), boxes);
-    REQUIRE(json.size() < protocol::kMaxMapFileBytes);
+    REQUIRE(json.size() < maps::kMaxMapFileBytes);
     const auto start = std::chrono::steady_clock::now();
     const std::string e = error_of(json);
     const double seconds =
@@ -184,7 +184,7 @@ TEST_CASE("A stadium file loads as the map its replays and the wire carry, bit f
                 { normal: [1, 0], dist: -150 }, { normal: [-1, 0], dist: -150 } ],
       vertexes: [ { x: -60, y: 80 }, { x: 60, y: 80 } ],
       segments: [ { v0: 0, v1: 1, curve: -60 } ] })";
-    auto loaded = protocol::load_map_file(file);
+    auto loaded = maps::load_map_file(file);
     std::filesystem::remove(file);
     REQUIRE_MESSAGE(loaded.ok(), (loaded.ok() ? "" : loaded.error().message));
     const std::vector<std::uint8_t> bytes = protocol::map_to_binary(*loaded);

@@ -1,4 +1,4 @@
-#include "carom/client/map_library.hpp"
+#include "carom/maps/map_library.hpp"
 
 #include <unistd.h>
 
@@ -8,11 +8,12 @@
 #include <iterator>
 #include <system_error>
 
-#include "carom/client/map_lookup.hpp"
+#include "carom/maps/map_file.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_transfer.hpp"
 
-namespace carom::client {
+namespace carom::maps {
 namespace {
 
 std::optional<std::vector<std::uint8_t>> read_bounded(const std::filesystem::path& file) {
@@ -57,15 +58,10 @@ std::optional<MapLibrary::Found> MapLibrary::find(std::string_view name, std::ui
         }
     }
     for (const std::filesystem::path& dir : dirs_) {
-        auto found = find_map(name, std::span(&dir, 1));
-        if (found && protocol::map_hash(*found) == hash) {
-            std::error_code ec;
-            for (const char* extension : {".json", ".hbs"}) {
-                const auto file = dir / (std::string(name) + extension);
-                if (std::filesystem::is_regular_file(file, ec))
-                    return Found{std::move(*found), file};
-            }
-        }
+        auto file = find_map_file(name, std::span(&dir, 1));
+        if (!file) continue;
+        auto map = load_map_file(*file);
+        if (map && protocol::map_hash(*map) == hash) return Found{std::move(*map), *file};
     }
     return std::nullopt;
 }
@@ -94,4 +90,4 @@ Status MapLibrary::store(std::uint64_t hash, std::span<const std::uint8_t> bytes
     return {};
 }
 
-}  // namespace carom::client
+}  // namespace carom::maps
