@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "carom/game/bot.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/maps/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"

@@ -62,7 +62,7 @@ Latency measure_latency(std::uint32_t update_rate_hz, double seconds) {
         throw std::runtime_error("latency bench: the client was not accepted");
     auto loaded = maps::load_map_file(arena_map());
     if (!loaded) throw std::runtime_error(loaded.error().message);
-    connection.set_map(*loaded);
+    connection.set_map(game::CheckedMap(*loaded));
 
     std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
     std::vector<double> samples;

@@ -231,7 +231,7 @@ void play(std::vector<Player>& players, Downlinks& transport, server::Server& se
             client::Connection& c = *p.connection;
             c.update(now_ms);
             if (c.state() != client::State::connected) continue;
-            if (c.replica() == nullptr) c.set_map(map);
+            if (c.replica() == nullptr) c.set_map(game::CheckedMap(map));
             c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
         }
     }

@@ -4,8 +4,8 @@
 
 #include <fstream>
 
-#include "carom/protocol/map_codec.hpp"
 #include "carom/maps/map_file.hpp"
+#include "carom/protocol/map_codec.hpp"
 
 #include "carom/loopback/lossy_link.hpp"
 #include "carom/testing/temp_dir.hpp"

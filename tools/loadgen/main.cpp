@@ -15,8 +15,9 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
-#include "carom/maps/map_library.hpp"
+#include "carom/client/map_store.hpp"
 #include "carom/linksim/link_spec.hpp"
+#include "carom/maps/map_library.hpp"
 #include "carom/maps/map_search.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
@@ -183,7 +184,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
 
     const std::vector<std::filesystem::path> given(o.maps_dirs.begin(), o.maps_dirs.end());
     std::vector<std::filesystem::path> dirs = maps::map_search_dirs(given);
-    MapCache maps(maps::MapLibrary(o.map_cache, std::move(dirs)));
+    client::LibraryMapStore map_store(maps::MapLibrary(o.map_cache, std::move(dirs)));
     RunClock clock;
     const auto run_ms = static_cast<std::uint64_t>(o.seconds * 1000.0);
 
@@ -206,7 +207,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
             c.token = rng();
             clients.push_back(std::make_unique<SimClient>(
                 io, server, spread ? std::optional(source_address(i)) : std::nullopt, std::move(c),
-                clock, maps));
+                clock, map_store));
             if (link)
                 clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
                                               linksim::derive_seed(*link->seed, 2 * i + 1));
@@ -286,7 +287,8 @@ int main(int argc, char** argv) {
     app.add_option("--garbage", o.garbage,
                    "Junk datagrams spread over the run, from another socket")
         ->capture_default_str();
-    app.add_option("--maps-dir", o.maps_dirs, "Where map files (<map>.json or .hbs) are (tried first)");
+    app.add_option("--maps-dir", o.maps_dirs,
+                   "Where map files (<map>.json, .hbs) are (tried first)");
     app.add_option("--map-cache", o.map_cache,
                    "Maps fetched from servers, kept by hash (empty: none kept)")
         ->capture_default_str();

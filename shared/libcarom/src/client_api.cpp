@@ -7,9 +7,8 @@
 #include <vector>
 
 #include "api_support.hpp"
-#include "carom/play/player.hpp"
-#include "carom/protocol/map_codec.hpp"
 #include "carom/maps/map_search.hpp"
+#include "carom/play/player.hpp"
 #include "handles.hpp"
 #include "scene_api.hpp"
 
@@ -43,16 +42,17 @@ carom_client& client_of(carom_client* client) {
     return *require(client, "client");
 }
 
-// The borrowed views follow the player: its map once it has one (a new
-// handle only for another room's map: checking and hashing one costs more
-// than a tick), its copy of the match while it holds one.
+// The borrowed views follow the player: its map once it has one (the
+// connection's checked map, shared, named by the hash Accepted gave: a new
+// handle only for another room's map), its copy of the match while it holds
+// one.
 void refresh(carom_client& c) {
-    const game::Map* map = c.player->map();
+    const game::CheckedMap* map = c.player->checked_map();
     const std::uint64_t named = c.player->connection().admission().map_hash;
     if (map == nullptr) {
         c.map.reset();
     } else if (!c.map || c.map_named != named) {
-        c.map.reset(new_map(*map));
+        c.map.reset(new carom_map{*map, named});
         c.map_named = named;
     }
     const game::Match* match = c.player->match();

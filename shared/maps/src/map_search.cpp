@@ -54,8 +54,8 @@ Result<std::filesystem::path> find_map_file(std::string_view name,
             tried += (tried.empty() ? "" : ", ") + file.string();
         }
     }
-    return fail("map " + quoted + " not found (tried: " +
-                (tried.empty() ? std::string("no directories") : tried) +
+    return fail("map " + quoted +
+                " not found (tried: " + (tried.empty() ? std::string("no directories") : tried) +
                 "; give a path, or a directory in CAROM_MAPS)");
 }
 

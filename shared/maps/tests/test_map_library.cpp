@@ -70,4 +70,3 @@ TEST_CASE("the map cache is under XDG_CACHE_HOME, else HOME/.cache") {
     if (xdg != nullptr) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
     if (home != nullptr) ::setenv("HOME", saved_home.c_str(), 1);
 }
-

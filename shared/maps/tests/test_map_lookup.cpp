@@ -8,8 +8,8 @@
 
 #include <doctest/doctest.h>
 
-#include "carom/maps/map_search.hpp"
 #include "carom/maps/map_file.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "carom/testing/temp_dir.hpp"
 
@@ -81,7 +81,8 @@ TEST_CASE("a map argument with a slash or an extension is a path, used as given"
     CHECK_FALSE(resolve_map("a b", dirs).ok());
 }
 
-TEST_CASE("the map directories: the program's own first, then CAROM_MAPS, then beside the program") {
+TEST_CASE(
+    "the map directories: the program's own first, then CAROM_MAPS, then beside the program") {
     const char* saved = std::getenv("CAROM_MAPS");
     const std::string saved_value = saved != nullptr ? saved : "";
     ::setenv("CAROM_MAPS", "/one::/two", 1);

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "carom/client/connection.hpp"
-#include "carom/protocol/map_codec.hpp"
 #include "carom/maps/map_file.hpp"
+#include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 #include "entries.hpp"
@@ -63,7 +63,7 @@ std::uint64_t client_updates_taken(std::span<const std::uint8_t> input) {
     connection.connect(now_ms);
     connection.on_datagram(handshake_packet(net::Body::Challenge), now_ms);
     connection.on_datagram(handshake_packet(net::Body::Accepted), now_ms);
-    connection.set_map(rink());
+    connection.set_map(game::CheckedMap(rink()));
     for_each_record(input, [&](const Record& r) {
         std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());
         seal(bytes, connection);

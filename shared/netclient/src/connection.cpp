@@ -54,8 +54,8 @@ std::string_view to_string(CloseReason reason) {
     return "?";
 }
 
-Connection::Connection(ConnectionConfig config, SendFn send)
-    : config_(std::move(config)), send_(std::move(send)) {
+Connection::Connection(ConnectionConfig config, SendFn send, MapStore* maps)
+    : config_(std::move(config)), send_(std::move(send)), maps_(maps) {
     config_.name = protocol::clean_name(config_.name);
 }
 
@@ -157,7 +157,7 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     if (const auto* c = packet.body_as_Challenge(); c != nullptr && connecting) {
         on_challenge(*c, now_ms);
     } else if (const auto* a = packet.body_as_Accepted(); a != nullptr && connecting) {
-        on_accepted(*a);
+        on_accepted(*a, now_ms);
     } else if (a != nullptr && connected) {
         // A duplicate, answering one of our retries: proof of life, nothing more.
     } else if (const auto* d = packet.body_as_Denied(); d != nullptr && connecting) {
@@ -184,7 +184,7 @@ void Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
     send_connect_response(now_ms);
 }
 
-void Connection::on_accepted(const net::Accepted& a) {
+void Connection::on_accepted(const net::Accepted& a, std::uint64_t now_ms) {
     admission_.client_id = a.client_id();
     admission_.secret = a.session_secret();
     admission_.room = a.room();
@@ -203,6 +203,16 @@ void Connection::on_accepted(const net::Accepted& a) {
     admission_.input_redundancy = std::min(k, protocol::kMaxInputRedundancy);
     cookie_.reset();
     state_ = State::connected;
+    if (maps_ == nullptr) return;  // the caller sets or fetches the map
+    // A reconnect to a room of the map held keeps it.
+    if (replica_ && stored_hash_ == admission_.map_hash) return;
+    replica_.reset();
+    if (auto found = maps_->find(admission_.map_name, admission_.map_hash)) {
+        stored_hash_ = admission_.map_hash;
+        use_map(std::move(found->map), MapReady{std::move(found->source), {}});
+        return;
+    }
+    fetch_map(now_ms);
 }
 
 void Connection::on_denied(const net::Denied& denied) {
@@ -217,9 +227,22 @@ void Connection::on_disconnect(const net::Disconnect& disconnect) {
     close(CloseReason::server_disconnect);
 }
 
-void Connection::set_map(const game::Map& map) {
-    replica_.emplace(map, config_.history_ticks);
+Status Connection::set_map(game::Map map) {
+    auto checked = game::CheckedMap::check(std::move(map));
+    if (!checked) return checked.error();
+    set_map(std::move(*checked));
+    return {};
+}
+
+void Connection::set_map(game::CheckedMap map) {
+    stored_hash_.reset();  // the caller's map: not known by the hash Accepted names
+    use_map(std::move(map), MapReady{"given", {}});
+}
+
+void Connection::use_map(game::CheckedMap map, MapReady ready) {
+    replica_.emplace(std::move(map), config_.history_ticks);
     assembly_.clear();
+    map_ready_ = std::move(ready);
 }
 
 void Connection::on_full_state(const net::FullState& part, std::size_t bytes,

@@ -60,7 +60,7 @@ void Connection::on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms) 
     }
     if (!download_->complete()) return;
     fetching_ = false;
-    // Every check a map file gets: the verifier, the limits, playability.
+    // Every check a map file gets, once: the verifier, the limits, playability.
     const auto refuse = [this](const std::string& why) {
         close_detail_ = "the server's map is refused: " + why;
         close(CloseReason::bad_map);
@@ -68,14 +68,15 @@ void Connection::on_map_chunk(const net::MapChunk& chunk, std::uint64_t now_ms) 
     };
     auto bytes = download_->bytes();
     if (!bytes) return refuse(bytes.error().message);
-    auto map = protocol::map_from_binary(*bytes);
+    auto map = protocol::checked_map_from_binary(*bytes);
     if (!map) return refuse(map.error().message);
-    try {
-        set_map(*map);
-    } catch (const std::exception& e) {
-        return refuse(e.what());
+    MapReady ready{"the server", {}};
+    if (maps_ != nullptr) {
+        if (const Status kept = maps_->keep(download_->hash(), *map, std::move(*bytes)); !kept)
+            ready.keep_problem = kept.error().message;
     }
-    fetched_ = std::move(*bytes);
+    stored_hash_ = download_->hash();
+    use_map(std::move(*map), std::move(ready));
     announce_map_ = true;
     announced_ms_.reset();
     request_map_chunks(now_ms);

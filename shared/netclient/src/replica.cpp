@@ -10,7 +10,7 @@ constexpr std::size_t kSequencesKept = 1024;
 
 }  // namespace
 
-Replica::Replica(game::Map map, std::size_t history_ticks)
+Replica::Replica(game::CheckedMap map, std::size_t history_ticks)
     : map_(std::move(map)),
       match_(std::make_unique<game::Match>(map_, 0)),
       inputs_(match_->slot_count()),

@@ -32,7 +32,7 @@ void hold(Replica& replica, const game::Match& match) {
 
 TEST_CASE("bot_driver_is_idle_until_the_copy_holds_a_state_and_for_a_spectator") {
     const game::Map map = arena();
-    Replica replica(map);
+    Replica replica{game::CheckedMap(map)};
     BotDriver driver;
     CHECK_FALSE(driver.next(replica, 0).moving());
     game::Match match(map, 7);
@@ -49,7 +49,7 @@ TEST_CASE("bot_driver_plays_the_games_decision_and_holds_it_between_thoughts") {
     game::Match match(map, 7);
     match.join(0, "ann");
     match.join(1, "bob");
-    Replica replica(map);
+    Replica replica{game::CheckedMap(map)};
     hold(replica, match);
     BotDriver driver;
     // The first decision is the game's for the copy as it stands.

@@ -2,8 +2,8 @@
 // what it asks for, and a hostile server's map refused with the reason.
 #include <doctest/doctest.h>
 
-#include "carom/protocol/map_transfer.hpp"
 #include "carom/client/testing/fake_server.hpp"
+#include "carom/protocol/map_transfer.hpp"
 
 using namespace carom;
 using namespace carom::client;
@@ -58,9 +58,10 @@ TEST_CASE("fetch_map asks for the chunks with the session secret, then holds the
     send_all(h, bytes, protocol::map_bytes_hash(bytes));
     REQUIRE(h.connection.replica() != nullptr);
     CHECK(h.connection.state() == State::connected);
-    const auto fetched = h.connection.take_fetched_map();
-    REQUIRE(fetched);
-    CHECK(*fetched == bytes);
+    const auto ready = h.connection.take_map_ready();
+    REQUIRE(ready);
+    CHECK(ready->source == "the server");
+    CHECK(!h.connection.take_map_ready());  // once
     // It tells the server it holds the map: an empty MapRequest.
     const net::Packet& done = h.last_sent();
     REQUIRE(done.body_as_MapRequest() != nullptr);
@@ -112,6 +113,93 @@ TEST_CASE("a hostile server's map is refused with the reason: limits, checks, ha
         CHECK(h.connection.close_reason() == CloseReason::bad_map);
         CHECK(h.connection.close_detail().find("more than a map may be") != std::string::npos);
     }
+}
+
+namespace {
+
+// A host's store, written by hand: what it holds, and what it was left.
+struct ListStore final : MapStore {
+    std::optional<StoredMap> held;
+    std::vector<std::pair<std::uint64_t, Bytes>> kept;
+    std::vector<std::uint64_t> asked;
+    bool refuse_keep = false;
+
+    std::optional<StoredMap> find(std::string_view, std::uint64_t hash) override {
+        asked.push_back(hash);
+        return held;
+    }
+    Status keep(std::uint64_t hash, const game::CheckedMap&, Bytes bytes) override {
+        if (refuse_keep) return fail("read-only");
+        kept.emplace_back(hash, std::move(bytes));
+        return {};
+    }
+};
+
+}  // namespace
+
+TEST_CASE("with a map store, Accepted's map is taken from it, or fetched and left there") {
+    const game::Map arena = shipped_map("arena");
+    const Bytes bytes = protocol::map_to_binary(arena);
+    const std::uint64_t hash = protocol::map_bytes_hash(bytes);
+    AcceptedFields a;
+    a.secret = kSecret;
+    a.map_hash = hash;
+    a.map_bytes = static_cast<std::uint32_t>(bytes.size());
+
+    SUBCASE("held: set at once, nothing asked of the server") {
+        ListStore store;
+        store.held = StoredMap{game::CheckedMap(arena), "maps/arena.json"};
+        Harness h({}, &store);
+        h.connect(a);
+        CHECK(store.asked == std::vector<std::uint64_t>{hash});
+        REQUIRE(h.connection.map() != nullptr);
+        const auto ready = h.connection.take_map_ready();
+        REQUIRE(ready);
+        CHECK(ready->source == "maps/arena.json");
+        CHECK(h.connection.map_download() == nullptr);
+        // The store's checked map itself: the replica shares it, no copy.
+        CHECK(&h.connection.map()->get() == &store.held->map.get());
+    }
+    SUBCASE("not held: fetched, checked once, and its bytes left in the store") {
+        ListStore store;
+        Harness h({}, &store);
+        h.connect(a);
+        REQUIRE(h.connection.map_download() != nullptr);
+        CHECK(h.last_sent().body_as_MapRequest() != nullptr);
+        CHECK(!h.connection.take_map_ready());
+        send_all(h, bytes, hash);
+        const auto ready = h.connection.take_map_ready();
+        REQUIRE(ready);
+        CHECK(ready->source == "the server");
+        CHECK(ready->keep_problem.empty());
+        REQUIRE(store.kept.size() == 1);
+        CHECK(store.kept[0].first == hash);
+        CHECK(store.kept[0].second == bytes);
+        CHECK(protocol::map_hash(h.connection.map()->get()) == hash);
+    }
+    SUBCASE("a store that cannot keep it: the map is played, the reason told") {
+        ListStore store;
+        store.refuse_keep = true;
+        Harness h({}, &store);
+        h.connect(a);
+        send_all(h, bytes, hash);
+        const auto ready = h.connection.take_map_ready();
+        REQUIRE(ready);
+        CHECK(ready->keep_problem == "read-only");
+        CHECK(h.connection.map() != nullptr);
+    }
+}
+
+TEST_CASE("set_map refuses an unplayable map with the reason, instead of throwing") {
+    Harness h;
+    h.connect();
+    game::Map broken = shipped_map("arena");
+    broken.team_size = 0;
+    const Status set = h.connection.set_map(broken);
+    REQUIRE(!set);
+    CHECK(!set.error().message.empty());
+    CHECK(h.connection.map() == nullptr);
+    CHECK(!h.connection.take_map_ready());
 }
 
 TEST_CASE("a transfer cut by a reconnect resumes with the chunks it lacks") {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <random>
 
-#include "carom/game/bot.hpp"
 #include "carom/client/testing/fake_server.hpp"
+#include "carom/game/bot.hpp"
 
 namespace carom::client {
 namespace {
@@ -109,7 +109,7 @@ TEST_CASE("tick_gaps_estimate_loss_at_the_update_rate") {
     f.map_hash = room.map_hash();
     f.update_rate_hz = 60;
     h.connect(f);
-    h.connection.set_map(room.map());
+    REQUIRE(h.connection.set_map(room.map()));
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     room.step_idle(4);  // three updates lost
@@ -145,7 +145,7 @@ TEST_CASE("updates_before_the_map_are_counted_not_taken") {
     h.receive(room.full_state(), 0);
     CHECK(h.connection.stats().before_map == 1);
     CHECK(h.connection.replica() == nullptr);
-    h.connection.set_map(room.map());
+    REQUIRE(h.connection.set_map(room.map()));
     h.receive(room.full_state(), 0);
     CHECK(h.connection.replica()->holds());
 }

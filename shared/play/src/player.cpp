@@ -55,8 +55,8 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
 
 Player::Player(PlayerConfig config, client::Connection::SendFn send)
     : config_(std::move(config)),
-      connection_(config_.connection, std::move(send)),
-      maps_(config_.map_cache_dir, config_.map_dirs),
+      maps_(maps::MapLibrary(config_.map_cache_dir, config_.map_dirs)),
+      connection_(config_.connection, std::move(send), &maps_),
       keys_(config_.keys) {}
 
 const game::Match* Player::match() const {
@@ -66,16 +66,7 @@ const game::Match* Player::match() const {
 
 void Player::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
     connection_.on_datagram(bytes, now_ms);
-    if (!accepted_ && connection_.state() == client::State::connected) on_accepted(now_ms);
-    if (accepted_ && !map_ && map_problem_.empty() && connection_.replica() != nullptr) {
-        // Fetched from the server: kept by hash for the next time.
-        if (auto fetched = connection_.take_fetched_map()) {
-            if (const Status kept = maps_.store(connection_.admission().map_hash, *fetched); !kept)
-                cache_problem_ = kept.error().message;
-        }
-        map_source_ = "the server";
-        use_map(connection_.replica()->map());
-    }
+    if (const auto ready = connection_.take_map_ready()) use_map(*ready);
     const std::optional<client::MatchInfo>& info = connection_.match_info();
     if (map_ && info && info != match_info_) on_new_match(*info);
     for (const client::ServerEvent& e : connection_.take_events()) {
@@ -91,36 +82,21 @@ void Player::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_
     }
 }
 
-void Player::on_accepted(std::uint64_t now_ms) {
-    accepted_ = true;
+void Player::use_map(const client::MapReady& ready) {
     const client::Admission& a = connection_.admission();
-    auto found = maps_.find(a.map_name, a.map_hash);
-    if (!found) {
-        connection_.fetch_map(now_ms);  // use_map() once it is here
-        return;
-    }
-    try {
-        connection_.set_map(found->map);  // refuses a map that cannot be played
-    } catch (const std::exception& e) {
-        map_problem_ = "map '" + game::printable_name(a.map_name) +
-                       "': " + game::printable_name(e.what(), 200);
-        return;
-    }
-    map_source_ = found->file.string();
-    use_map(found->map);
-}
-
-void Player::use_map(const game::Map& map) {
-    const client::Admission& a = connection_.admission();
-    try {
-        // The predictor refuses a slot the map has not.
-        if (a.slot >= 0)
-            predictor_ = std::make_unique<Predictor>(map, static_cast<game::Slot>(a.slot),
-                                                     config_.prediction);
-    } catch (const std::exception& e) {
-        map_problem_ = "map '" + game::printable_name(a.map_name) +
-                       "': " + game::printable_name(e.what(), 200);
-        return;
+    const game::CheckedMap& map = *connection_.map();
+    map_source_ = ready.source;
+    if (!ready.keep_problem.empty()) cache_problem_ = ready.keep_problem;
+    if (a.slot >= 0) {
+        const std::size_t slots = 2 * static_cast<std::size_t>(map.get().team_size);
+        if (static_cast<std::size_t>(a.slot) >= slots) {
+            map_problem_ = "map '" + game::printable_name(a.map_name) + "': slot " +
+                           std::to_string(a.slot) + " is not one of its " + std::to_string(slots) +
+                           " slots";
+            return;
+        }
+        predictor_ =
+            std::make_unique<Predictor>(map, static_cast<game::Slot>(a.slot), config_.prediction);
     }
     InterpolatorConfig ic;
     const std::uint32_t tick_hz = std::max<std::uint32_t>(a.tick_rate_hz, 1);

@@ -13,8 +13,8 @@ bool same(const physics::DiskState& a, const physics::DiskState& b) {
 
 }  // namespace
 
-Predictor::Predictor(const game::Map& map, game::Slot slot, PredictorConfig config)
-    : config_(config), match_(map, 0), slot_(slot), inputs_(match_.slot_count()) {
+Predictor::Predictor(game::CheckedMap map, game::Slot slot, PredictorConfig config)
+    : config_(config), match_(std::move(map), 0), slot_(slot), inputs_(match_.slot_count()) {
     if (slot >= match_.slot_count()) throw std::invalid_argument("predictor: slot out of range");
 }
 

@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <random>
 
+#include "carom/client/testing/fake_server.hpp"
 #include "carom/play/player.hpp"
 #include "carom/render/render.hpp"
-#include "carom/client/testing/fake_server.hpp"
 
 namespace carom::play {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "carom/maps/map_search.hpp"
 #include "carom/game/bot.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/play/predictor.hpp"
 
 namespace carom::play::test {
@@ -37,7 +37,7 @@ PauseRun run(std::uint64_t seed, std::uint64_t state_phase) {
     const game::Map map = *found;
     game::Match server(map, seed);
     server.join(0, "solo");  // alone with the puck: the bot scores
-    Predictor predictor(map, 0);
+    Predictor predictor(game::CheckedMap(map), 0);
     game::Match arrived(map, seed);  // the state as it reaches the client
     const game::Vec2 spawn = server.player_disk(0).position;
 

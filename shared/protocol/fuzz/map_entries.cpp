@@ -2,8 +2,8 @@
 // standalone binary form (what replays embed).
 #include <string>
 
-#include "carom/protocol/map_codec.hpp"
 #include "carom/maps/map_file.hpp"
+#include "carom/protocol/map_codec.hpp"
 #include "entries.hpp"
 
 namespace carom::fuzz {

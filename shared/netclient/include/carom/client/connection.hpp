@@ -9,11 +9,14 @@
 // (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
 // Call update() regularly: it resends, times out and keeps the link alive.
 //
-// Once connected, the caller hands it the room's map (set_map), or has it
-// fetch the map from the server (fetch_map): the connection keeps an exact
-// copy of the room's match (Replica), restored from a FullState and stepped
-// with each ServerUpdate's inputs, and acknowledges the newest tick it holds
-// in every ClientUpdate.
+// Once connected it needs the room's map: given a MapStore, it takes the map
+// Accepted names from the store, or else fetches it from the server and
+// leaves it there; without one, the caller hands it over (set_map) or has it
+// fetched (fetch_map). Either way take_map_ready() says once when the map is
+// here. The connection keeps an exact copy of the room's match (Replica) on
+// that one checked map, restored from a FullState and stepped with each
+// ServerUpdate's inputs, and acknowledges the newest tick it holds in every
+// ClientUpdate.
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -26,6 +29,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "carom/client/connection_stats.hpp"
+#include "carom/client/map_store.hpp"
 #include "carom/client/replica.hpp"
 #include "carom/game/input.hpp"
 #include "carom/protocol/full_state.hpp"
@@ -77,6 +81,12 @@ struct MatchInfo {
     friend bool operator==(const MatchInfo&, const MatchInfo&) = default;
 };
 
+// The room's map is here: Connection::map() holds it from now on.
+struct MapReady {
+    std::string source;        // the store's (a file), "the server" (fetched), or "given"
+    std::string keep_problem;  // why the store could not keep a fetched map (play goes on)
+};
+
 enum class State : std::uint8_t { idle, connecting, connected, closed };
 enum class CloseReason : std::uint8_t {
     none,
@@ -98,7 +108,8 @@ class Connection {
     // of this many ms beyond those elapsed since the newest state taken.
     static constexpr std::uint64_t kAheadOfClockMs = 1000;
 
-    Connection(ConnectionConfig config, SendFn send);
+    // `maps`, when given, must outlive the connection.
+    Connection(ConnectionConfig config, SendFn send, MapStore* maps = nullptr);
 
     // Starts (or restarts, keeping the token) the handshake: sends a padded ConnectRequest.
     void connect(std::uint64_t now_ms);
@@ -107,29 +118,33 @@ class Connection {
     // One received datagram, any bytes at all: verified first, anything
     // invalid or unexpected is dropped and counted in stats().
     void on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
-    // Once connected: the room's map (Accepted names it; the caller checks
-    // its hash). Until then updates cannot be read, and none is acknowledged.
-    // Throws std::invalid_argument when the map is not playable.
-    void set_map(const game::Map& map);
+    // Once connected, for a caller without a MapStore: the room's map
+    // (Accepted names it; the caller checks its hash). Until then updates
+    // cannot be read, and none is acknowledged. The error when the map is
+    // not playable (nothing is set).
+    Status set_map(game::Map map);
+    void set_map(game::CheckedMap map);
     // Once per client tick while connected (ignored otherwise): the input gets
     // the next sequence number and goes out with those the server has not yet
     // shown it applied (at most input_redundancy). A spectator's ClientUpdate
     // carries no inputs, only the acknowledgement.
     void send_input(game::Input input, std::uint64_t now_ms);
-    // Once connected, for a caller that holds no map of Accepted.map_hash:
-    // asks the server for the map's chunks (MapRequest, paced by update())
-    // until every one came; the bytes must hash to map_hash and decode to a
-    // map that passes every check of a map file, and then it is set as by
-    // set_map(). Else the connection closes (bad_map, the reason in
+    // Once connected, when no map of Accepted.map_hash is at hand (done
+    // on Accepted when the store has none): asks the server for the map's
+    // chunks (MapRequest, paced by update()) until every one came; the bytes
+    // must hash to map_hash and decode to a map that passes every check of a
+    // map file, once, and then it is set as by set_map() and left in the
+    // store. Else the connection closes (bad_map, the reason in
     // close_detail()). A transfer cut by a reconnect to a room of the same
     // map resumes where it was.
     void fetch_map(std::uint64_t now_ms);
     // The transfer under way or done (null before fetch_map()).
     const protocol::MapDownload* map_download() const { return download_ ? &*download_ : nullptr; }
-    // The binary of a map fetched and set, once: for the caller's cache.
-    std::optional<std::vector<std::uint8_t>> take_fetched_map() {
-        return std::exchange(fetched_, std::nullopt);
-    }
+    // Once per map set (found, fetched or given): what a host reacts to.
+    std::optional<MapReady> take_map_ready() { return std::exchange(map_ready_, std::nullopt); }
+    // The room's map, checked once: the replica's, shared with whoever
+    // plays on it (null before it is here).
+    const game::CheckedMap* map() const { return replica_ ? &replica_->checked_map() : nullptr; }
     // Sends Disconnect(quit) when connecting or connected, then closes.
     void disconnect(std::uint64_t now_ms);
 
@@ -141,7 +156,7 @@ class Connection {
     // The detail string of Denied or of the server's Disconnect.
     const std::string& close_detail() const { return close_detail_; }
 
-    // The client's exact copy of the room's match: null before set_map();
+    // The client's exact copy of the room's match: null before the map is here;
     // its holds() says whether it has a state yet (after a resync, its last
     // one is gone until the next FullState).
     const Replica* replica() const { return replica_ ? &*replica_ : nullptr; }
@@ -178,7 +193,8 @@ class Connection {
 
     void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms);
     void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
-    void on_accepted(const net::Accepted& accepted);
+    void on_accepted(const net::Accepted& accepted, std::uint64_t now_ms);
+    void use_map(game::CheckedMap map, MapReady ready);
     void on_denied(const net::Denied& denied);
     void on_full_state(const net::FullState& part, std::size_t bytes, std::uint64_t now_ms);
     void on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
@@ -193,6 +209,7 @@ class Connection {
 
     ConnectionConfig config_;
     SendFn send_;
+    MapStore* maps_;
     flatbuffers::FlatBufferBuilder builder_{1024};
     // Receive buffers are not always 8-byte aligned; FlatBuffers wants them to be.
     std::array<std::uint64_t, protocol::kMaxDatagramBytes / 8 + 1> aligned_{};
@@ -221,7 +238,9 @@ class Connection {
     // until a state comes), so that it sends the FullState at once.
     bool announce_map_ = false;
     std::optional<std::uint64_t> announced_ms_;
-    std::optional<std::vector<std::uint8_t>> fetched_;
+    std::optional<MapReady> map_ready_;
+    // The Accepted map hash of the map taken from the store or fetched.
+    std::optional<std::uint64_t> stored_hash_;
     std::optional<Replica> replica_;
     protocol::FullStateAssembly assembly_;
     // The newest state taken and when: the clock that bounds an update's tick.

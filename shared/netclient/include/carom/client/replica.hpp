@@ -39,8 +39,7 @@ class Replica {
     static constexpr std::size_t kHistoryTicks = 64;
 
     // Keeps the Moments of the last `history_ticks` held ticks (0: none).
-    // Throws std::invalid_argument when the map is not playable.
-    explicit Replica(game::Map map, std::size_t history_ticks = kHistoryTicks);
+    explicit Replica(game::CheckedMap map, std::size_t history_ticks = kHistoryTicks);
 
     // Takes the room's state; the error when it does not fit the map, or
     // restores to another hash than the server's (the copy then holds nothing).
@@ -56,7 +55,8 @@ class Replica {
     };
     // Steps from the held tick to update.tick: update.tick - tick() steps.
     Applied apply(const protocol::Update& update);
-    const game::Map& map() const { return map_; }
+    const game::Map& map() const { return map_.get(); }
+    const game::CheckedMap& checked_map() const { return map_; }
     // Forget the state (the client then asks for a FullState).
     void drop() { held_ = false; }
 
@@ -92,7 +92,7 @@ class Replica {
     void record_moment(std::uint64_t tick);
     void forget_moments_after(std::uint64_t tick);
 
-    game::Map map_;
+    game::CheckedMap map_;
     std::unique_ptr<game::Match> match_;
     bool held_ = false;
     std::uint64_t tick_ = 0;

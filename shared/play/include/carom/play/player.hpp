@@ -14,7 +14,7 @@
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
-#include "carom/maps/map_library.hpp"
+#include "carom/client/map_store.hpp"
 #include "carom/play/held_keys.hpp"
 #include "carom/play/interpolator.hpp"
 #include "carom/play/predictor.hpp"
@@ -66,16 +66,17 @@ class Player {
     const game::Match* match() const;
     const Predictor* predictor() const { return predictor_.get(); }
     const Interpolator* interpolator() const { return interpolator_.get(); }
-    const game::Map* map() const { return map_ ? &*map_ : nullptr; }
+    const game::Map* map() const { return map_ ? &map_->get() : nullptr; }
+    // The same map, the one checked handle the copy and the predictor share.
+    const game::CheckedMap* checked_map() const { return map_ ? &*map_ : nullptr; }
     // Where the map came from: a file (cached or a map file), or "the server".
     const std::string& map_source() const { return map_source_; }
     // Why a fetched map could not be kept in the cache (empty: it was, or none was fetched).
     const std::string& cache_problem() const { return cache_problem_; }
 
   private:
-    void on_accepted(std::uint64_t now_ms);
-    // The room's map is here (found, or fetched and set): prediction and drawing start.
-    void use_map(const game::Map& map);
+    // The room's map is here (found, or fetched): prediction and drawing start.
+    void use_map(const client::MapReady& ready);
     void on_new_state(std::uint64_t now_ms);
     void on_new_match(const client::MatchInfo& info);
     std::string banner(const game::Match& match) const;
@@ -86,14 +87,13 @@ class Player {
     void note_traffic(std::uint64_t now_ms);
 
     PlayerConfig config_;
+    client::LibraryMapStore maps_;  // before connection_, which holds it
     client::Connection connection_;
-    maps::MapLibrary maps_;
     HeldKeys keys_;
     std::optional<game::Input> steered_;
     client::BotDriver bot_;
-    bool accepted_ = false;
     bool cushioned_ = false;
-    std::optional<game::Map> map_;
+    std::optional<game::CheckedMap> map_;
     std::string map_source_;  // the file the map came from, or "the server"
     std::string map_problem_;
     std::string cache_problem_;  // the fetched map could not be kept (play goes on)

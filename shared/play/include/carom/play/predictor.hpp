@@ -41,9 +41,9 @@ struct PredictorStats {
 
 class Predictor {
   public:
-    // Throws std::invalid_argument when the map is not playable or the slot
-    // is out of range.
-    Predictor(const game::Map& map, game::Slot slot, PredictorConfig config = {});
+    // Plays on the client's own checked map (the copy's). Throws
+    // std::invalid_argument when the slot is out of range.
+    Predictor(game::CheckedMap map, game::Slot slot, PredictorConfig config = {});
 
     // The input sent with `sequence` (consecutive, from 1): the prediction
     // steps one tick with it.

@@ -184,10 +184,11 @@ struct Harness {
     std::vector<Bytes> sent;
     Connection connection;
 
-    explicit Harness(ConnectionConfig config = {})
-        : connection(std::move(config), [this](std::span<const std::uint8_t> bytes) {
-              sent.push_back(copy_of(bytes));
-          }) {}
+    explicit Harness(ConnectionConfig config = {}, MapStore* maps = nullptr)
+        : connection(
+              std::move(config),
+              [this](std::span<const std::uint8_t> bytes) { sent.push_back(copy_of(bytes)); },
+              maps) {}
 
     void receive(const Bytes& bytes, std::uint64_t now_ms) {
         connection.on_datagram(bytes, now_ms);
@@ -226,7 +227,7 @@ struct Harness {
         f.slot = slot;
         f.map_hash = room.map_hash();
         connect(f);
-        connection.set_map(room.map());
+        REQUIRE(connection.set_map(room.map()));
     }
 };
 
