@@ -171,8 +171,13 @@ carom_status carom_client_get_info(const carom_client* client, carom_client_info
         copy_text(i.map_source, p.map_source());
         i.has_state = p.match() != nullptr ? 1 : 0;
         i.server_tick = conn.replica() != nullptr ? conn.replica()->tick() : 0;
-        const auto& rtt = conn.stats().rtt_ms;
-        i.rtt_ms = rtt.empty() ? -1.0 : rtt.back();
+        const client::ConnectionStats& st = conn.stats();
+        i.rtt_ms = st.rtt_ms.empty() ? -1.0 : st.rtt_ms.back();
+        i.full_states = st.full_states;
+        i.state_check_failures = st.hash_mismatches;
+        i.resyncs = st.resyncs;
+        i.bytes_in = st.bytes_in;
+        i.bytes_out = st.bytes_out;
         if (const auto ending = p.ending()) {
             i.ended = 1;
             i.exit_code = ending->exit_code;

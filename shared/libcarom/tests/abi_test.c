@@ -304,6 +304,9 @@ static void test_client(void) {
     for (uint64_t ms = 0; ms <= 6000; ms += 16) CHECK_OK(carom_client_tick(client, ms));
     CHECK_OK(carom_client_get_info(client, &info));
     CHECK(info.state == CAROM_CLIENT_CLOSED && info.ended && info.exit_code != 0);
+    /* Its counters: the junk came in, ConnectRequests went out, no state came. */
+    CHECK(info.bytes_in == sizeof junk && info.bytes_out > 0);
+    CHECK(info.full_states == 0 && info.state_check_failures == 0 && info.resyncs == 0);
     CHECK(strstr(info.message, "unreachable") != NULL);
     carom_scene_disk disks[8];
     size_t count = 99;
