@@ -51,12 +51,13 @@ Result<std::filesystem::path> find_map_file(std::string_view name,
             std::filesystem::path file = dir / (std::string(name) + extension);
             std::error_code ec;
             if (std::filesystem::is_regular_file(file, ec)) return file;
-            tried += (tried.empty() ? "" : ", ") + file.string();
         }
+        tried += (tried.empty() ? "" : ", ") + dir.string();
     }
-    return fail("map " + quoted +
-                " not found (tried: " + (tried.empty() ? std::string("no directories") : tried) +
-                "; give a path, or a directory in CAROM_MAPS)");
+    const std::string plain(name);
+    return fail("map " + quoted + " not found in " +
+                (tried.empty() ? std::string("no directory") : tried) + " (as " + plain +
+                ".json or " + plain + ".hbs; give a path, or a directory in CAROM_MAPS)");
 }
 
 Result<game::Map> find_map(std::string_view name, std::span<const std::filesystem::path> dirs) {

@@ -29,7 +29,7 @@ bool plain_map_name(std::string_view name);
 
 // <dir>/<name>.json, else <dir>/<name>.hbs (a HaxBall stadium), in the first
 // of `dirs` that holds either. An error when the name is not plain, or
-// naming every file tried.
+// naming every directory tried.
 Result<std::filesystem::path> find_map_file(std::string_view name,
                                             std::span<const std::filesystem::path> dirs);
 
