@@ -1,6 +1,6 @@
 # Installing carom: programs to bin/, maps to share/carom/maps/, man pages
 # (made with help2man when it is there) to share/man/man1/. Programs find
-# maps by name in either layout (shared/protocol/map_search.hpp): installed,
+# maps by name in either layout (shared/maps/include/carom/maps/map_search.hpp): installed,
 # under ../share/carom/maps; in the build tree, in maps/ beside them.
 include(GNUInstallDirs)
 set(CAROM_MAPS_SOURCE_DIR "${PROJECT_SOURCE_DIR}/shared/game/maps")

@@ -1,8 +1,8 @@
 // carom-fuzz-corpus ROOT: writes the seed corpora of every fuzz target under
 // ROOT (the source tree), valid inputs of every kind, made by the real code:
-//   server/fuzz/corpus/server_datagrams   client packets of every kind, as records
-//   client/fuzz/corpus/client_updates   a real server's packets to a client
-//   shared/replay/fuzz/corpus/replay_reader  small recorded matches
+//   server/fuzz/corpus/server_datagrams            client packets of every kind, as records
+//   shared/netclient/fuzz/corpus/client_updates    a real server's packets to a client
+//   shared/replay/fuzz/corpus/replay_reader        small recorded matches
 //   shared/protocol/fuzz/corpus/map_json, map_binary  the shipped maps
 // Re-run after a protocol or file format change, and commit the result.
 #include <spdlog/spdlog.h>
@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "carom/game/bot.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"
@@ -289,7 +289,7 @@ void client_corpus(const fs::path& dir) {
 }
 
 void replay_corpus(const fs::path& dir, const fs::path& maps) {
-    const auto loaded = protocol::load_map_file(maps / "rink.json");
+    const auto loaded = maps::load_map_file(maps / "rink.json");
     if (!loaded) throw std::runtime_error(loaded.error().message);
     const game::Map& map = *loaded;
     const fs::path tmp =
@@ -340,7 +340,7 @@ void map_corpora(const fs::path& json_dir, const fs::path& binary_dir, const fs:
         std::ifstream f(maps / (std::string(name) + ".json"), std::ios::binary);
         const Bytes text(std::istreambuf_iterator<char>(f), {});
         write(json_dir, name, text);
-        const auto map = protocol::parse_map_json(std::string(text.begin(), text.end()), name);
+        const auto map = maps::parse_map_json(std::string(text.begin(), text.end()), name);
         if (!map) throw std::runtime_error(map.error().message);
         write(binary_dir, name, protocol::map_to_binary(*map));
     }
@@ -357,7 +357,7 @@ int main(int argc, char** argv) {
     const fs::path root = argv[1];
     try {
         server_corpus(root / "server/fuzz/corpus/server_datagrams");
-        client_corpus(root / "client/fuzz/corpus/client_updates");
+        client_corpus(root / "shared/netclient/fuzz/corpus/client_updates");
         replay_corpus(root / "shared/replay/fuzz/corpus/replay_reader", root / "shared/game/maps");
         map_corpora(root / "shared/protocol/fuzz/corpus/map_json",
                     root / "shared/protocol/fuzz/corpus/map_binary", root / "shared/game/maps");

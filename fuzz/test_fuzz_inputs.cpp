@@ -43,7 +43,7 @@ TEST_CASE("fuzz inputs: server datagrams") {
 }
 
 TEST_CASE("fuzz inputs: client updates") {
-    CHECK(run_all("client", "client_updates", carom::fuzz::client_updates) >= 4);
+    CHECK(run_all("shared/netclient", "client_updates", carom::fuzz::client_updates) >= 4);
 }
 
 TEST_CASE("fuzz inputs: the client seeds reach past the proof: every update is taken") {
@@ -51,7 +51,7 @@ TEST_CASE("fuzz inputs: the client seeds reach past the proof: every update is t
     // then an update a tick): the client's copy takes them all, so mutations
     // of these seeds start from the deep paths, not from a refused proof.
     const fs::path file =
-        fs::path(CAROM_SOURCE_DIR) / "client/fuzz/corpus/client_updates/four-seconds";
+        fs::path(CAROM_SOURCE_DIR) / "shared/netclient/fuzz/corpus/client_updates/four-seconds";
     std::ifstream in(file, std::ios::binary);
     const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
     REQUIRE(!bytes.empty());

@@ -13,7 +13,7 @@ jobs="${JOBS:-$(nproc)}"
 # target:corpus folder (next to the code each one exercises)
 all=(
   server-datagrams:server/fuzz/corpus/server_datagrams
-  client-updates:client/fuzz/corpus/client_updates
+  client-updates:shared/netclient/fuzz/corpus/client_updates
   replay-reader:shared/replay/fuzz/corpus/replay_reader
   map-json:shared/protocol/fuzz/corpus/map_json
   map-binary:shared/protocol/fuzz/corpus/map_binary

@@ -8,7 +8,7 @@
 
 #include "carom.h"
 #include "carom/game/match.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 
 namespace carom::bench {
 namespace {
@@ -142,7 +142,7 @@ std::uint8_t scheduled_input(std::uint32_t slot, std::uint64_t step) {
 }
 
 StepRates measure_step_rates(const StepSettings& settings) {
-    auto loaded = protocol::load_map_file(settings.map_path);
+    auto loaded = maps::load_map_file(settings.map_path);
     if (!loaded) throw std::runtime_error(loaded.error().message);
     if (loaded->team_size != kSlots / 2)
         throw std::runtime_error(settings.map_path + ": not a 4 v 4 map");

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "carom/client/connection.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "json_line.hpp"
 #include "server/harness.hpp"
 #include "server/loopback.hpp"
@@ -60,9 +60,9 @@ Latency measure_latency(std::uint32_t update_rate_hz, double seconds) {
         receive();
     if (connection.state() != client::State::connected)
         throw std::runtime_error("latency bench: the client was not accepted");
-    auto loaded = protocol::load_map_file(arena_map());
+    auto loaded = maps::load_map_file(arena_map());
     if (!loaded) throw std::runtime_error(loaded.error().message);
-    connection.set_map(*loaded);
+    connection.set_map(game::CheckedMap(*loaded));
 
     std::map<std::uint32_t, Clock::time_point> sent;  // by sequence, not yet reflected
     std::vector<double> samples;

@@ -15,7 +15,7 @@
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/update.hpp"
 #include "carom/replay/reader.hpp"
 #include "server.hpp"
@@ -231,7 +231,7 @@ void play(std::vector<Player>& players, Downlinks& transport, server::Server& se
             client::Connection& c = *p.connection;
             c.update(now_ms);
             if (c.state() != client::State::connected) continue;
-            if (c.replica() == nullptr) c.set_map(map);
+            if (c.replica() == nullptr) c.set_map(game::CheckedMap(map));
             c.send_input(p.bot.next(*c.replica(), c.admission().slot), now_ms);
         }
     }
@@ -278,7 +278,7 @@ LinkFigures figures_of(const std::vector<Player>& players, const Downlinks& tran
 }  // namespace
 
 LinkFigures run_link(const LinkRunOptions& o) {
-    auto loaded = protocol::load_map_file(o.map);
+    auto loaded = maps::load_map_file(o.map);
     if (!loaded) throw std::runtime_error(loaded.error().message);
     const game::Map map = *loaded;
     const game::Match rules(map, 1);

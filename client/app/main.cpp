@@ -19,12 +19,12 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
-#include "carom/client/map_library.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/linksim/link_spec.hpp"
+#include "carom/maps/map_library.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
 #include "carom/play/room_list.hpp"
-#include "carom/protocol/map_search.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "status.hpp"
@@ -73,7 +73,7 @@ struct Options {
     std::uint64_t connect_timeout_ms = 5000;
     double duration_s = 0.0;
     std::vector<std::string> map_dirs;
-    std::string map_cache = carom::client::MapLibrary::default_cache_dir().string();
+    std::string map_cache = carom::maps::MapLibrary::default_cache_dir().string();
     std::string log_level = "info";
     std::string sim;
 };
@@ -129,11 +129,8 @@ std::optional<carom::play::Key> steer_key(const carom::terminal::Key& k) {
 }
 
 std::vector<std::filesystem::path> map_dirs(const Options& o) {
-    std::vector<std::filesystem::path> dirs(o.map_dirs.begin(), o.map_dirs.end());
-    for (auto& dir : carom::protocol::map_search_dirs())
-        dirs.push_back(std::move(dir));
-    dirs.emplace_back(CAROM_MAPS_DIR);
-    return dirs;
+    const std::vector<std::filesystem::path> given(o.map_dirs.begin(), o.map_dirs.end());
+    return carom::maps::map_search_dirs(given);
 }
 
 // The loop both modes share; `frame` draws (terminal mode) and `keys` reads input.

@@ -8,9 +8,9 @@
 #include <fmt/format.h>
 
 #include "carom/client/connection.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
 #include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 
@@ -115,7 +115,7 @@ Connection joined(const Room& room) {
         net::CreateAcceptedDirect(b, kClientId, 0, 0, 0, 60, 60, room.map().name.c_str(),
                                   protocol::map_hash(room.map()), 11, 8, kSecret, 8, 4);
     c.on_datagram(packet_of(net::Body::Accepted, b, accepted.Union(), kSecret), 0);
-    c.set_map(room.map());
+    c.set_map(game::CheckedMap(room.map()));
     c.on_datagram(room.full_state(), 0);
     if (c.replica() == nullptr || !c.replica()->holds())
         throw std::runtime_error("the bench's connection holds no state");
@@ -134,7 +134,7 @@ double ns_each(int n, F&& f) {
 
 void print_forged_costs() {
     const game::Map arena =
-        protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
+        maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
     Room room(arena, 6);  // the game's bot: a new input about every 100 ms
     Connection c = joined(room);
     constexpr int kN = 20'000;
@@ -170,7 +170,7 @@ void print_forged_costs() {
     // and the copy went back: a Replica stepping 1000 ticks and refusing them.
     const double stepped_1000_ns = [&] {
         Room r(arena, 200);  // few changes: 1000 ticks of them fit a datagram
-        Replica rep(r.map(), 0);
+        Replica rep(game::CheckedMap(r.map()), 0);
         const Bytes full = r.full_state();
         const auto fs = protocol::verify_packet(full);
         protocol::FullStateAssembly assembly;

@@ -26,10 +26,10 @@
 #include <CLI/CLI.hpp>
 
 #include "carom/cli/cli.hpp"
+#include "carom/loopback/prediction_probe.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "forged.hpp"
-#include "prediction_probe.hpp"
 
 namespace {
 

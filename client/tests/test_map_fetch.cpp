@@ -4,11 +4,11 @@
 
 #include <fstream>
 
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
 
-#include "lossy_link.hpp"
-#include "temp_dir.hpp"
+#include "carom/loopback/lossy_link.hpp"
+#include "carom/testing/temp_dir.hpp"
 
 using namespace carom;
 using namespace carom::play;
@@ -37,7 +37,7 @@ double join(LossyWorld& world, std::int64_t until_us, const std::function<void()
 // discs; a 64-character name): the largest a server can send. The extra
 // shapes lie off the field; the discs are small ones on it.
 game::Map largest_map() {
-    game::Map m = protocol::load_map_file(kMaps / "arena.json").value();
+    game::Map m = maps::load_map_file(kMaps / "arena.json").value();
     m.name = std::string(64, 'L');
     for (std::size_t i = 0; m.boxes.size() < game::limits::kBoxesMax; ++i)
         m.boxes.push_back({{-6000.0 + 10.0 * static_cast<double>(i % 500),
@@ -76,7 +76,7 @@ game::Map largest_map() {
 std::filesystem::path write_map(const game::Map& map, const std::filesystem::path& dir) {
     const std::filesystem::path file = dir / "map.json";
     std::ofstream out(file);
-    out << protocol::map_to_json(map).value();
+    out << maps::map_to_json(map).value();
     return file;
 }
 
@@ -98,7 +98,7 @@ LinkConfig without_the_map(std::uint64_t seed, const std::filesystem::path& map_
 
 TEST_CASE("a 10 kB map is in play within 1 s of Accepted at 100 ms and 5 % loss") {
     // Arena with boxes off the field until its binary passes 10 kB.
-    game::Map map = protocol::load_map_file(kMaps / "arena.json").value();
+    game::Map map = maps::load_map_file(kMaps / "arena.json").value();
     map.name = "ten";
     for (std::size_t i = 0; protocol::map_to_binary(map).size() < 10'000; ++i)
         map.boxes.push_back({{-6000.0 + 10.0 * static_cast<double>(i), -6000.0}, {1.0, 1.0}});
@@ -162,7 +162,7 @@ TEST_CASE("a stadium the client never saw is fetched at 100 ms and 5 % loss, cac
         CHECK(world.server().stats().map_transfers_started == 1);
         CHECK(world.server().stats().map_transfers_completed == 1);
         const std::uint64_t hash = world.player().connection().admission().map_hash;
-        CHECK(std::filesystem::exists(client::MapLibrary(c.map_cache, {}).cached_file(hash)));
+        CHECK(std::filesystem::exists(maps::MapLibrary(c.map_cache, {}).cached_file(hash)));
 
         // The same cache again: no transfer.
         LossyWorld again(c);

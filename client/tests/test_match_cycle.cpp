@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "prediction_probe.hpp"
+#include "carom/loopback/prediction_probe.hpp"
 
 namespace carom::play::test {
 namespace {

@@ -10,7 +10,7 @@
 #include <map>
 #include <optional>
 
-#include "prediction_probe.hpp"
+#include "carom/loopback/prediction_probe.hpp"
 
 namespace carom::play::test {
 

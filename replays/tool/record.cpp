@@ -14,8 +14,8 @@
 #include "commands.hpp"
 #include "load.hpp"
 #ifdef CAROM_HAVE_MAP_FILES
-#include "carom/protocol/map_file.hpp"
-#include "carom/protocol/map_search.hpp"
+#include "carom/maps/map_file.hpp"
+#include "carom/maps/map_search.hpp"
 #endif
 
 namespace carom::tool {
@@ -45,9 +45,9 @@ Result<game::Map> load_map(const std::string& path) {
         }
     }
 #ifdef CAROM_HAVE_MAP_FILES
-    auto file = protocol::resolve_map(path, protocol::map_search_dirs());
+    auto file = maps::resolve_map(path, maps::map_search_dirs());
     if (!file) return file.error();
-    return protocol::load_map_file(*file);
+    return maps::load_map_file(*file);
 #else
     return fail(path +
                 ": this build cannot read JSON maps (built without CAROM_MAP_FILES); "

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "carom/cli/cli.hpp"
-#include "carom/protocol/map_search.hpp"
+#include "carom/maps/map_search.hpp"
 
 #include "agones.hpp"
 #include "log_format.hpp"
@@ -254,8 +254,9 @@ void add_options(CLI::App& app, Options& o) {
     app.footer(
         "Exit codes: 0 clean shutdown on SIGINT/SIGTERM, 1 cannot start, 2 bad arguments.\n"
         "Every option can also be set with the environment variable shown.\n"
-        "A map named without a path (arena) is looked for in each directory of CAROM_MAPS\n"
-        "(':'-separated), in maps/ beside this program, then in ../share/carom/maps.");
+        "A map named without a path (arena) is NAME.json, else NAME.hbs, in each directory\n"
+        "of CAROM_MAPS (':'-separated), in maps/ beside this program, then in\n"
+        "../share/carom/maps.");
     carom::cli::add_version(app);
     add_socket_options(app, o);
     add_server_options(app, o);
@@ -286,9 +287,9 @@ std::optional<std::string> read_agones_port(Options& o) {
 std::optional<ServerConfig> server_config(const Options& o) {
     ServerConfig config = o.config;
     config.delta_updates = !o.no_delta;
-    const auto map_dirs = carom::protocol::map_search_dirs();
+    const auto map_dirs = carom::maps::map_search_dirs();
     for (const auto& m : o.maps) {
-        auto found = carom::protocol::resolve_map(m, map_dirs);
+        auto found = carom::maps::resolve_map(m, map_dirs);
         if (!found) {
             spdlog::critical("cannot start: {}", found.error().message);
             return std::nullopt;

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "carom/game/printable_name.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/packet.hpp"
 
 namespace carom::server {
@@ -18,7 +18,7 @@ namespace {
 
 game::Map load_map(const std::filesystem::path& path) {
     std::vector<std::string> notes;
-    auto loaded = protocol::load_map_file(path, &notes);
+    auto loaded = maps::load_map_file(path, &notes);
     if (!loaded) throw std::invalid_argument(loaded.error().message);
     // A stadium's fields that play no part: the host should know.
     for (const std::string& note : notes)

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "carom/client/replica.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
-#include "carom/protocol/map_file.hpp"
 #include "carom/protocol/packet.hpp"
 #include "carom/protocol/proof.hpp"
 #include "server.hpp"
@@ -21,7 +21,7 @@ namespace carom::server::test {
 inline const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 
 inline game::Map map_named(const char* name) {
-    return protocol::load_map_file(kMaps / name).value();
+    return maps::load_map_file(kMaps / name).value();
 }
 
 struct Datagram {
@@ -158,7 +158,7 @@ class ScriptedClient {
 
     // From here on the client keeps an exact copy of the room's match, as
     // carom's clients do: take() reads what the server sent into it.
-    void keep_copy(const game::Map& map) { copy_.emplace(map); }
+    void keep_copy(const game::Map& map) { copy_.emplace(game::CheckedMap(map)); }
     // Takes every datagram waiting (FullStates, ServerUpdates) into the copy;
     // anything else is left out. How many updates it took; a proof or a
     // decoding that fails is a test failure (`failures`).

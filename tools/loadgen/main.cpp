@@ -15,9 +15,10 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
-#include "carom/client/map_library.hpp"
+#include "carom/client/map_store.hpp"
 #include "carom/linksim/link_spec.hpp"
-#include "carom/protocol/map_search.hpp"
+#include "carom/maps/map_library.hpp"
+#include "carom/maps/map_search.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
 
@@ -42,7 +43,7 @@ struct Options {
     std::uint32_t spectators = 0;
     std::uint64_t garbage = 0;
     std::vector<std::string> maps_dirs;
-    std::string map_cache = carom::client::MapLibrary::default_cache_dir().string();
+    std::string map_cache = carom::maps::MapLibrary::default_cache_dir().string();
     bool json = false;
     std::string log_level = "warn";
     std::optional<std::uint64_t> seed;
@@ -181,11 +182,9 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     spdlog::info("{} players, {} spectators, {} rooms against {}; seed {}", o.clients, o.spectators,
                  o.rooms, o.server, seed);
 
-    std::vector<std::filesystem::path> dirs(o.maps_dirs.begin(), o.maps_dirs.end());
-    for (auto& dir : protocol::map_search_dirs())
-        dirs.push_back(std::move(dir));
-    dirs.emplace_back(CAROM_MAPS_DIR);
-    MapCache maps(client::MapLibrary(o.map_cache, std::move(dirs)));
+    const std::vector<std::filesystem::path> given(o.maps_dirs.begin(), o.maps_dirs.end());
+    std::vector<std::filesystem::path> dirs = maps::map_search_dirs(given);
+    client::LibraryMapStore map_store(maps::MapLibrary(o.map_cache, std::move(dirs)));
     RunClock clock;
     const auto run_ms = static_cast<std::uint64_t>(o.seconds * 1000.0);
 
@@ -208,7 +207,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
             c.token = rng();
             clients.push_back(std::make_unique<SimClient>(
                 io, server, spread ? std::optional(source_address(i)) : std::nullopt, std::move(c),
-                clock, maps));
+                clock, map_store));
             if (link)
                 clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
                                               linksim::derive_seed(*link->seed, 2 * i + 1));
@@ -288,7 +287,8 @@ int main(int argc, char** argv) {
     app.add_option("--garbage", o.garbage,
                    "Junk datagrams spread over the run, from another socket")
         ->capture_default_str();
-    app.add_option("--maps-dir", o.maps_dirs, "Where <map>.json files are (tried first)");
+    app.add_option("--maps-dir", o.maps_dirs,
+                   "Where map files (<map>.json, .hbs) are (tried first)");
     app.add_option("--map-cache", o.map_cache,
                    "Maps fetched from servers, kept by hash (empty: none kept)")
         ->capture_default_str();

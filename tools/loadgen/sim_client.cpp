@@ -6,12 +6,12 @@ namespace carom::loadgen {
 
 SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
                      std::optional<asio::ip::address> source, client::ConnectionConfig config,
-                     const RunClock& clock, MapCache& maps)
+                     const RunClock& clock, client::MapStore& maps)
     : socket_(io, server.protocol()),
       clock_(clock),
-      maps_(maps),
       spectator_(config.spectator),
-      connection_(std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }),
+      connection_(
+          std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }, &maps),
       pump_timer_(io) {
     if (source) socket_.bind({*source, 0});
     socket_.connect(server);
@@ -48,7 +48,6 @@ void SimClient::receive() {
 void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
     const std::uint64_t now = clock_.now_ms();
     connection_.on_datagram(bytes, now);
-    // The map at once: the FullState that follows Accepted needs it.
     if (!accepted_ms_ && connection_.state() == client::State::connected) on_accepted(now);
     if (accepted_ms_) note_map();
     note_updates(now);
@@ -119,20 +118,14 @@ void SimClient::on_accepted(std::uint64_t now_ms) {
     const client::Admission& s = connection_.admission();
     spdlog::debug("client {}: accepted in room {} slot {} on map {}", s.client_id, s.room, s.slot,
                   s.map_name);
-    // Spectators too: every client steps its copy of the match with the map.
-    if (const game::Map* map = maps_.find(s.map_name, s.map_hash)) {
-        connection_.set_map(*map);
-    } else {
-        connection_.fetch_map(now_ms);
-    }
 }
 
 void SimClient::note_map() {
     if (map_known_) return;
-    if (connection_.replica() != nullptr) {
+    if (const auto ready = connection_.take_map_ready()) {
         map_known_ = true;
-        if (auto fetched = connection_.take_fetched_map())
-            maps_.keep(connection_.admission().map_hash, connection_.replica()->map(), *fetched);
+        if (!ready->keep_problem.empty())
+            spdlog::warn("the fetched map is not kept: {}", ready->keep_problem);
     } else if (connection_.close_reason() == client::CloseReason::bad_map && map_problem_.empty()) {
         map_problem_ = connection_.close_detail();
         spdlog::warn("client {}: {}", connection_.admission().client_id, map_problem_);

@@ -14,7 +14,6 @@
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
 #include "clock.hpp"
-#include "map_cache.hpp"
 #include "report.hpp"
 
 namespace carom::loadgen {
@@ -25,7 +24,7 @@ class SimClient {
     // `source` (when given; any port) or connected.
     SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
               std::optional<asio::ip::address> source, client::ConnectionConfig config,
-              const RunClock& clock, MapCache& maps);
+              const RunClock& clock, client::MapStore& maps);
     // Every datagram from here on crosses the simulated link, each direction
     // with its own seed.
     void simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,
@@ -55,14 +54,13 @@ class SimClient {
     void pump();
     void arm_pump();
     void on_accepted(std::uint64_t now_ms);
-    // Once the room's map is held (found, or fetched: then kept for the
-    // others), or why it could not be.
+    // Once the room's map is held (found in the store the clients share, or
+    // fetched and left there for the others), or why it could not be.
     void note_map();
     game::Input next_input();
 
     asio::ip::udp::socket socket_;
     const RunClock& clock_;
-    MapCache& maps_;
     bool spectator_;
     client::Connection connection_;
     alignas(8) std::array<std::uint8_t, 2048> buffer_{};  // larger than any valid datagram

@@ -80,6 +80,11 @@ CheckedMap::CheckedMap(Map map) {
     map_ = std::make_shared<const Map>(std::move(map));
 }
 
+Result<CheckedMap> CheckedMap::check(Map map) {
+    if (const Status valid = validate(map); !valid) return valid.error();
+    return CheckedMap(std::make_shared<const Map>(std::move(map)));
+}
+
 Match::Match(Map map, std::uint64_t seed, StaticsInHash statics_in_hash)
     : Match(CheckedMap(std::move(map)), seed, statics_in_hash) {}
 

@@ -474,6 +474,15 @@ typedef struct carom_client_info {
     int32_t exit_code; /* as carom-client's, once ended */
     char message[160];
     char map_source[160]; /* the file the map was found in, or "the server" (fetched) */
+    /* Whether the copy of the match is sound. Every update carries a proof of
+     * the server's state hash: a copy that fails it is dropped and a FullState
+     * asked for (a resync), so a sound session shows state_check_failures and
+     * resyncs at 0 after its first FullState. */
+    uint64_t full_states;          /* FullStates taken (the first one included) */
+    uint64_t state_check_failures; /* copies found not to be the server's */
+    uint64_t resyncs;              /* times the copy was dropped for a FullState */
+    uint64_t bytes_in;             /* datagram bytes received, and sent */
+    uint64_t bytes_out;
 } carom_client_info;
 CAROM_API carom_status carom_client_get_info(const carom_client* client, carom_client_info* out);
 /* The room's map (NULL until it is known) and the client's exact copy of

@@ -7,9 +7,8 @@
 #include <vector>
 
 #include "api_support.hpp"
+#include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
-#include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_search.hpp"
 #include "handles.hpp"
 #include "scene_api.hpp"
 
@@ -36,25 +35,24 @@ std::vector<std::filesystem::path> map_dirs(const char* list) {
         for (std::string dir; std::getline(entries, dir, ':');)
             if (!dir.empty()) dirs.emplace_back(dir);
     }
-    for (auto& dir : protocol::map_search_dirs())
-        dirs.push_back(std::move(dir));
-    return dirs;
+    return maps::map_search_dirs(dirs);
 }
 
 carom_client& client_of(carom_client* client) {
     return *require(client, "client");
 }
 
-// The borrowed views follow the player: its map once it has one (a new
-// handle only for another room's map: checking and hashing one costs more
-// than a tick), its copy of the match while it holds one.
+// The borrowed views follow the player: its map once it has one (the
+// connection's checked map, shared, named by the hash Accepted gave: a new
+// handle only for another room's map), its copy of the match while it holds
+// one.
 void refresh(carom_client& c) {
-    const game::Map* map = c.player->map();
+    const game::CheckedMap* map = c.player->checked_map();
     const std::uint64_t named = c.player->connection().admission().map_hash;
     if (map == nullptr) {
         c.map.reset();
     } else if (!c.map || c.map_named != named) {
-        c.map.reset(new_map(*map));
+        c.map.reset(new carom_map{*map, named});
         c.map_named = named;
     }
     const game::Match* match = c.player->match();
@@ -173,8 +171,13 @@ carom_status carom_client_get_info(const carom_client* client, carom_client_info
         copy_text(i.map_source, p.map_source());
         i.has_state = p.match() != nullptr ? 1 : 0;
         i.server_tick = conn.replica() != nullptr ? conn.replica()->tick() : 0;
-        const auto& rtt = conn.stats().rtt_ms;
-        i.rtt_ms = rtt.empty() ? -1.0 : rtt.back();
+        const client::ConnectionStats& st = conn.stats();
+        i.rtt_ms = st.rtt_ms.empty() ? -1.0 : st.rtt_ms.back();
+        i.full_states = st.full_states;
+        i.state_check_failures = st.hash_mismatches;
+        i.resyncs = st.resyncs;
+        i.bytes_in = st.bytes_in;
+        i.bytes_out = st.bytes_out;
         if (const auto ending = p.ending()) {
             i.ended = 1;
             i.exit_code = ending->exit_code;

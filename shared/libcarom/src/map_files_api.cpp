@@ -3,8 +3,7 @@
 #include <string>
 
 #include "api_support.hpp"
-#include "carom/protocol/map_file.hpp"
-#include "carom/stadium/hbs.hpp"
+#include "carom/maps/map_file.hpp"
 #include "handles.hpp"
 
 using namespace carom;
@@ -13,20 +12,18 @@ using namespace carom::capi;
 extern "C" {
 
 carom_status carom_map_load(const char* path, carom_map** out) {
-    return make_map(out, [&] { return take_map(protocol::load_map_file(readable_file(path))); });
+    return make_map(out, [&] { return take_map(maps::load_map_file(readable_file(path))); });
 }
 
 carom_status carom_map_parse_json(const char* text, size_t size, carom_map** out) {
     return make_map(out, [&] {
-        return take_map(protocol::parse_map_json(std::string(require(text, "text"), size), "json"));
+        return take_map(maps::parse_map_json(std::string(require(text, "text"), size), "json"));
     });
 }
 
 carom_status carom_map_parse_hbs(const char* text, size_t size, carom_map** out) {
     return make_map(out, [&] {
-        auto imported = stadium::import_stadium({require(text, "text"), size}, "hbs");
-        if (!imported) throw Failure{CAROM_ERROR_DATA, imported.error().message};
-        return std::move(imported->map);
+        return take_map(maps::parse_map_hbs({require(text, "text"), size}, "hbs"));
     });
 }
 

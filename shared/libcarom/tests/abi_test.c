@@ -269,6 +269,12 @@ static void test_stadium(const char *path) {
     CHECK_OK(carom_map_get_info(map, &info));
     CHECK(info.shapes > 0);
     carom_map_free(map);
+    /* The text parsed is the map the file loads, bit for bit: the same hash. */
+    CHECK_OK(carom_map_load(path, &map));
+    carom_map_info loaded;
+    CHECK_OK(carom_map_get_info(map, &loaded));
+    CHECK(loaded.hash == info.hash);
+    carom_map_free(map);
     CHECK(carom_map_parse_hbs("{\"name\": 1}", 11, &map) == CAROM_ERROR_DATA);
     free(text);
 }
@@ -298,6 +304,9 @@ static void test_client(void) {
     for (uint64_t ms = 0; ms <= 6000; ms += 16) CHECK_OK(carom_client_tick(client, ms));
     CHECK_OK(carom_client_get_info(client, &info));
     CHECK(info.state == CAROM_CLIENT_CLOSED && info.ended && info.exit_code != 0);
+    /* Its counters: the junk came in, ConnectRequests went out, no state came. */
+    CHECK(info.bytes_in == sizeof junk && info.bytes_out > 0);
+    CHECK(info.full_states == 0 && info.state_check_failures == 0 && info.resyncs == 0);
     CHECK(strstr(info.message, "unreachable") != NULL);
     carom_scene_disk disks[8];
     size_t count = 99;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bot.py against a real carom-server on loopback: it joins a room the
 # server's bots fill, plays the chase rule for a few seconds over Python's
-# socket module, and leaves; the server's replay of the match then verifies
-# and names the bot among its players.
+# socket module, and leaves; its copy of the match stayed the server's (no
+# failed state check, no resync, by the counters carom_client_get_info
+# gives), and the server's replay of the match verifies and names the bot
+# among its players.
 # Usage: python_bot.sh PYTHON LIBCAROM CAROM_SERVER CAROM_REPLAY SOURCE_DIR
 set -euo pipefail
 python=$1 libcarom=$2 server=$3 carom_replay=$4 src=$5
@@ -24,6 +26,13 @@ out=$(PYTHONDONTWRITEBYTECODE=1 CAROM_LIBRARY="$libcarom" PYTHONPATH="$src/share
       timeout 60 "$python" "$src/shared/libcarom/python/examples/bot.py" \
       --server "127.0.0.1:$port" --seconds 6) || { echo "$out"; cat "$work/server.log"; exit 1; }
 echo "$out"
+counters='copy: ([0-9]+) FullStates, ([0-9]+) state checks failed, ([0-9]+) resyncs; ([0-9]+) bytes in, ([0-9]+) bytes out'
+[[ $out =~ $counters ]] || { echo "FAIL: bot.py printed no counters"; exit 1; }
+read -r full_states failures resyncs bytes_in bytes_out <<< "${BASH_REMATCH[*]:1}"
+if (( full_states < 1 || failures != 0 || resyncs != 0 || bytes_in == 0 || bytes_out == 0 )); then
+    echo "FAIL: the client's copy was not sound on loopback (${BASH_REMATCH[0]})"
+    exit 1
+fi
 
 # The room sleeps once the bot left, and its replay is closed then.
 for _ in $(seq 100); do grep -q "nobody is in it; it sleeps" "$work/server.log" && break; sleep 0.1; done

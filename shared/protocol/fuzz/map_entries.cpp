@@ -2,15 +2,15 @@
 // standalone binary form (what replays embed).
 #include <string>
 
+#include "carom/maps/map_file.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/map_file.hpp"
 #include "entries.hpp"
 
 namespace carom::fuzz {
 
 int map_json(std::span<const std::uint8_t> input) {
     const std::string text(input.begin(), input.end());
-    (void)protocol::parse_map_json(text, "fuzz.json");
+    (void)maps::parse_map_json(text, "fuzz.json");
     return 0;
 }
 

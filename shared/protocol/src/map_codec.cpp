@@ -252,14 +252,21 @@ void decode_stadium(const schema::Map& m, game::Map& map) {
     map.kickoff_resets_discs = m.kickoff_resets_discs();
 }
 
-}  // namespace
-
-Result<game::Map> decode_map(const schema::Map& m) {
+// Every check but game::validate's, which the caller makes once.
+Result<game::Map> decode_unchecked(const schema::Map& m) {
     if (const Status checked = check_before_decoding(m); !checked) return checked.error();
     game::Map map;
     if (const Status decoded = decode_field(m, map); !decoded) return decoded.error();
     decode_stadium(m, map);
-    if (const Status valid = game::validate(map); !valid) return valid.error();
+    return map;
+}
+
+}  // namespace
+
+Result<game::Map> decode_map(const schema::Map& m) {
+    auto map = decode_unchecked(m);
+    if (!map) return map;
+    if (const Status valid = game::validate(*map); !valid) return valid.error();
     return map;
 }
 
@@ -273,6 +280,14 @@ Result<game::Map> map_from_binary(std::span<const std::uint8_t> bytes) {
     flatbuffers::Verifier verifier(bytes.data(), bytes.size());
     if (!schema::VerifyMapBuffer(verifier)) return fail("not a valid binary map");
     return decode_map(*schema::GetMap(bytes.data()));
+}
+
+Result<game::CheckedMap> checked_map_from_binary(std::span<const std::uint8_t> bytes) {
+    flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+    if (!schema::VerifyMapBuffer(verifier)) return fail("not a valid binary map");
+    auto map = decode_unchecked(*schema::GetMap(bytes.data()));
+    if (!map) return map.error();
+    return game::CheckedMap::check(std::move(*map));
 }
 
 std::uint64_t map_hash(const game::Map& map) {

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/render/render.hpp"
 
 namespace carom::render {
@@ -20,7 +20,7 @@ const std::filesystem::path kMaps = CAROM_MAPS_DIR;
 const std::filesystem::path kGoldens = CAROM_GOLDEN_DIR;
 
 game::Map arena() {
-    auto found = protocol::load_map_file(kMaps / "arena.json");
+    auto found = maps::load_map_file(kMaps / "arena.json");
     REQUIRE(found.ok());
     return std::move(*found);
 }
@@ -238,7 +238,7 @@ namespace {
 // An imported HaxBall stadium: its arcs (rounded corners, curved nets, the
 // centre circle hidden), straight lines and posts are drawn; planes are not.
 TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
-    auto found = protocol::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
+    auto found = maps::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
     REQUIRE_MESSAGE(found.ok(), (!found.ok() ? found.error().message : ""));
     const game::Map map = std::move(*found);
     const std::vector<DiskView> disks = {{{400.0, 200.0}, map.tuning.puck_radius, Ink::puck}};
@@ -250,7 +250,7 @@ TEST_CASE("render_draws_a_stadiums_arcs_lines_and_posts") {
 }
 
 TEST_CASE("render_gives_a_stadiums_walls_posts_and_discs_their_own_colours") {
-    auto found = protocol::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
+    auto found = maps::load_map_file(std::filesystem::path(CAROM_STADIUMS_DIR) / "curves.hbs");
     REQUIRE(found.ok());
     const game::Map map = std::move(*found);
     // A disc of the stadium's own colour, and one too dark to see (drawn in its ink's).

@@ -3,14 +3,14 @@
 
 #include <filesystem>
 
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/render/scene_builder.hpp"
 
 namespace carom::render {
 namespace {
 
 game::Match two_a_side() {
-    auto map = protocol::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json");
+    auto map = maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json");
     REQUIRE(map.ok());
     game::Match match(std::move(*map), 3);
     match.join(0, "ann");

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "carom/cli/cli.hpp"
-#include "carom/protocol/map_file.hpp"
+#include "carom/maps/map_file.hpp"
 #include "carom/stadium/hbs.hpp"
 
 int main(int argc, char** argv) {
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
     }
     for (const std::string& note : imported->notes)
         std::fprintf(stderr, "carom-stadium: %s: note: %s\n", input.c_str(), note.c_str());
-    auto json = carom::protocol::map_to_json(imported->map);
+    auto json = carom::maps::map_to_json(imported->map);
     if (!json) {
         std::fprintf(stderr, "carom-stadium: %s\n", json.error().message.c_str());
         return 1;

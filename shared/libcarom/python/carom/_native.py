@@ -238,6 +238,11 @@ class ClientInfo(Structure):
         ("exit_code", c_int32),
         ("message", c_char * 160),
         ("map_source", c_char * 160),
+        ("full_states", c_uint64),
+        ("state_check_failures", c_uint64),
+        ("resyncs", c_uint64),
+        ("bytes_in", c_uint64),
+        ("bytes_out", c_uint64),
     ]
 
 

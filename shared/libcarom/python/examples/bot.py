@@ -127,6 +127,10 @@ def main():
           f"{kicks_sent} kicks sent; score {score[0]}-{score[1]}; the last frame drew "
           f"{len(disks)} disks ({hud.phase.decode()}); "
           f"{info.message.decode() if info.ended else 'left'}")
+    # Whether its copy of the match stayed the server's all along.
+    print(f"bot.py: copy: {info.full_states} FullStates, {info.state_check_failures} state "
+          f"checks failed, {info.resyncs} resyncs; {info.bytes_in} bytes in, "
+          f"{info.bytes_out} bytes out")
     played = applied_moving > 0 and run > 0 and len(disks) > 0
     return 0 if played and (not info.ended or info.exit_code == 0) else 1
 

@@ -98,9 +98,13 @@ class CheckedMap {
   public:
     // Throws std::invalid_argument with "field: reason" when the map is not playable.
     explicit CheckedMap(Map map);
+    // The same check, for a map from outside (a file, the wire): the error
+    // is validate()'s, "field: reason".
+    static Result<CheckedMap> check(Map map);
     const Map& get() const { return *map_; }
 
   private:
+    explicit CheckedMap(std::shared_ptr<const Map> map) : map_(std::move(map)) {}
     std::shared_ptr<const Map> map_;
 };
 

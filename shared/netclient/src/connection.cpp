@@ -1,0 +1,481 @@
+#include "carom/client/connection.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "carom/protocol/client_report.hpp"
+#include "carom/protocol/proof.hpp"
+#include "carom/protocol/update.hpp"
+
+namespace carom::client {
+namespace {
+
+// A hostile tick jump must not overflow the missed-update counter.
+constexpr std::uint64_t kMaxGapCounted = std::uint64_t{1} << 32;
+
+std::string string_of(const flatbuffers::String* s) {
+    return s != nullptr ? s->str() : std::string();
+}
+
+}  // namespace
+
+std::string_view to_string(State state) {
+    switch (state) {
+        case State::idle:
+            return "idle";
+        case State::connecting:
+            return "connecting";
+        case State::connected:
+            return "connected";
+        case State::closed:
+            return "closed";
+    }
+    return "?";
+}
+
+std::string_view to_string(CloseReason reason) {
+    switch (reason) {
+        case CloseReason::none:
+            return "none";
+        case CloseReason::denied:
+            return "denied";
+        case CloseReason::connect_timeout:
+            return "connect timeout";
+        case CloseReason::timeout:
+            return "timeout";
+        case CloseReason::server_disconnect:
+            return "server disconnect";
+        case CloseReason::quit:
+            return "quit";
+        case CloseReason::bad_map:
+            return "bad map";
+    }
+    return "?";
+}
+
+Connection::Connection(ConnectionConfig config, SendFn send, MapStore* maps)
+    : config_(std::move(config)), send_(std::move(send)), maps_(maps) {
+    config_.name = protocol::clean_name(config_.name);
+}
+
+void Connection::connect(std::uint64_t now_ms) {
+    state_ = State::connecting;
+    close_reason_ = CloseReason::none;
+    close_detail_.clear();
+    cookie_.reset();
+    admission_ = Admission{};
+    // Sequences keep counting across reconnects: a reclaimed slot on the
+    // server may still hold our old ones, and it drops anything not newer.
+    unapplied_.clear();
+    acks_ = {};
+    if (replica_) replica_->drop();
+    assembly_.clear();
+    events_.clear();
+    match_info_.reset();
+    last_input_sequence_ = 0;
+    // download_ stays: a room of the same map resumes it, asking anew.
+    if (download_) download_->forget_requests();
+    fetching_ = false;
+    announce_map_ = false;
+    connect_started_ms_ = now_ms;
+    last_attempt_ms_ = now_ms;
+    last_heard_ms_ = now_ms;
+    send_connect_request(now_ms);
+}
+
+void Connection::update(std::uint64_t now_ms) {
+    if (state_ == State::connecting) {
+        if (now_ms - connect_started_ms_ >= config_.connect_timeout_ms) {
+            close(CloseReason::connect_timeout);
+        } else if (now_ms - last_attempt_ms_ >= config_.connect_retry_ms) {
+            last_attempt_ms_ = now_ms;
+            // Once a cookie came back, the response is what the server waits for.
+            if (cookie_) {
+                send_connect_response(now_ms);
+            } else {
+                send_connect_request(now_ms);
+            }
+        }
+    } else if (state_ == State::connected) {
+        if (now_ms - last_heard_ms_ >= config_.timeout_ms) {
+            close(CloseReason::timeout);
+        } else {
+            request_map_chunks(now_ms);
+            if (now_ms - last_sent_ms_ >= config_.keepalive_ms) send_keepalive(now_ms);
+        }
+    }
+}
+
+void Connection::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    ++stats_.packets_in;
+    stats_.bytes_in += bytes.size();
+    const bool misaligned = reinterpret_cast<std::uintptr_t>(bytes.data()) % 8 != 0;
+    if (!bytes.empty() && misaligned && bytes.size() <= protocol::kMaxDatagramBytes) {
+        std::memcpy(aligned_.data(), bytes.data(), bytes.size());
+        bytes = {reinterpret_cast<const std::uint8_t*>(aligned_.data()), bytes.size()};
+    }
+    const protocol::DatagramKind kind = protocol::classify(bytes);
+    if (kind == protocol::DatagramKind::server_update) return on_update(bytes, now_ms);
+    if (kind != protocol::DatagramKind::packet) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::refusal_of(kind))];
+        return;
+    }
+    const auto verified = protocol::verify_packet(bytes);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    on_packet(**verified, bytes.size(), now_ms);
+}
+
+void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms) {
+    if (state_ != State::connecting && state_ != State::connected) {
+        ++stats_.unexpected;
+        return;
+    }
+    const net::Body type = packet.body_type();
+    // Denied and Disconnect stay readable across versions (fields only get
+    // appended), and a version_mismatch denial is exactly what we must see.
+    if (packet.protocol() != protocol::kProtocolVersion && type != net::Body::Denied &&
+        type != net::Body::Disconnect) {
+        ++stats_.wrong_protocol;
+        return;
+    }
+    const bool connecting = state_ == State::connecting;
+    const bool connected = state_ == State::connected;
+    // Once accepted, what the server sends in the session carries its secret:
+    // a packet forged from the server's address without it is dropped.
+    if (connected && packet.session_secret() != admission_.secret &&
+        (type == net::Body::FullState || type == net::Body::Disconnect ||
+         type == net::Body::KeepAlive || type == net::Body::MapChunk ||
+         type == net::Body::Accepted)) {
+        ++stats_.wrong_secret;
+        return;
+    }
+    bool handled = true;
+    if (const auto* c = packet.body_as_Challenge(); c != nullptr && connecting) {
+        on_challenge(*c, now_ms);
+    } else if (const auto* a = packet.body_as_Accepted(); a != nullptr && connecting) {
+        on_accepted(*a, now_ms);
+    } else if (a != nullptr && connected) {
+        // A duplicate, answering one of our retries: proof of life, nothing more.
+    } else if (const auto* d = packet.body_as_Denied(); d != nullptr && connecting) {
+        on_denied(*d);
+    } else if (const auto* f = packet.body_as_FullState(); f != nullptr && connected) {
+        on_full_state(*f, bytes, now_ms);
+    } else if (const auto* m = packet.body_as_MapChunk(); m != nullptr && connected) {
+        on_map_chunk(*m, now_ms);
+    } else if (const auto* x = packet.body_as_Disconnect(); x != nullptr) {
+        on_disconnect(*x);
+    } else {
+        handled = false;
+    }
+    if (handled) {
+        last_heard_ms_ = now_ms;
+    } else {
+        ++stats_.unexpected;
+    }
+}
+
+void Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now_ms) {
+    cookie_ = challenge.cookie();
+    last_attempt_ms_ = now_ms;
+    send_connect_response(now_ms);
+}
+
+void Connection::on_accepted(const net::Accepted& a, std::uint64_t now_ms) {
+    admission_.client_id = a.client_id();
+    admission_.secret = a.session_secret();
+    admission_.room = a.room();
+    admission_.slot = a.slot();
+    admission_.team = a.team();
+    admission_.tick_rate_hz = a.tick_rate_hz();
+    admission_.update_rate_hz = a.update_rate_hz();
+    admission_.map_name = string_of(a.map_name());
+    admission_.map_hash = a.map_hash();
+    admission_.map_bytes = a.map_bytes();
+    admission_.slots = a.slots();
+    admission_.team_size = a.team_size();
+    admission_.seed = a.seed();
+    const std::uint32_t k =
+        a.input_redundancy() == 0 ? protocol::kDefaultInputRedundancy : a.input_redundancy();
+    admission_.input_redundancy = std::min(k, protocol::kMaxInputRedundancy);
+    cookie_.reset();
+    state_ = State::connected;
+    if (maps_ == nullptr) return;  // the caller sets or fetches the map
+    // A reconnect to a room of the map held keeps it.
+    if (replica_ && stored_hash_ == admission_.map_hash) return;
+    replica_.reset();
+    if (auto found = maps_->find(admission_.map_name, admission_.map_hash)) {
+        stored_hash_ = admission_.map_hash;
+        use_map(std::move(found->map), MapReady{std::move(found->source), {}});
+        return;
+    }
+    fetch_map(now_ms);
+}
+
+void Connection::on_denied(const net::Denied& denied) {
+    deny_reason_ = denied.reason();
+    close_detail_ = string_of(denied.detail());
+    close(CloseReason::denied);
+}
+
+void Connection::on_disconnect(const net::Disconnect& disconnect) {
+    disconnect_reason_ = disconnect.reason();
+    close_detail_ = string_of(disconnect.detail());
+    close(CloseReason::server_disconnect);
+}
+
+Status Connection::set_map(game::Map map) {
+    auto checked = game::CheckedMap::check(std::move(map));
+    if (!checked) return checked.error();
+    set_map(std::move(*checked));
+    return {};
+}
+
+void Connection::set_map(game::CheckedMap map) {
+    stored_hash_.reset();  // the caller's map: not known by the hash Accepted names
+    use_map(std::move(map), MapReady{"given", {}});
+}
+
+void Connection::use_map(game::CheckedMap map, MapReady ready) {
+    replica_.emplace(std::move(map), config_.history_ticks);
+    assembly_.clear();
+    map_ready_ = std::move(ready);
+}
+
+void Connection::on_full_state(const net::FullState& part, std::size_t bytes,
+                               std::uint64_t now_ms) {
+    if (!replica_) {
+        ++stats_.before_map;
+        return;
+    }
+    // A state older than the one held is of no use.
+    if (replica_->holds() && part.tick() <= replica_->tick()) {
+        ++stats_.out_of_order;
+        return;
+    }
+    const game::Match& m = replica_->match();
+    const auto got = assembly_.add(part, m.slot_count(), m.puck_count(), m.disc_count());
+    if (!got) {
+        ++stats_.undecodable;
+        return;
+    }
+    if (!got->has_value()) return;  // more parts to come
+    const protocol::RoomState& state = **got;
+    if (const Status restored = replica_->restore(state); !restored) {
+        ++stats_.hash_mismatches;
+        return;
+    }
+    ++stats_.full_states;
+    server_tick_ms_ = state.server_tick_ms;
+    events_.clear();  // the events of a match that was not stepped here are not known
+    (void)replica_->take_events();
+    on_new_state(bytes, now_ms);
+}
+
+std::uint64_t Connection::newest_tick_allowed(std::uint64_t now_ms) const {
+    const std::uint64_t elapsed_ms = now_ms > taken_ms_ ? now_ms - taken_ms_ : 0;
+    return taken_tick_ + (elapsed_ms + kAheadOfClockMs) * admission_.tick_rate_hz / 1000;
+}
+
+void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    if (state_ != State::connected) {
+        ++stats_.unexpected;
+        return;
+    }
+    const auto verified = protocol::verify_server_update(bytes);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    if (!replica_ || !replica_->holds()) {
+        ++(replica_ ? stats_.undecodable : stats_.before_map);
+        return;
+    }
+    const net::ServerUpdate& u = **verified;
+    const std::uint64_t tick = protocol::extend16(u.head()->tick(), replica_->tick());
+    // Only the server's session can seal it: a forged update costs one hash
+    // of its bytes and changes nothing, however many come.
+    if (!protocol::update_is_sealed(bytes, protocol::update_mac_offset(bytes), admission_.secret,
+                                    tick)) {
+        ++stats_.forged_updates;
+        return;
+    }
+    last_heard_ms_ = now_ms;  // only a sealed update: a forged one keeps nothing alive
+    if (tick <= replica_->tick()) {
+        ++stats_.out_of_order;
+        return;
+    }
+    // Bounded work even from the server: no more steps than its clock can explain.
+    if (tick > newest_tick_allowed(now_ms)) {
+        ++stats_.far_ahead;
+        return;
+    }
+    const game::Match& m = replica_->match();
+    const auto update = protocol::decode_update(u, tick, {m.slot_count(), admission_.slot >= 0});
+    if (!update) {
+        ++stats_.undecodable;
+        return;
+    }
+    const std::uint64_t before = replica_->tick();
+    switch (replica_->apply(*update)) {
+        case Replica::Applied::taken:
+            break;
+        case Replica::Applied::old:
+            ++stats_.out_of_order;
+            return;
+        case Replica::Applied::not_held:
+            ++stats_.undecodable;
+            return;
+        case Replica::Applied::mismatch:
+            // The server's own update, stepped to another state: the copy
+            // drifted. Dropped, it acknowledges nothing, and a FullState comes.
+            ++stats_.hash_mismatches;
+            ++stats_.resyncs;
+            stats_.steps_discarded += tick - before;
+            replica_->drop();
+            return;
+    }
+    // The server sends an update every tick_rate / update_rate ticks.
+    const std::uint32_t rate = std::max<std::uint32_t>(admission_.update_rate_hz, 1);
+    const std::uint64_t every = std::max<std::uint32_t>(admission_.tick_rate_hz / rate, 1);
+    const std::uint64_t steps = std::min((tick - before) / every, kMaxGapCounted);
+    if (steps > 1) stats_.updates_missed += steps - 1;
+    ++stats_.updates;
+    if (update->server_tick_ms) server_tick_ms_ = *update->server_tick_ms;
+    note_round_trip(update->baseline, now_ms);
+    on_new_state(bytes.size(), now_ms);
+}
+
+void Connection::on_new_state(std::size_t bytes, std::uint64_t now_ms) {
+    const Replica& r = *replica_;
+    taken_tick_ = r.tick();
+    taken_ms_ = now_ms;
+    ++stats_.states_taken;
+    stats_.taken_bytes += bytes;
+    last_input_sequence_ = r.last_input_sequence();
+    match_info_ = MatchInfo{r.match_seed(), r.match_start_tick()};
+    for (ServerEvent& e : replica_->take_events()) {
+        if (events_.size() == kMaxEventsHeld) events_.erase(events_.begin());
+        events_.push_back(e);
+    }
+    // Inputs the server has now applied need not be sent again.
+    const std::uint32_t next = next_sequence_;
+    const std::uint32_t unapplied = next - 1 - last_input_sequence_;
+    if (unapplied < unapplied_.size())
+        unapplied_.erase(unapplied_.begin(),
+                         unapplied_.end() - static_cast<std::ptrdiff_t>(unapplied));
+}
+
+void Connection::note_ack_sent(std::uint64_t tick, std::uint64_t now_ms) {
+    SentAck& a = acks_[tick % kAckRing];
+    if (a.tick == tick) return;  // sent before: the first time counts
+    a = {tick, now_ms, false};
+}
+
+void Connection::note_round_trip(std::uint64_t baseline, std::uint64_t now_ms) {
+    // The first update built on an acknowledgement came back a round trip
+    // after it left (plus up to a tick of the server's wait).
+    SentAck& a = acks_[baseline % kAckRing];
+    if (a.tick != baseline || a.answered || now_ms < a.sent_ms) return;
+    a.answered = true;
+    if (stats_.rtt_ms.size() < ConnectionStats::kMaxRttSamples)
+        stats_.rtt_ms.push_back(static_cast<double>(now_ms - a.sent_ms));
+}
+
+void Connection::send_input(game::Input input, std::uint64_t now_ms) {
+    if (state_ != State::connected) return;
+    if (admission_.slot >= 0) {
+        ++next_sequence_;
+        unapplied_.push_back(input);
+        if (unapplied_.size() > protocol::kMaxInputRedundancy)
+            unapplied_.erase(unapplied_.begin(),
+                             unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
+    }
+    protocol::ClientReport report;
+    if (replica_ && replica_->holds()) {
+        report.ack = replica_->tick();
+        note_ack_sent(*report.ack, now_ms);
+    }
+    const std::size_t k = std::min<std::size_t>(admission_.input_redundancy, unapplied_.size());
+    report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
+    report.sequence = k > 0 ? next_sequence_ - 1 : 0;
+    report.proof =
+        protocol::client_proof(admission_.secret, report.sequence, report.ack.value_or(0));
+    transmit(protocol::encode_client_report(builder_, report), now_ms);
+}
+
+void Connection::disconnect(std::uint64_t now_ms) {
+    if (state_ != State::connecting && state_ != State::connected) return;
+    builder_.Clear();
+    const auto body = net::CreateDisconnect(builder_, net::DisconnectReason::quit);
+    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::Disconnect,
+                                     body.Union(), admission_.secret),
+             now_ms);
+    close(CloseReason::quit);
+}
+
+void Connection::send_connect_request(std::uint64_t now_ms) {
+    // Pad until the datagram reaches the minimum: the vector's own header and
+    // alignment make the first guess fall short by a few bytes at most.
+    std::size_t padding = 0;
+    for (;;) {
+        builder_.Clear();
+        const auto name = builder_.CreateString(config_.name);
+        const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
+        const auto body = net::CreateConnectRequest(builder_, name, config_.room, config_.spectator,
+                                                    config_.token, pad);
+        const auto bytes =
+            protocol::finish_packet(builder_, 0, net::Body::ConnectRequest, body.Union());
+        if (bytes.size() >= protocol::kConnectRequestMinBytes) {
+            transmit(bytes, now_ms);
+            return;
+        }
+        padding += protocol::kConnectRequestMinBytes - bytes.size();
+    }
+}
+
+void Connection::send_connect_response(std::uint64_t now_ms) {
+    // Padded like the request (protocol 4), so the server's answer is never larger.
+    std::size_t padding = 0;
+    for (;;) {
+        builder_.Clear();
+        const auto name = builder_.CreateString(config_.name);
+        const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
+        const auto body =
+            net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
+                                       config_.token, cookie_.value_or(0), pad);
+        const auto bytes =
+            protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union());
+        if (bytes.size() >= protocol::kConnectRequestMinBytes) {
+            transmit(bytes, now_ms);
+            return;
+        }
+        padding += protocol::kConnectRequestMinBytes - bytes.size();
+    }
+}
+
+void Connection::send_keepalive(std::uint64_t now_ms) {
+    builder_.Clear();
+    const auto body = net::CreateKeepAlive(builder_);
+    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive,
+                                     body.Union(), admission_.secret),
+             now_ms);
+}
+
+void Connection::transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    ++stats_.packets_out;
+    stats_.bytes_out += bytes.size();
+    last_sent_ms_ = now_ms;
+    send_(bytes);
+}
+
+void Connection::close(CloseReason reason) {
+    state_ = State::closed;
+    close_reason_ = reason;
+    cookie_.reset();
+}
+
+}  // namespace carom::client

@@ -1,0 +1,181 @@
+#include "carom/client/replica.hpp"
+
+#include <stdexcept>
+
+namespace carom::client {
+namespace {
+
+// Held ticks whose sequence is remembered: far more than the server reaches back.
+constexpr std::size_t kSequencesKept = 1024;
+
+}  // namespace
+
+Replica::Replica(game::CheckedMap map, std::size_t history_ticks)
+    : map_(std::move(map)),
+      match_(std::make_unique<game::Match>(map_, 0)),
+      inputs_(match_->slot_count()),
+      history_ticks_(history_ticks),
+      applied_(kSequencesKept) {}
+
+void Replica::record_moment(std::uint64_t tick) {
+    if (history_ticks_ == 0) return;
+    Moment m;
+    if (history_.size() == history_ticks_) {
+        m = std::move(history_.front());  // its vectors keep their capacity
+        history_.pop_front();
+    }
+    m.tick = tick;
+    const auto motion = [](const physics::DiskState& d) {
+        return game::DiskMotion{d.position, d.velocity};
+    };
+    m.pucks.clear();
+    for (std::uint32_t p = 0; p < match_->puck_count(); ++p)
+        m.pucks.push_back(motion(match_->puck_disk(p)));
+    m.players.clear();
+    for (game::Slot s = 0; s < match_->slot_count(); ++s)
+        m.players.push_back(motion(match_->player_disk(s)));
+    m.discs.clear();
+    for (std::uint32_t d = 0; d < match_->disc_count(); ++d)
+        m.discs.push_back(motion(match_->disc_disk(d)));
+    history_.push_back(std::move(m));
+}
+
+void Replica::forget_moments_after(std::uint64_t tick) {
+    while (!history_.empty() && history_.back().tick > tick)
+        history_.pop_back();
+}
+
+std::vector<ServerEvent> Replica::take_events() {
+    std::vector<ServerEvent> out;
+    out.swap(events_);
+    return out;
+}
+
+void Replica::note_sequence(std::uint64_t tick, std::uint32_t sequence) {
+    applied_[tick % applied_.size()] = {tick, sequence, true};
+}
+
+std::optional<std::uint32_t> Replica::sequence_at(std::uint64_t tick) const {
+    const HeldSequence& a = applied_[tick % applied_.size()];
+    if (!a.valid || a.tick != tick) return std::nullopt;
+    return a.sequence;
+}
+
+Status Replica::restore(const protocol::RoomState& s) {
+    held_ = false;
+    if (s.match.players.size() != match_->slot_count() ||
+        s.match.pucks.size() != match_->puck_count() ||
+        s.match.discs.size() != match_->disc_count() || s.bots.size() != match_->slot_count())
+        return fail("full state: another map's slots, pucks or discs");
+    try {
+        if (s.match_seed != match_->seed())
+            match_ = std::make_unique<game::Match>(map_, s.match_seed);
+        match_->restore(s.match);
+    } catch (const std::invalid_argument& e) {
+        return fail(std::string("full state: ") + e.what());
+    }
+    if (match_->state_hash() != s.state_hash)
+        return fail("full state: restored to another state hash than the server's");
+    tick_ = s.tick;
+    seed_ = s.match_seed;
+    start_tick_ = s.match_start_tick;
+    halted_since_ = s.halted_since;
+    sequence_ = s.last_input_sequence;
+    bots_ = s.bots;
+    applied_.assign(applied_.size(), HeldSequence{});
+    note_sequence(tick_, sequence_);
+    // A state from before the newest moment (a server that went back) starts the history anew.
+    if (!history_.empty() && history_.back().tick >= tick_) history_.clear();
+    record_moment(tick_);
+    held_ = true;
+    return {};
+}
+
+Replica::Saved Replica::save() const {
+    return {tick_,     seed_, start_tick_,    halted_since_,
+            sequence_, bots_, match_->save(), events_.size()};
+}
+
+void Replica::back_to(const Saved& s) {
+    if (match_->seed() != s.seed) match_ = std::make_unique<game::Match>(map_, s.seed);
+    match_->restore(s.match);
+    tick_ = s.tick;
+    seed_ = s.seed;
+    start_tick_ = s.start_tick;
+    halted_since_ = s.halted_since;
+    sequence_ = s.sequence;
+    bots_ = s.bots;
+    events_.resize(s.events);
+    forget_moments_after(s.tick);
+}
+
+void Replica::start_match(const protocol::MatchStart& start) {
+    match_ = std::make_unique<game::Match>(map_, start.seed);
+    bots_.assign(match_->slot_count(), false);
+    for (const protocol::StartSlot& p : start.slots) {
+        match_->join(p.slot, p.name);
+        bots_[p.slot] = p.bot;
+    }
+    seed_ = start.seed;
+    start_tick_ = start.tick;
+}
+
+bool Replica::step_to(const protocol::Update& u) {
+    std::size_t next_input = 0, next_roster = 0;
+    for (std::uint64_t t = tick_ + 1; t <= u.tick; ++t) {
+        // Before the step: the roster changes of this tick.
+        for (; next_roster < u.roster.size() && u.roster[next_roster].tick <= t; ++next_roster) {
+            const protocol::RosterChange& r = u.roster[next_roster];
+            if (r.tick < t) continue;  // already applied with an earlier update
+            try {
+                if (r.join) {
+                    match_->join(r.slot, r.name);
+                } else {
+                    match_->leave(r.slot);
+                }
+            } catch (const std::invalid_argument&) {
+                return false;  // a join of a taken slot, a leave of an empty one
+            }
+            bots_[r.slot] = r.join && r.bot;
+        }
+        // The step, with each slot's held input but where it changed.
+        for (game::Slot s = 0; s < inputs_.size(); ++s)
+            inputs_[s] = match_->last_input(s);
+        for (; next_input < u.inputs.size() && u.inputs[next_input].tick <= t; ++next_input) {
+            const protocol::InputChange& c = u.inputs[next_input];
+            if (c.tick == t) inputs_[c.slot] = c.delta.applied_to(inputs_[c.slot]);
+        }
+        // A room paused by a fault does not step (from the tick it stopped on).
+        const std::uint64_t halted_since = u.halted_since != 0 ? u.halted_since : halted_since_;
+        const bool halted = halted_since != 0 && t >= halted_since;
+        if (!halted) {
+            for (game::MatchEvent e : match_->step(inputs_)) {
+                e.tick = start_tick_ + e.tick;  // the wire speaks server ticks
+                events_.push_back(e);
+            }
+        }
+        if (u.match_start && u.match_start->tick == t) start_match(*u.match_start);
+        record_moment(t);
+    }
+    if (u.halted_since != 0) halted_since_ = u.halted_since;
+    return true;
+}
+
+Replica::Applied Replica::apply(const protocol::Update& u) {
+    if (!held_) return Applied::not_held;
+    if (u.tick <= tick_) return Applied::old;
+    if (u.baseline > tick_) return Applied::not_held;
+    const std::optional<std::uint32_t> from = sequence_at(u.baseline);
+    if (!from) return Applied::not_held;
+    const Saved saved = save();
+    if (!step_to(u) || protocol::state_check(match_->state_hash()) != u.state) {
+        back_to(saved);
+        return Applied::mismatch;
+    }
+    tick_ = u.tick;
+    sequence_ = *from + u.sequence_advance;
+    note_sequence(tick_, sequence_);
+    return Applied::taken;
+}
+
+}  // namespace carom::client
