@@ -19,3 +19,22 @@ function(carom_page_script target out)
     COMMENT "${target}: the page's script, with carom.h's wasm32 layout" VERBATIM)
   add_custom_target(${target} ALL DEPENDS "${out}")
 endfunction()
+
+# carom_module_exports(VAR EXCLUDE): the -sEXPORTED_FUNCTIONS list of a
+# WebAssembly module made of libcarom: every function carom.h declares but
+# those whose names match the regex EXCLUDE, and the allocator.
+function(carom_module_exports var exclude)
+  set(_exports _malloc _free)
+  set(_header "${PROJECT_SOURCE_DIR}/shared/libcarom/include/carom.h")
+  file(READ "${_header}" _text)
+  string(REGEX MATCHALL "CAROM_API[^;(]* \\**(carom_[a-z0-9_]+)\\(" _declarations "${_text}")
+  foreach(_declaration IN LISTS _declarations)
+    string(REGEX REPLACE ".*[ *](carom_[a-z0-9_]+)\\($" "\\1" _name "${_declaration}")
+    if(NOT _name MATCHES "${exclude}")
+      list(APPEND _exports "_${_name}")
+    endif()
+  endforeach()
+  list(JOIN _exports "," _exported)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_header}")
+  set(${var} "${_exported}" PARENT_SCOPE)
+endfunction()

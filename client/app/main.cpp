@@ -19,8 +19,10 @@
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
+#include "carom/client/room_text.hpp"
 #include "carom/game/printable_name.hpp"
 #include "carom/linksim/link_spec.hpp"
+#include "carom/maps/library_map_store.hpp"
 #include "carom/maps/map_library.hpp"
 #include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
@@ -380,8 +382,8 @@ int main(int argc, char** argv) {
                 std::cerr << "carom-client: " << o.server << ": " << status.error().message << "\n";
                 return kExitUnreachable;
             }
-            std::cout << (o.json ? carom::play::room_json(*status, o.server)
-                                 : carom::play::room_table(*status, o.server));
+            std::cout << (o.json ? carom::client::room_json(*status, o.server)
+                                 : carom::client::room_table(*status, o.server));
             return 0;
         }
         // The terminal is restored when it goes, before anything is printed.
@@ -417,13 +419,12 @@ int main(int argc, char** argv) {
         config.connection.token =
             std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
         config.connection.connect_timeout_ms = o.connect_timeout_ms;
-        config.map_dirs = map_dirs(o);
-        config.map_cache_dir = o.map_cache;
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;
         config.keys.releases = terminal && terminal->reports_releases();
-        carom::play::Player player(config,
+        carom::maps::LibraryMapStore maps(carom::maps::MapLibrary(o.map_cache, map_dirs(o)));
+        carom::play::Player player(config, maps,
                                    [&link](std::span<const std::uint8_t> b) { link.send(b); });
         player.start(clock.now_ms());
         if (o.bot) return play_as_bot(o, player, link, clock);

@@ -100,7 +100,8 @@ async function main() {
   let fieldMap = 0;     // the carom_map* it was read from
   let cachedMap = false;
   let nextTick = 0;     // performance.now() of the client's next tick
-  let status = null;    // the last status reply
+  let status = null;    // the rooms, every page of the last status query
+  let pages = null;     // the pages of the query under way
   let lastInfo = null;
   let showRoster = false;
   const firstInputAt = { sent: null, accepted: null };
@@ -118,29 +119,48 @@ async function main() {
     }
   }
 
-  function askStatus() {
-    carom.call('carom_status_request', datagram, MAX_DATAGRAM, sizeAt);
+  // The rooms from `first`: a reply lists those that fit, the next page is asked for.
+  function askStatus(first = 0) {
+    carom.call('carom_status_request', first, datagram, MAX_DATAGRAM, sizeAt);
     const n = new DataView(carom.m.HEAPU8.buffer).getUint32(sizeAt, true);
     send(carom.m.HEAPU8.slice(datagram, datagram + n));
+  }
+
+  function statusOf(bytes) {
+    return carom.withBytes(bytes, (at, size) => {
+      const server = carom.m._malloc(256);
+      carom.m.stringToUTF8(location.host, server, 256);
+      try {
+        if (carom.m._carom_status_json(at, size, server, 0, 0, sizeAt) !== 0) return null;
+        const n = new DataView(carom.m.HEAPU8.buffer).getUint32(sizeAt, true);
+        const out = carom.m._malloc(n + 1);
+        try {
+          carom.call('carom_status_json', at, size, server, out, n + 1, sizeAt);
+          return JSON.parse(carom.m.UTF8ToString(out));
+        } finally {
+          carom.m._free(out);
+        }
+      } finally {
+        carom.m._free(server);
+      }
+    });
   }
 
   function onMessage(bytes) {
     if (!client) {
       // In the lobby every message is a status reply (anything else is dropped).
-      const text = carom.withBytes(bytes, (at, size) => {
-        const out = carom.m._malloc(65536);
-        try {
-          if (carom.m._carom_status_json(at, size, out, 65536, sizeAt) !== 0) return null;
-          return carom.m.UTF8ToString(out);
-        } finally {
-          carom.m._free(out);
-        }
-      });
-      if (text) {
-        status = JSON.parse(text);
-        showRooms(status, join);
-        autoJoin();
+      const page = statusOf(bytes);
+      if (!page) return;
+      if (page.first_room === 0) pages = page;
+      else if (pages && page.first_room === pages.rooms.length) pages.rooms.push(...page.rooms);
+      else return;
+      if (pages.rooms.length < pages.rooms_total && page.rooms.length > 0) {
+        askStatus(pages.rooms.length);
+        return;
       }
+      status = pages;
+      showRooms(status, join);
+      autoJoin();
       return;
     }
     carom.withBytes(bytes, (at, size) => carom.call('carom_client_receive', client, at, size, now()));

@@ -186,7 +186,8 @@ TEST_CASE("an allowed --ws-origin opens /ws, and a flood of connections is held 
 
 TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
     carom::test::ServerProcess server({"--http", "127.0.0.1:0", "--bots", "--ws-send-queue", "16"});
-    carom::test::WsClient ws(server.http_port(), {.receive_buffer_bytes = 4096});
+    carom::test::WsClient ws(server.http_port(),
+                             {.origin = "", .tls = false, .receive_buffer_bytes = 4096});
     carom::client::Connection c(WebPlayer::config("slow", false),
                                 [&ws](std::span<const std::uint8_t> b) { ws.send(b); });
     c.connect(now_ms());
@@ -239,7 +240,8 @@ TEST_CASE("with --tls-cert the port speaks HTTPS and wss://, and a session plays
     {
         carom::test::ServerProcess server(
             {"--http", "127.0.0.1:0", "--bots", "--tls-cert", cert, "--tls-key", key});
-        carom::test::WsClient ws(server.http_port(), {.tls = true});
+        carom::test::WsClient ws(server.http_port(),
+                                 {.origin = "", .tls = true, .receive_buffer_bytes = 0});
         carom::client::Connection c(WebPlayer::config("tls", false),
                                     [&ws](std::span<const std::uint8_t> b) { ws.send(b); });
         c.connect(now_ms());

@@ -17,6 +17,7 @@
 #include "carom/client/host_port.hpp"
 #include "carom/client/map_store.hpp"
 #include "carom/linksim/link_spec.hpp"
+#include "carom/maps/library_map_store.hpp"
 #include "carom/maps/map_library.hpp"
 #include "carom/maps/map_search.hpp"
 #include "garbage_sender.hpp"
@@ -184,7 +185,7 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
 
     const std::vector<std::filesystem::path> given(o.maps_dirs.begin(), o.maps_dirs.end());
     std::vector<std::filesystem::path> dirs = maps::map_search_dirs(given);
-    client::LibraryMapStore map_store(maps::MapLibrary(o.map_cache, std::move(dirs)));
+    maps::LibraryMapStore map_store(maps::MapLibrary(o.map_cache, std::move(dirs)));
     RunClock clock;
     const auto run_ms = static_cast<std::uint64_t>(o.seconds * 1000.0);
 

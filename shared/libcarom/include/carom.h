@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 /* Bumped when a declaration here changes incompatibly. */
-#define CAROM_ABI_VERSION 2
+#define CAROM_ABI_VERSION 3
 #define CAROM_TICK_RATE 60
 /* The largest datagram a client sends or accepts. */
 #define CAROM_MAX_DATAGRAM 1200
@@ -430,6 +430,11 @@ typedef struct carom_client_config {
     const char* map_dirs;  /* where <map>.json files are, ':'-separated; NULL: none */
     const char* map_cache; /* a directory for maps fetched from servers; NULL: none kept */
     int32_t bot;           /* the game's bot steers instead of carom_client_set_input */
+    /* 1: the host says when a key goes up (carom_client_key with down 0), as
+     * a browser does, and a key steers while it is down (a tap shorter than a
+     * tick steers that one tick); 0: presses only, as most terminals report
+     * them, each holding its direction for a moment. */
+    int32_t key_releases;
 } carom_client_config;
 CAROM_API void carom_client_config_init(carom_client_config* config);
 
@@ -443,8 +448,35 @@ CAROM_API carom_status carom_client_receive(carom_client* client, const uint8_t*
                                             uint64_t now_ms);
 /* One client tick: retries and timeouts, then this tick's input sent. */
 CAROM_API carom_status carom_client_tick(carom_client* client, uint64_t now_ms);
-/* The input of the next ticks, until changed. */
+/* The input of the next ticks, until changed (the keys no longer steer). */
 CAROM_API carom_status carom_client_set_input(carom_client* client, uint8_t input);
+
+/* The keys a player steers with, as carom-client reads them (WASD or the
+ * arrows, space): the host maps its own keys to these. */
+typedef enum carom_key {
+    CAROM_KEY_UP = 0,
+    CAROM_KEY_DOWN = 1,
+    CAROM_KEY_LEFT = 2,
+    CAROM_KEY_RIGHT = 3,
+    CAROM_KEY_KICK = 4
+} carom_key;
+/* A key pressed (down 1) or, with key_releases, let go (down 0): each tick
+ * sends the input of the keys held (two directions make a diagonal). */
+CAROM_API carom_status carom_client_key(carom_client* client, int32_t key, int32_t down,
+                                        uint64_t now_ms);
+
+/* A map's binary (as the server sends it: carom_client_map_bytes gives one)
+ * that the host kept, offered before or while connecting: when Accepted
+ * names its hash, the client plays it instead of fetching it, and
+ * carom_client_info's map_source says "the host's cache". CAROM_ERROR_DATA
+ * when the bytes are not a playable map. */
+CAROM_API carom_status carom_client_add_map(carom_client* client, const uint8_t* bytes,
+                                            size_t size);
+/* The binary of the room's map once known (the bytes its hash is of), for
+ * the host to keep: its size in *size; with a buffer of at least that many
+ * bytes (capacity), the bytes too. CAROM_ERROR_STATE before the map is known. */
+CAROM_API carom_status carom_client_map_bytes(const carom_client* client, uint8_t* buffer,
+                                              size_t capacity, size_t* size);
 /* Says goodbye to the server (one more datagram to send). */
 CAROM_API carom_status carom_client_quit(carom_client* client, uint64_t now_ms);
 /* The oldest datagram waiting to be sent: its size in *size (0: none),
@@ -495,6 +527,21 @@ CAROM_API const carom_match* carom_client_match(const carom_client* client);
 CAROM_API carom_status carom_client_scene(carom_client* client, uint64_t now_ms,
                                           carom_scene_disk* disks, size_t capacity, size_t* count,
                                           carom_scene_hud* hud);
+
+/* ---- The status query: what a server runs, asked before any session ---- */
+/* A StatusRequest datagram asking for the rooms from `first_room` (padded:
+ * the reply is never larger), into buffer (capacity at least
+ * CAROM_MAX_DATAGRAM); its size in *size. */
+CAROM_API carom_status carom_status_request(uint32_t first_room, uint8_t* buffer, size_t capacity,
+                                            size_t* size);
+/* A datagram read as the server's Status reply, written as the JSON
+ * `carom-client --list --json` prints (plus "first_room" and "rooms_total":
+ * a reply lists the rooms that fit, ask again from the next); `server` names
+ * the server in it. The text's length in *length (without its '\0'); with
+ * capacity > *length, the text too. CAROM_ERROR_DATA when the bytes are not
+ * a Status reply. */
+CAROM_API carom_status carom_status_json(const uint8_t* bytes, size_t size, const char* server,
+                                         char* out, size_t capacity, size_t* length);
 
 #ifdef __cplusplus
 }

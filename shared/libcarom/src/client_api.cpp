@@ -2,18 +2,19 @@
 // with the datagrams it sends queued for the caller to take.
 #include <deque>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "api_support.hpp"
-#include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
+#include "carom/protocol/map_codec.hpp"
+#include "client_maps.hpp"
 #include "handles.hpp"
 #include "scene_api.hpp"
 
 struct carom_client {
     std::deque<std::vector<std::uint8_t>> outbox;  // oldest first
+    carom::capi::ClientMaps maps;                  // before the player, which uses it
     std::unique_ptr<carom::play::Player> player;
     // Borrowed views: the map once known, the copy of the match once held.
     std::unique_ptr<carom_map> map;
@@ -27,16 +28,6 @@ namespace {
 // The queue keeps the newest datagrams a caller that stopped taking them
 // left behind: a client sends a few a tick, so this is many seconds of them.
 constexpr std::size_t kOutboxMax = 1024;
-
-std::vector<std::filesystem::path> map_dirs(const char* list) {
-    std::vector<std::filesystem::path> dirs;
-    if (list != nullptr) {
-        std::stringstream entries{std::string(list)};
-        for (std::string dir; std::getline(entries, dir, ':');)
-            if (!dir.empty()) dirs.emplace_back(dir);
-    }
-    return maps::map_search_dirs(dirs);
-}
 
 carom_client& client_of(carom_client* client) {
     return *require(client, "client");
@@ -86,13 +77,13 @@ carom_status carom_client_create(const carom_client_config* config, carom_client
         p.connection.room = c.room;
         p.connection.spectator = c.spectator != 0;
         p.connection.token = c.token;
-        p.map_dirs = map_dirs(c.map_dirs);
-        if (c.map_cache != nullptr) p.map_cache_dir = c.map_cache;
         p.bot = c.bot != 0;
+        p.keys.releases = c.key_releases != 0;
         auto client = std::make_unique<carom_client>();
+        client->maps.set_files(file_map_store(c.map_dirs, c.map_cache));
         carom_client* self = client.get();
         client->player = std::make_unique<play::Player>(
-            std::move(p), [self](std::span<const std::uint8_t> bytes) {
+            std::move(p), client->maps, [self](std::span<const std::uint8_t> bytes) {
                 if (self->outbox.size() == kOutboxMax) self->outbox.pop_front();
                 self->outbox.emplace_back(bytes.begin(), bytes.end());
             });
@@ -128,6 +119,49 @@ carom_status carom_client_tick(carom_client* client, uint64_t now_ms) {
 
 carom_status carom_client_set_input(carom_client* client, uint8_t input) {
     return guarded([&] { client_of(client).player->steer(game::Input::from_bits(input)); });
+}
+
+carom_status carom_client_key(carom_client* client, int32_t key, int32_t down, uint64_t now_ms) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        if (key < CAROM_KEY_UP || key > CAROM_KEY_KICK)
+            throw Failure{CAROM_ERROR_ARGUMENT, "key " + std::to_string(key) + " is not a carom_key"};
+        static_assert(static_cast<int>(play::Key::up) == CAROM_KEY_UP &&
+                      static_cast<int>(play::Key::down) == CAROM_KEY_DOWN &&
+                      static_cast<int>(play::Key::left) == CAROM_KEY_LEFT &&
+                      static_cast<int>(play::Key::right) == CAROM_KEY_RIGHT &&
+                      static_cast<int>(play::Key::kick) == CAROM_KEY_KICK);
+        const auto k = static_cast<play::Key>(key);
+        if (down != 0) {
+            c.player->press(k, now_ms);
+        } else {
+            c.player->release(k);
+        }
+    });
+}
+
+carom_status carom_client_add_map(carom_client* client, const uint8_t* bytes, size_t size) {
+    return guarded([&] {
+        carom_client& c = client_of(client);
+        if (size > 0) require(bytes, "bytes");
+        if (const Status offered = c.maps.offered().offer({bytes, size}, "the host's cache");
+            !offered)
+            throw Failure{CAROM_ERROR_DATA, offered.error().message};
+    });
+}
+
+carom_status carom_client_map_bytes(const carom_client* client, uint8_t* buffer, size_t capacity,
+                                    size_t* size) {
+    return guarded([&] {
+        const carom_client& c = *require(client, "client");
+        require(size, "size");
+        const game::CheckedMap* map = c.player->checked_map();
+        if (map == nullptr) throw Failure{CAROM_ERROR_STATE, "the room's map is not known yet"};
+        // carom's encoder makes the bytes the server sent (the hash Accepted named).
+        const std::vector<std::uint8_t> bytes = protocol::map_to_binary(map->get());
+        *size = bytes.size();
+        if (capacity >= bytes.size()) std::copy(bytes.begin(), bytes.end(), require(buffer, "buffer"));
+    });
 }
 
 carom_status carom_client_quit(carom_client* client, uint64_t now_ms) {

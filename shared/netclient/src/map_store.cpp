@@ -1,28 +1,28 @@
 #include "carom/client/map_store.hpp"
 
+#include "carom/protocol/map_codec.hpp"
+#include "carom/protocol/map_transfer.hpp"
+
 namespace carom::client {
 
-std::optional<StoredMap> LibraryMapStore::find(std::string_view name, std::uint64_t hash) {
-    auto it = held_.find(hash);
-    if (it == held_.end()) {
-        std::optional<StoredMap> stored;
-        // A file that loads is playable; one that would not check is passed
-        // over like one of another hash (the server then sends its map).
-        if (auto found = library_.find(name, hash)) {
-            if (auto checked = game::CheckedMap::check(std::move(found->map)))
-                stored = StoredMap{std::move(*checked), found->file.string()};
-        }
-        it = held_.emplace(hash, std::move(stored)).first;
-    }
+Status MemoryMapStore::offer(std::span<const std::uint8_t> bytes, std::string source) {
+    auto map = protocol::checked_map_from_binary(bytes);
+    if (!map) return map.error();
+    held_.insert_or_assign(protocol::map_bytes_hash(bytes),
+                           StoredMap{std::move(*map), std::move(source)});
+    return {};
+}
+
+std::optional<StoredMap> MemoryMapStore::find(std::string_view, std::uint64_t hash) {
+    const auto it = held_.find(hash);
+    if (it == held_.end()) return std::nullopt;
     return it->second;
 }
 
-Status LibraryMapStore::keep(std::uint64_t hash, const game::CheckedMap& map,
-                             std::vector<std::uint8_t> bytes) {
-    std::optional<StoredMap>& held = held_[hash];
-    if (held) return {};
-    held = StoredMap{map, "the server"};
-    return library_.store(hash, bytes);
+Status MemoryMapStore::keep(std::uint64_t hash, const game::CheckedMap& map,
+                            std::vector<std::uint8_t>) {
+    held_.try_emplace(hash, StoredMap{map, "the server"});
+    return {};
 }
 
 }  // namespace carom::client

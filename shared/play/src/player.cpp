@@ -53,10 +53,9 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
 
 }  // namespace
 
-Player::Player(PlayerConfig config, client::Connection::SendFn send)
+Player::Player(PlayerConfig config, client::MapStore& maps, client::Connection::SendFn send)
     : config_(std::move(config)),
-      maps_(maps::MapLibrary(config_.map_cache_dir, config_.map_dirs)),
-      connection_(config_.connection, std::move(send), &maps_),
+      connection_(config_.connection, std::move(send), &maps),
       keys_(config_.keys) {}
 
 const game::Match* Player::match() const {

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "carom/client/testing/fake_server.hpp"
+#include "carom/maps/library_map_store.hpp"
 #include "carom/play/player.hpp"
 #include "carom/render/render.hpp"
 
@@ -18,8 +19,8 @@ TEST_CASE("player_survives_malformed_and_hostile_updates") {
     client::test::FakeRoom room("arena", kSecret, 0);
     client::test::FakeRoom other("rink", kSecret, 0);  // another map's states
     PlayerConfig config;
-    config.map_dirs = {CAROM_MAPS_DIR};
-    Player player(config, [](std::span<const std::uint8_t>) {});
+    maps::LibraryMapStore maps(maps::MapLibrary({}, {CAROM_MAPS_DIR}));
+    Player player(config, maps, [](std::span<const std::uint8_t>) {});
     player.start(0);
     player.on_datagram(client::test::challenge(7), 0);
     client::test::AcceptedFields a;

@@ -23,7 +23,7 @@ from ctypes import (
     c_void_p,
 )
 
-ABI_VERSION = 2
+ABI_VERSION = 3
 OBSERVE_HEAD = 4  # CAROM_OBSERVE_HEAD
 
 
@@ -218,6 +218,7 @@ class ClientConfig(Structure):
         ("map_dirs", c_char_p),
         ("map_cache", c_char_p),
         ("bot", c_int32),
+        ("key_releases", c_int32),
     ]
 
 

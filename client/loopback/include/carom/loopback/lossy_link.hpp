@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "carom/maps/library_map_store.hpp"
 #include "carom/play/player.hpp"
 #include "server.hpp"
 
@@ -79,7 +80,10 @@ class LossyWorld {
           up_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           transport_(*this),
           server_(server_config(c), transport_, server::CookieJar{}, "lossy"),
-          player_(player_config(c),
+          maps_(maps::MapLibrary(c.map_cache, c.client_has_maps
+                                                      ? std::vector<std::filesystem::path>{kMaps}
+                                                      : std::vector<std::filesystem::path>{})),
+          player_(player_config(c), maps_,
                   [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
         client_at_.address[10] = client_at_.address[11] = 0xFF;
         client_at_.address[12] = 127;
@@ -142,8 +146,6 @@ class LossyWorld {
         PlayerConfig s;
         s.connection.name = "lossy";
         s.connection.token = c.seed;
-        if (c.client_has_maps) s.map_dirs = {kMaps};
-        s.map_cache_dir = c.map_cache;
         s.bot = c.bot_client;
         s.connection.spectator = c.spectator;
         s.prediction.others_hold_inputs = !c.ghosts;
@@ -159,6 +161,7 @@ class LossyWorld {
     Transport transport_;
     server::Endpoint client_at_;
     server::Server server_;
+    maps::LibraryMapStore maps_;  // the player's: before it
     Player player_;
 };
 

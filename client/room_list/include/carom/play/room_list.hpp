@@ -1,7 +1,6 @@
 #pragma once
-// A server's rooms as the status query lists them: a table for
-// `carom-client --list`, JSON for scripts (`--json`), and the screen the
-// interactive client opens on to choose a room (arrows, Enter, s, r, q).
+// The screen the interactive client opens on to choose a room (arrows,
+// Enter, s, r, q); its words are the room list's (carom/client/room_text.hpp).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,12 +10,6 @@
 #include "carom/terminal/terminal.hpp"
 
 namespace carom::play {
-
-// One line a room under a header line, columns aligned; `server` is the
-// address as the user gave it.
-std::string room_table(const protocol::ServerStatus& status, const std::string& server);
-// {"server": ..., "name": ..., "rooms": [{"room": 0, "map": ..., ...}]}
-std::string room_json(const protocol::ServerStatus& status, const std::string& server);
 
 // What the user chose on the room screen.
 struct RoomChoice {

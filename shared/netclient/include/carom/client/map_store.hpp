@@ -1,19 +1,20 @@
 #pragma once
 // Where a connection gets the room's map before it asks the server for it,
-// and where it leaves a map it fetched. The host passes one in (map files
-// and a cache by hash for a player, one store shared by many simulated
-// clients for a load test). A map comes out checked (game::CheckedMap): the
+// and where it leaves a map it fetched. The host passes one in: map files
+// and a cache by hash for a terminal player (maps::LibraryMapStore), one
+// store shared by many simulated clients for a load test, the maps a
+// browser kept for the page (MemoryMapStore). A map comes out checked (game::CheckedMap): the
 // replica, the predictor and libcarom's handle share that one map, and none
 // checks it again.
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "carom/game/match.hpp"
-#include "carom/maps/map_library.hpp"
 #include "carom/result.hpp"
 
 namespace carom::client {
@@ -36,20 +37,20 @@ class MapStore {
                         std::vector<std::uint8_t> bytes) = 0;
 };
 
-// The maps of a maps::MapLibrary (a cache by hash, then map files), each
-// looked for and checked once and then shared by every connection that uses
-// this store.
-class LibraryMapStore final : public MapStore {
+// Maps held in memory: those the host offers as binaries (a browser's own
+// cache, say) and those the connection fetched, each checked once.
+class MemoryMapStore final : public MapStore {
   public:
-    explicit LibraryMapStore(maps::MapLibrary library) : library_(std::move(library)) {}
+    // A map's binary, checked and held by its hash; `source` is what the
+    // player is told it came from. An error says why the map is refused.
+    Status offer(std::span<const std::uint8_t> bytes, std::string source);
 
     std::optional<StoredMap> find(std::string_view name, std::uint64_t hash) override;
     Status keep(std::uint64_t hash, const game::CheckedMap& map,
                 std::vector<std::uint8_t> bytes) override;
 
   private:
-    maps::MapLibrary library_;
-    std::map<std::uint64_t, std::optional<StoredMap>> held_;  // nullopt: not here
+    std::map<std::uint64_t, StoredMap> held_;
 };
 
 }  // namespace carom::client

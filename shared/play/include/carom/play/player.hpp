@@ -6,7 +6,6 @@
 // drive it the same way: datagrams in, a tick every 1/60 s, a scene
 // whenever a frame is drawn, time passed to each.
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,9 +23,6 @@ namespace carom::play {
 
 struct PlayerConfig {
     client::ConnectionConfig connection;
-    std::vector<std::filesystem::path> map_dirs;
-    // Maps fetched from servers, by hash (maps::MapLibrary); empty: none kept.
-    std::filesystem::path map_cache_dir;
     bool bot = false;  // the game's bot steers instead of the keys
     HoldConfig keys;
     PredictorConfig prediction;
@@ -40,7 +36,8 @@ struct Ending {
 
 class Player {
   public:
-    Player(PlayerConfig config, client::Connection::SendFn send);
+    // `maps` (the host's: files, a cache, a browser's store) outlives the player.
+    Player(PlayerConfig config, client::MapStore& maps, client::Connection::SendFn send);
 
     void start(std::uint64_t now_ms) { connection_.connect(now_ms); }
     void on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
@@ -87,7 +84,6 @@ class Player {
     void note_traffic(std::uint64_t now_ms);
 
     PlayerConfig config_;
-    client::LibraryMapStore maps_;  // before connection_, which holds it
     client::Connection connection_;
     HeldKeys keys_;
     std::optional<game::Input> steered_;
