@@ -305,10 +305,10 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                              Kind{"roster-changes", 360, true}, Kind{"unfinished", 200, false}}) {
             fs::remove(tmp);
             {
-                const std::vector<replay::PlayerInfo> players{
+                const std::vector<game::RosterEntry> players{
                     {0, "a", true}, {1, "b", true}, {2, "c", false}};
                 game::Match match(map, 11);
-                for (const replay::PlayerInfo& p : players)
+                for (const game::RosterEntry& p : players)
                     match.join(p.slot, p.name);
                 replay::MatchRecorder rec(tmp, match, "fuzz corpus", players, 0, format);
                 std::vector<game::Input> in(match.slot_count());

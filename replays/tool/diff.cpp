@@ -66,7 +66,7 @@ std::string describe(const replay::InputChange& c) {
     return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) + " input " +
            std::to_string(c.input.bits());
 }
-std::string describe(const replay::RosterChange& c) {
+std::string describe(const game::RosterChange& c) {
     return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) +
            (c.join ? " join \"" + c.name + "\"" + (c.bot ? " (bot)" : "") : " leave");
 }
@@ -84,7 +84,7 @@ std::string describe(const game::MatchEvent& e) {
 bool same(const replay::InputChange& x, const replay::InputChange& y) {
     return x.tick == y.tick && x.slot == y.slot && x.input == y.input;
 }
-bool same(const replay::RosterChange& x, const replay::RosterChange& y) {
+bool same(const game::RosterChange& x, const game::RosterChange& y) {
     return x.tick == y.tick && x.slot == y.slot && x.join == y.join && x.name == y.name &&
            x.bot == y.bot;
 }

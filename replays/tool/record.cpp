@@ -77,7 +77,7 @@ int record(const RecordOptions& o) {
     }
 
     // Fill slots alternately, left then right, as a server would.
-    std::vector<replay::PlayerInfo> players;
+    std::vector<game::RosterEntry> players;
     std::uint32_t next_bot = 0;
     {
         game::Match probe(map, o.seed);
@@ -88,7 +88,7 @@ int record(const RecordOptions& o) {
         }
     }
     game::Match match(map, o.seed);
-    for (const replay::PlayerInfo& p : players)
+    for (const game::RosterEntry& p : players)
         match.join(p.slot, p.name);
     replay::MatchRecorder recorder(o.output, match, "carom-replay record", players);
     std::vector<game::Input> inputs(slots);

@@ -34,9 +34,9 @@ std::uint64_t timeline_length(const replay::Replay& replay) {
 
 std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name) {
     std::optional<game::Slot> found;
-    for (const replay::PlayerInfo& p : replay.header.players)
+    for (const game::RosterEntry& p : replay.header.players)
         if (p.name == name) found = p.slot;
-    for (const replay::RosterChange& c : replay.roster)
+    for (const game::RosterChange& c : replay.roster)
         if (c.join && c.name == name && !found) found = c.slot;
     return found;
 }
@@ -63,7 +63,7 @@ render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engin
     request.roster = options.roster;
     request.is_bot = [&engine, &m](game::Slot s) {
         // The header names the bots among the players it starts with.
-        for (const replay::PlayerInfo& p : engine.replay().header.players)
+        for (const game::RosterEntry& p : engine.replay().header.players)
             if (p.slot == s && p.name == m.name(s)) return p.bot;
         return false;
     };

@@ -48,7 +48,7 @@ const game::Match& Room::match() const {
 void Room::start_match() {
     ++match_number_;
     seed_ = match_seed(options_.seed, options_.index, match_number_);
-    std::vector<replay::PlayerInfo> players;
+    std::vector<game::RosterEntry> players;
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const Occupant& o = occupants_[s];
         if (o.bot || o.client_id != kNoClient) players.push_back({s, o.name, o.bot});
@@ -56,7 +56,7 @@ void Room::start_match() {
     recorder_.reset();
     replay_path_.clear();
     match_.emplace(options_.map->map, seed_);
-    for (const replay::PlayerInfo& p : players)
+    for (const game::RosterEntry& p : players)
         match_->join(p.slot, p.name);
     if (!options_.replay_dir.empty()) {
         const auto path =
@@ -79,10 +79,7 @@ void Room::start_match() {
     final_pause_done_ = 0;
     match_start_tick_ = server_tick_;
     hash_.reset();
-    protocol::MatchStart start{server_tick_, seed_, {}};
-    for (const replay::PlayerInfo& p : players)
-        start.slots.push_back({p.slot, p.name, p.bot});
-    history_.note_match_start(std::move(start));
+    history_.note_match_start({server_tick_, seed_, std::move(players)});
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
                  game::printable_name(map().name), seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());

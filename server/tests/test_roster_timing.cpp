@@ -94,7 +94,7 @@ std::vector<replay::Replay> shutdown_and_verify(RecordedServer& rs) {
 // The roster changes a replay holds at `tick`, as "+slot" / "-slot".
 std::vector<std::string> roster_at(const replay::Replay& r, std::uint64_t tick) {
     std::vector<std::string> out;
-    for (const replay::RosterChange& c : r.roster)
+    for (const game::RosterChange& c : r.roster)
         if (c.tick == tick) out.push_back(fmt::format("{}{}", c.join ? '+' : '-', c.slot));
     return out;
 }

@@ -6,7 +6,7 @@ namespace carom::replay {
 namespace {
 
 Header header_for(const game::Match& match, std::string producer,
-                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks,
+                  const std::vector<game::RosterEntry>& players, std::uint32_t final_pause_ticks,
                   std::uint32_t format_version) {
     Header h;
     h.format_version = format_version;
@@ -25,7 +25,7 @@ Keyframe keyframe_of(const game::Match& match) {
 }  // namespace
 
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
-                             std::string producer, const std::vector<PlayerInfo>& players,
+                             std::string producer, const std::vector<game::RosterEntry>& players,
                              std::uint32_t final_pause_ticks, std::uint32_t format_version,
                              FileWork work)
     : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version)),
@@ -42,7 +42,7 @@ void MatchRecorder::check_open() const {
 void MatchRecorder::joining(const game::Match& match, game::Slot slot, std::string name, bool bot) {
     check_open();
     settle(match);
-    RosterChange join{match.tick() + 1, slot, true, std::move(name), bot};
+    game::RosterChange join{match.tick() + 1, slot, true, std::move(name), bot};
     writer_.add_roster(join);
     joins_.push_back(std::move(join));
 }

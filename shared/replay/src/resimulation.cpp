@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "carom/game/tick_log.hpp"
+
 namespace carom::replay {
 namespace {
 
@@ -16,12 +18,8 @@ Resimulation::Resimulation(const Replay& replay, const game::CheckedMap* map)
       match_(checked(replay, map), replay.header.seed,
              statics_in_hash(replay.header.core_version)) {
     held_.assign(match_.slot_count(), game::Input{});
-    try {
-        for (const PlayerInfo& p : replay.header.players)
-            match_.join(p.slot, p.name);
-    } catch (const std::invalid_argument& e) {
-        throw InconsistentReplay(std::string("header players: ") + e.what());
-    }
+    if (Status joined = game::join_all(match_, replay.header.players); !joined)
+        throw InconsistentReplay(joined.error_in("header players").message);
     seek_streams(0);
 }
 
@@ -48,32 +46,25 @@ void Resimulation::seek_streams(std::uint64_t after_tick) {
                              [after_tick](const InputChange& c) { return c.tick <= after_tick; }) -
         inputs.begin());
     const auto& roster = replay_.roster;
-    next_roster_ = static_cast<std::size_t>(
-        std::partition_point(roster.begin(), roster.end(),
-                             [after_tick](const RosterChange& c) { return c.tick <= after_tick; }) -
-        roster.begin());
+    next_roster_ =
+        static_cast<std::size_t>(std::partition_point(roster.begin(), roster.end(),
+                                                      [after_tick](const game::RosterChange& c) {
+                                                          return c.tick <= after_tick;
+                                                      }) -
+                                 roster.begin());
 }
 
 Result<std::uint64_t> Resimulation::step() {
     const std::uint64_t tick = match_.tick() + 1;
-    const auto& roster = replay_.roster;
-    for (; next_roster_ < roster.size() && roster[next_roster_].tick == tick; ++next_roster_) {
-        const RosterChange& c = roster[next_roster_];
-        try {
-            if (c.join) {
-                match_.join(c.slot, c.name);
-            } else {
-                match_.leave(c.slot);
-            }
-        } catch (const std::invalid_argument& e) {
-            return fail("tick " + std::to_string(tick) + ": " + e.what());
-        }
-        held_[c.slot] = game::Input{};
-    }
-    const auto& inputs = replay_.inputs;
-    for (; next_input_ < inputs.size() && inputs[next_input_].tick == tick; ++next_input_)
-        held_[inputs[next_input_].slot] = inputs[next_input_].input;
-    events_ = match_.step(held_);
+    const auto roster = game::changes_at<game::RosterChange>(replay_.roster, next_roster_, tick);
+    const auto set_inputs = [&](std::span<game::Input> held) {
+        for (const InputChange& c :
+             game::changes_at<InputChange>(replay_.inputs, next_input_, tick))
+            held[c.slot] = c.input;
+    };
+    auto events = game::play_tick(match_, roster, held_, set_inputs);
+    if (!events) return events.error();
+    events_ = *events;
     return match_.state_hash();
 }
 

@@ -126,7 +126,7 @@ Status check_trailing_roster(const Replay& replay, const game::Match& match) {
     std::vector<bool> active(match.slot_count());
     for (game::Slot s = 0; s < active.size(); ++s)
         active[s] = match.active(s);
-    for (const RosterChange& c : replay.roster) {
+    for (const game::RosterChange& c : replay.roster) {
         if (c.tick <= match.tick()) continue;
         if (c.tick != match.tick() + 1)
             return fail("roster change at tick " + std::to_string(c.tick) + " past the end (tick " +

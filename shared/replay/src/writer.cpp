@@ -185,7 +185,7 @@ void ReplayWriter::run(std::function<void(File&)> job) {
     });
 }
 
-void ReplayWriter::add_roster(const RosterChange& change) {
+void ReplayWriter::add_roster(const game::RosterChange& change) {
     if (change.slot >= held_.size())
         throw std::invalid_argument("replay: roster slot out of range");
     if (pending_->empty()) pending_->first_tick = change.tick;

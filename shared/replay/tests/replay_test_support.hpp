@@ -34,7 +34,7 @@ class TempFile {
 class RecordedMatch {
   public:
     RecordedMatch(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
-                  const std::vector<PlayerInfo>& players,
+                  const std::vector<game::RosterEntry>& players,
                   std::uint32_t format_version = kFormatVersion)
         : match_(std::move(map), seed),
           recorder_(path, joined(match_, players), "replay tests", players, 0, format_version) {}
@@ -61,8 +61,9 @@ class RecordedMatch {
     Footer finish() { return recorder_.finish(match_); }
 
   private:
-    static const game::Match& joined(game::Match& match, const std::vector<PlayerInfo>& players) {
-        for (const PlayerInfo& p : players)
+    static const game::Match& joined(game::Match& match,
+                                     const std::vector<game::RosterEntry>& players) {
+        for (const game::RosterEntry& p : players)
             match.join(p.slot, p.name);
         return match;
     }

@@ -25,7 +25,8 @@ class MatchRecorder {
     // of the readers of old files.
     // `work`: where the file's work runs (ReplayWriter).
     MatchRecorder(const std::filesystem::path& path, const game::Match& match, std::string producer,
-                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks = 0,
+                  const std::vector<game::RosterEntry>& players,
+                  std::uint32_t final_pause_ticks = 0,
                   std::uint32_t format_version = kFormatVersion, FileWork work = {});
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
@@ -50,7 +51,7 @@ class MatchRecorder {
     // What the file says of its match without reading it back: the header
     // and every join so far (a replay index's row).
     const Header& header() const { return header_; }
-    const std::vector<RosterChange>& joins() const { return joins_; }
+    const std::vector<game::RosterChange>& joins() const { return joins_; }
 
   private:
     void keyframe(const game::Match& match);
@@ -60,7 +61,7 @@ class MatchRecorder {
 
     Header header_;
     ReplayWriter writer_;
-    std::vector<RosterChange> joins_;
+    std::vector<game::RosterChange> joins_;
     std::vector<game::Input> applied_;  // scratch: per slot, what the last step applied
     // The state after the last step, once a join or leave has changed the
     // match since (the final keyframe and the footer describe this state).

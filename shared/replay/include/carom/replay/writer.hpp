@@ -53,7 +53,7 @@ class ReplayWriter {
     ReplayWriter& operator=(const ReplayWriter&) = delete;
 
     // Before the step of `tick`.
-    void add_roster(const RosterChange& change);
+    void add_roster(const game::RosterChange& change);
     // After the step of `tick` (ticks count up from 1 without gaps):
     // `applied[slot]` is the input the match applied (idle for empty slots).
     void add_tick(std::uint64_t tick, std::span<const game::Input> applied, std::uint64_t hash,
