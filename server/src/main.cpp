@@ -337,7 +337,8 @@ int serve(Options& o, const ServerConfig& config) {
         // First, so that a signal during start-up is a clean shutdown too.
         asio::signal_set signals(io, SIGINT, SIGTERM);
         UdpTransport transport(io, o.bind, o.port, o.socket_buffer_bytes);
-        Server server(config, transport, CookieJar{}, run_id_now());
+        DiskThread disk;
+        Server server(config, transport, disk, CookieJar{}, run_id_now());
         std::optional<AgonesClient> agones;
         if (o.use_agones) agones.emplace(o.agones, metrics);
         TestStall stall(io, o.test_stall_s);

@@ -48,9 +48,9 @@ void check_config(const ServerConfig& config) {
 
 }  // namespace
 
-Server::Server(const ServerConfig& config, Transport& transport, CookieJar cookies,
+Server::Server(const ServerConfig& config, Transport& transport, DiskWork& disk, CookieJar cookies,
                std::string run_id)
-    : config_(config), transport_(transport), cookies_(cookies) {
+    : config_(config), transport_(transport), disk_(disk), cookies_(cookies) {
     check_config(config_);
     if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);

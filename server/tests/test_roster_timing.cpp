@@ -32,7 +32,7 @@ struct RecordedServer {
         config.replay_dir = dir;
         config.timeout_s = 600;
         config.final_pause_s = final_pause_s;
-        server = std::make_unique<Server>(config, link, fixed_cookies(), "t");
+        server = std::make_unique<Server>(config, link, disk, fixed_cookies(), "t");
     }
     ~RecordedServer() { std::filesystem::remove_all(dir); }
 
@@ -59,6 +59,7 @@ struct RecordedServer {
 
     std::filesystem::path dir;
     Link link;
+    InlineDiskWork disk;
     std::unique_ptr<Server> server;
 };
 
