@@ -154,9 +154,6 @@ void Server::tick() {
         s.applied[tick_ % s.applied.size()] = {tick_, s.inputs.last_applied_sequence()};
     }
 
-    // The budget is kept when a match's replay is closed, and once a second
-    // for the age limit and the replays growing meanwhile.
-    bool budget_due = take_closed_replays() || tick_ % game::kTickRate == 0;
     // Only the awake rooms are visited: a sleeping one costs the tick nothing.
     std::erase_if(awake_rooms_, [&](std::uint32_t r) {
         Room& room = *rooms_[r];
@@ -173,7 +170,10 @@ void Server::tick() {
         return false;
     });
 
-    if (budget_due) keep_replay_budget();
+    // The budget is kept when a match's replay is closed (by the file work,
+    // this tick's closes too when it ran at once), and once a second for the
+    // age limit and the replays growing meanwhile.
+    if (take_closed_replays() || tick_ % game::kTickRate == 0) keep_replay_budget();
     send_updates();
     send_map_chunks();
 }

@@ -57,8 +57,8 @@ TEST_CASE("a server behind a simulated link: replies wait for their latency, los
         linksim::LinkSpec half;
         half.loss_percent = 50;
         SimulatedTransport lossy(l, half, seed);
-        InlineDiskWork disk;
-        Server s(config_for("rink.json"), lossy, disk, fixed_cookies(), "t");
+        InlineDiskWork files;
+        Server s(config_for("rink.json"), lossy, files, fixed_cookies(), "t");
         std::vector<bool> arrived;
         for (std::uint16_t port = 1; port <= 40; ++port) {
             ScriptedClient k(s, l, endpoint(2, port));
