@@ -127,8 +127,9 @@ Bytes connect_response(const std::string& name, std::uint64_t cookie, bool spect
 // same server, built the same way, asked the same way.
 std::uint64_t stranger_cookie() {
     server::test::Link link;
-    server::Server s(server::test::config_for("rink.json"), link, server::test::fixed_cookies(),
-                     "fuzz");
+    server::InlineDiskWork disk;
+    server::Server s(server::test::config_for("rink.json"), link, disk,
+                     server::test::fixed_cookies(), "fuzz");
     server::test::ScriptedClient c(s, link, server::test::endpoint(3, 6000), 77);
     c.request("stranger");
     const net::Packet* p = c.next();
@@ -236,7 +237,8 @@ void client_corpus(const fs::path& dir) {
     server::ServerConfig config = server::test::config_for("rink.json");
     config.bots = true;
     std::vector<Bytes> received;  // in order, each followed by a tick
-    server::Server s(config, link, server::test::fixed_cookies(), "fuzz");
+    server::InlineDiskWork disk;
+    server::Server s(config, link, disk, server::test::fixed_cookies(), "fuzz");
     server::test::ScriptedClient c(s, link, server::test::endpoint(1, 5000), 1);
     if (c.connect("player") == nullptr) throw std::runtime_error("no Accepted");
     c.keep_copy(server::test::map_named("rink.json"));
