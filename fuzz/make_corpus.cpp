@@ -325,9 +325,12 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                     }
                     for (game::Slot s = 0; s < in.size(); ++s)
                         in[s] = game::bot_input(match, s);
-                    rec.stepped(match, match.step(in));
+                    if (const Status recorded = rec.stepped(match, match.step(in)); !recorded)
+                        throw std::runtime_error(recorded.error().message);
                 }
-                if (k.finish) rec.finish(match);
+                if (k.finish)
+                    if (const auto footer = rec.finish(match); !footer)
+                        throw std::runtime_error(footer.error().message);
             }
             std::ifstream f(tmp, std::ios::binary);
             const std::string name =

@@ -84,9 +84,8 @@ void Server::create_rooms(const std::string& run_id) {
         o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
         o.replay_work = disk_.file_work();
-        o.replay_closed = [this](const MatchSummary& summary,
-                                 const std::optional<std::string>& error) {
-            replay_closed(summary, error);
+        o.replay_closed = [this](const MatchSummary& summary, const Status& whole) {
+            replay_closed(summary, whole);
         };
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));

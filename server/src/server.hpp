@@ -135,7 +135,7 @@ class Server {
     void settle_replays();
     // Where the file work runs, once a finished match's replay is closed:
     // its row in the index, and word to the tick (replays_closed_).
-    void replay_closed(const MatchSummary& summary, const std::optional<std::string>& error);
+    void replay_closed(const MatchSummary& summary, const Status& whole);
     // In the tick: the replays closed since, counted by the budget (or as
     // write errors). True when there were any.
     bool take_closed_replays();
@@ -167,7 +167,7 @@ class Server {
     std::optional<replay_index::Index> replay_index_;
     struct ClosedReplay {
         std::filesystem::path file;
-        std::optional<std::string> error;
+        Status whole;
     };
     std::mutex closed_mutex_;
     std::vector<ClosedReplay> replays_closed_;              // from the file work to the tick

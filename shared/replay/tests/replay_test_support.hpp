@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,8 @@ class RecordedMatch {
         match_.leave(slot);
     }
     void step(std::span<const game::Input> inputs) {
-        recorder_.stepped(match_, match_.step(inputs));
+        if (const Status recorded = recorder_.stepped(match_, match_.step(inputs)); !recorded)
+            throw std::runtime_error(recorded.error().message);
     }
     // Every slot's bot decides.
     void step_bots() {
@@ -58,7 +60,11 @@ class RecordedMatch {
             in[s] = game::bot_input(match_, s);
         step(in);
     }
-    Footer finish() { return recorder_.finish(match_); }
+    Footer finish() {
+        Result<Footer> footer = recorder_.finish(match_);
+        if (!footer) throw std::runtime_error(footer.error().message);
+        return *footer;
+    }
 
   private:
     static const game::Match& joined(game::Match& match,
