@@ -78,7 +78,7 @@ class LossyWorld {
           down_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           up_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           transport_(*this),
-          server_(server_config(c), transport_, server::CookieJar{}, "lossy"),
+          server_(server_config(c), transport_, disk_, server::CookieJar{}, "lossy"),
           player_(player_config(c),
                   [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
         client_at_.address[10] = client_at_.address[11] = 0xFF;
@@ -158,6 +158,7 @@ class LossyWorld {
     Pipe up_;
     Transport transport_;
     server::Endpoint client_at_;
+    server::InlineDiskWork disk_;
     server::Server server_;
     Player player_;
 };
