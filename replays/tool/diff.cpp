@@ -36,11 +36,9 @@ const replay::Keyframe* keyframe_at(const replay::Replay& r, std::uint64_t tick)
 
 // The names of the world values: a fresh re-simulation of `r` at tick 0.
 std::vector<physics::HashedValue> world_names(const replay::Replay& r) {
-    try {
-        return replay::Resimulation(r).match().world().hashed_values();
-    } catch (const std::exception&) {
-        return {};  // not playable here: the values are compared unnamed
-    }
+    const Result<replay::Resimulation> sim = replay::Resimulation::from_start(r);
+    if (!sim) return {};  // not playable here: the values are compared unnamed
+    return sim->match().world().hashed_values();
 }
 
 // Both keyframes of one tick, field by field (the world values too when

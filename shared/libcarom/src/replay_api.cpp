@@ -25,15 +25,11 @@ void show(carom_replay& r) {
 void restart(carom_replay& r, const replay::Keyframe* keyframe) {
     r.sim.reset();
     if (!r.map) r.map.emplace(r.replay.header.map);
-    try {
-        if (keyframe != nullptr) {
-            r.sim.emplace(r.replay, *keyframe, &*r.map);
-        } else {
-            r.sim.emplace(r.replay, &*r.map);
-        }
-    } catch (const replay::InconsistentReplay& e) {
-        throw Failure{CAROM_ERROR_DATA, e.what()};
-    }
+    Result<replay::Resimulation> sim =
+        keyframe != nullptr ? replay::Resimulation::from_keyframe(r.replay, *keyframe, &*r.map)
+                            : replay::Resimulation::from_start(r.replay, &*r.map);
+    if (!sim) throw Failure{CAROM_ERROR_DATA, sim.error().message};
+    r.sim.emplace(std::move(*sim));
     show(r);
 }
 

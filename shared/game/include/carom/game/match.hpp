@@ -15,12 +15,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "carom/game/input.hpp"
 #include "carom/game/map.hpp"
 #include "carom/game/rng.hpp"
 #include "carom/physics/world.hpp"
+#include "carom/result.hpp"
 
 namespace carom::game {
 
@@ -98,9 +100,12 @@ class CheckedMap {
   public:
     // Throws std::invalid_argument with "field: reason" when the map is not playable.
     explicit CheckedMap(Map map);
+    // The map checked, or why it is not playable ("map NAME: field: reason").
+    static Result<CheckedMap> check(Map map);
     const Map& get() const { return *map_; }
 
   private:
+    explicit CheckedMap(std::shared_ptr<const Map> map) : map_(std::move(map)) {}
     std::shared_ptr<const Map> map_;
 };
 
