@@ -127,8 +127,9 @@ Bytes connect_response(const std::string& name, std::uint64_t cookie, bool spect
 // same server, built the same way, asked the same way.
 std::uint64_t stranger_cookie() {
     server::test::Link link;
-    server::Server s(server::test::config_for("rink.json"), link, server::test::fixed_cookies(),
-                     "fuzz");
+    server::InlineDiskWork disk;
+    server::Server s(server::test::config_for("rink.json"), link, disk,
+                     server::test::fixed_cookies(), "fuzz");
     server::test::ScriptedClient c(s, link, server::test::endpoint(3, 6000), 77);
     c.request("stranger");
     const net::Packet* p = c.next();
@@ -236,7 +237,8 @@ void client_corpus(const fs::path& dir) {
     server::ServerConfig config = server::test::config_for("rink.json");
     config.bots = true;
     std::vector<Bytes> received;  // in order, each followed by a tick
-    server::Server s(config, link, server::test::fixed_cookies(), "fuzz");
+    server::InlineDiskWork disk;
+    server::Server s(config, link, disk, server::test::fixed_cookies(), "fuzz");
     server::test::ScriptedClient c(s, link, server::test::endpoint(1, 5000), 1);
     if (c.connect("player") == nullptr) throw std::runtime_error("no Accepted");
     c.keep_copy(server::test::map_named("rink.json"));
@@ -305,10 +307,10 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                              Kind{"roster-changes", 360, true}, Kind{"unfinished", 200, false}}) {
             fs::remove(tmp);
             {
-                const std::vector<replay::PlayerInfo> players{
+                const std::vector<game::RosterEntry> players{
                     {0, "a", true}, {1, "b", true}, {2, "c", false}};
                 game::Match match(map, 11);
-                for (const replay::PlayerInfo& p : players)
+                for (const game::RosterEntry& p : players)
                     match.join(p.slot, p.name);
                 replay::MatchRecorder rec(tmp, match, "fuzz corpus", players, 0, format);
                 std::vector<game::Input> in(match.slot_count());
@@ -323,9 +325,12 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                     }
                     for (game::Slot s = 0; s < in.size(); ++s)
                         in[s] = game::bot_input(match, s);
-                    rec.stepped(match, match.step(in));
+                    if (const Status recorded = rec.stepped(match, match.step(in)); !recorded)
+                        throw std::runtime_error(recorded.error().message);
                 }
-                if (k.finish) rec.finish(match);
+                if (k.finish)
+                    if (const auto footer = rec.finish(match); !footer)
+                        throw std::runtime_error(footer.error().message);
             }
             std::ifstream f(tmp, std::ios::binary);
             const std::string name =

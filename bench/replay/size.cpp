@@ -171,7 +171,7 @@ ByteBreakdown measure_bytes(std::span<const std::uint8_t> file) {
 std::uint64_t player_ticks(const replay::Replay& replay) {
     std::vector<bool> active(2 * std::size_t{replay.header.map.team_size}, false);
     std::uint64_t count = 0;
-    for (const replay::PlayerInfo& p : replay.header.players) {
+    for (const game::RosterEntry& p : replay.header.players) {
         if (!active.at(p.slot)) ++count;
         active.at(p.slot) = true;
     }
@@ -179,7 +179,7 @@ std::uint64_t player_ticks(const replay::Replay& replay) {
     std::size_t next = 0;
     for (std::uint64_t tick = 1; tick <= replay.last_tick(); ++tick) {
         for (; next < replay.roster.size() && replay.roster[next].tick <= tick; ++next) {
-            const replay::RosterChange& c = replay.roster[next];
+            const game::RosterChange& c = replay.roster[next];
             if (active.at(c.slot) != c.join) count = c.join ? count + 1 : count - 1;
             active.at(c.slot) = c.join;
         }

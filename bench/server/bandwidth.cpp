@@ -13,7 +13,8 @@ Bandwidth measure_bandwidth(bool delta, std::uint32_t ticks, std::vector<std::ui
     CountingTransport link;
     server::ServerConfig config = bench_config(8);
     config.delta_updates = delta;
-    server::Server server(config, link, server::CookieJar{}, "bench");
+    server::DiskThread disk;  // as carom-server runs its file work
+    server::Server server(config, link, disk, server::CookieJar{}, "bench");
     auto clients = connect_clients(server, link, 8);
     flatbuffers::FlatBufferBuilder b;
     const auto run = [&](std::uint32_t n) {

@@ -34,7 +34,8 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
     asio::io_context io;
     server::UdpTransport transport(io, "127.0.0.1", 0);
     server::ServerConfig config = bench_config(n);
-    server::Server server(config, transport, server::CookieJar{}, "bench");
+    server::DiskThread disk;  // as carom-server runs its file work
+    server::Server server(config, transport, disk, server::CookieJar{}, "bench");
     transport.start_receiving(
         [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
             server.receive(from, bytes);

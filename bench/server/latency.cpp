@@ -31,7 +31,8 @@ Latency measure_latency(std::uint32_t update_rate_hz, double seconds) {
     server::ServerConfig config = bench_config(8);
     config.update_rate_hz = update_rate_hz;
     config.bots = true;
-    server::Server server(config, transport, server::CookieJar{}, "bench");
+    server::DiskThread disk;  // as carom-server runs its file work
+    server::Server server(config, transport, disk, server::CookieJar{}, "bench");
     transport.start_receiving(
         [&server](const server::Endpoint& from, std::span<const std::uint8_t> bytes) {
             server.receive(from, bytes);

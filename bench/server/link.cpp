@@ -298,7 +298,9 @@ LinkFigures run_link(const LinkRunOptions& o) {
     config.replay_dir = replays;
     config.max_clients = clients;
     config.max_sessions_per_ip = clients;
-    auto server = std::make_unique<server::Server>(config, transport, server::CookieJar{}, "link");
+    server::DiskThread disk;  // as carom-server runs its file work
+    auto server =
+        std::make_unique<server::Server>(config, transport, disk, server::CookieJar{}, "link");
     set_up_players(players, transport, o);
 
     const auto end_us = static_cast<std::int64_t>(o.seconds * 1e6);

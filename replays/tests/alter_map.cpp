@@ -34,9 +34,14 @@ int main(int argc, char** argv) {
     const auto keyframes_at = [&](std::uint64_t tick) {
         for (; keyframe < r.keyframes.size() && r.keyframes[keyframe].state.tick == tick;
              ++keyframe)
-            out.add_keyframe(r.keyframes[keyframe]);
+            if (!out.add_keyframe(r.keyframes[keyframe])) return false;
+        return true;
     };
-    keyframes_at(0);
+    const auto failed = [&] {
+        std::fprintf(stderr, "replay_alter_map: %s\n", out.write_error().error().message.c_str());
+        return 2;
+    };
+    if (!keyframes_at(0)) return failed();
     for (std::uint64_t tick = 1; tick <= r.last_tick(); ++tick) {
         for (; roster < r.roster.size() && r.roster[roster].tick == tick; ++roster) {
             out.add_roster(r.roster[roster]);
@@ -51,9 +56,10 @@ int main(int argc, char** argv) {
         const std::uint64_t hash = r.tick_hash_bits >= 64
                                        ? r.hashes[tick - 1]
                                        : r.hashes[tick - 1] << (64 - r.tick_hash_bits);
-        out.add_tick(tick, applied, hash, std::span(r.events).subspan(first, event - first));
-        keyframes_at(tick);
+        if (!out.add_tick(tick, applied, hash, std::span(r.events).subspan(first, event - first)) ||
+            !keyframes_at(tick))
+            return failed();
     }
-    out.finish(*r.footer);
+    if (!out.finish(*r.footer)) return failed();
     return 0;
 }

@@ -36,11 +36,9 @@ const replay::Keyframe* keyframe_at(const replay::Replay& r, std::uint64_t tick)
 
 // The names of the world values: a fresh re-simulation of `r` at tick 0.
 std::vector<physics::HashedValue> world_names(const replay::Replay& r) {
-    try {
-        return replay::Resimulation(r).match().world().hashed_values();
-    } catch (const std::exception&) {
-        return {};  // not playable here: the values are compared unnamed
-    }
+    const Result<replay::Resimulation> sim = replay::Resimulation::from_start(r);
+    if (!sim) return {};  // not playable here: the values are compared unnamed
+    return sim->match().world().hashed_values();
 }
 
 // Both keyframes of one tick, field by field (the world values too when
@@ -66,7 +64,7 @@ std::string describe(const replay::InputChange& c) {
     return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) + " input " +
            std::to_string(c.input.bits());
 }
-std::string describe(const replay::RosterChange& c) {
+std::string describe(const game::RosterChange& c) {
     return "tick " + std::to_string(c.tick) + " slot " + std::to_string(c.slot) +
            (c.join ? " join \"" + c.name + "\"" + (c.bot ? " (bot)" : "") : " leave");
 }
@@ -84,7 +82,7 @@ std::string describe(const game::MatchEvent& e) {
 bool same(const replay::InputChange& x, const replay::InputChange& y) {
     return x.tick == y.tick && x.slot == y.slot && x.input == y.input;
 }
-bool same(const replay::RosterChange& x, const replay::RosterChange& y) {
+bool same(const game::RosterChange& x, const game::RosterChange& y) {
     return x.tick == y.tick && x.slot == y.slot && x.join == y.join && x.name == y.name &&
            x.bot == y.bot;
 }

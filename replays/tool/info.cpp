@@ -45,12 +45,12 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     j["keyframes"] = r.keyframes.size();
     j["input_changes"] = r.inputs.size();
     nlohmann::json players = nlohmann::json::array();
-    for (const replay::PlayerInfo& p : h.players)
+    for (const game::RosterEntry& p : h.players)
         players.push_back(
             {{"slot", p.slot}, {"name", game::printable_name(p.name)}, {"bot", p.bot}});
     j["players"] = players;
     nlohmann::json roster = nlohmann::json::array();
-    for (const replay::RosterChange& c : r.roster) {
+    for (const game::RosterChange& c : r.roster) {
         nlohmann::json e{{"tick", c.tick}, {"slot", c.slot}, {"kind", c.join ? "join" : "leave"}};
         if (c.join) {
             e["name"] = game::printable_name(c.name);

@@ -77,7 +77,7 @@ int record(const RecordOptions& o) {
     }
 
     // Fill slots alternately, left then right, as a server would.
-    std::vector<replay::PlayerInfo> players;
+    std::vector<game::RosterEntry> players;
     std::uint32_t next_bot = 0;
     {
         game::Match probe(map, o.seed);
@@ -88,9 +88,15 @@ int record(const RecordOptions& o) {
         }
     }
     game::Match match(map, o.seed);
-    for (const replay::PlayerInfo& p : players)
+    for (const game::RosterEntry& p : players)
         match.join(p.slot, p.name);
     replay::MatchRecorder recorder(o.output, match, "carom-replay record", players);
+    const auto write_failed = [](const Error& error) {
+        std::fprintf(stderr, "carom-replay record: %s\n", error.message.c_str());
+        return kExitUnreadable;
+    };
+    if (const Status created = recorder.write_error(); !created)
+        return write_failed(created.error());
     std::vector<game::Input> inputs(slots);
     // Joins and leaves come from their own generator, so they do not disturb the match's.
     game::Rng churn(o.seed ^ 0xC4A5E0F1A7B3D2E1ull);
@@ -116,9 +122,12 @@ int record(const RecordOptions& o) {
         }
         for (game::Slot s = 0; s < slots; ++s)
             inputs[s] = game::bot_input(match, s);
-        recorder.stepped(match, match.step(inputs));
+        if (const Status recorded = recorder.stepped(match, match.step(inputs)); !recorded)
+            return write_failed(recorded.error());
     }
-    const replay::Footer footer = recorder.finish(match);
+    const Result<replay::Footer> finished = recorder.finish(match);
+    if (!finished) return write_failed(finished.error());
+    const replay::Footer& footer = *finished;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("%s: %s, %llu ticks (%.1f s of play), %u-%u, %s; %llu bytes, recorded in %.2f s\n",

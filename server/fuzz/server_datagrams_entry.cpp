@@ -56,7 +56,8 @@ int server_datagrams(std::span<const std::uint8_t> input) {
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "fuzz");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "fuzz");
     ScriptedClient player(server, link, endpoint(1, 5000), 1);
     ScriptedClient spectator(server, link, endpoint(2, 5001), 2);
     const net::Packet* accepted = player.connect("player");

@@ -12,13 +12,13 @@
 
 namespace carom::server {
 
-struct DiskWork::Impl {
+struct DiskThread::Impl {
     asio::thread_pool pool{1};
     // A strand keeps the posting order, whatever the pool's scheduler does.
     asio::strand<asio::thread_pool::executor_type> order = asio::make_strand(pool);
 };
 
-DiskWork::DiskWork() : impl_(std::make_unique<Impl>()) {
+DiskThread::DiskThread() : impl_(std::make_unique<Impl>()) {
     // The tick comes first: on a busy machine the file work (zstd at level
     // 19 above all) waits for a core rather than the tick for it. Linux's
     // nice value is the calling thread's.
@@ -28,21 +28,23 @@ DiskWork::DiskWork() : impl_(std::make_unique<Impl>()) {
     });
 }
 
-DiskWork::~DiskWork() {
+DiskThread::~DiskThread() {
     impl_->pool.join();
 }
 
-void DiskWork::post(std::function<void()> job) {
-    asio::post(impl_->order, [job = std::move(job)] {
-        try {
-            job();
-        } catch (const std::exception& e) {
-            spdlog::error("replay files: {}", e.what());
-        }
-    });
+void DiskWork::run(const std::function<void()>& job) {
+    try {
+        job();
+    } catch (const std::exception& e) {
+        spdlog::error("replay files: {}", e.what());
+    }
 }
 
-void DiskWork::drain() {
+void DiskThread::post(std::function<void()> job) {
+    asio::post(impl_->order, [job = std::move(job)] { run(job); });
+}
+
+void DiskThread::drain() {
     std::promise<void> done;
     post([&done] { done.set_value(); });
     done.get_future().wait();

@@ -387,7 +387,8 @@ int serve(Options& o, const ServerConfig& config) {
         start_web(web, o, metrics);
         UdpTransport transport(io, o.bind, o.port, o.socket_buffer_bytes);
         SplitTransport doors(transport, web ? &*web : nullptr);
-        Server server(config, doors, CookieJar{}, run_id_now());
+        DiskThread disk;
+        Server server(config, doors, disk, CookieJar{}, run_id_now());
         std::optional<AgonesClient> agones;
         if (o.use_agones) agones.emplace(o.agones, metrics);
         TestStall stall(io, o.test_stall_s);

@@ -48,7 +48,7 @@ const game::Match& Room::match() const {
 void Room::start_match() {
     ++match_number_;
     seed_ = match_seed(options_.seed, options_.index, match_number_);
-    std::vector<replay::PlayerInfo> players;
+    std::vector<game::RosterEntry> players;
     for (game::Slot s = 0; s < occupants_.size(); ++s) {
         const Occupant& o = occupants_[s];
         if (o.bot || o.client_id != kNoClient) players.push_back({s, o.name, o.bot});
@@ -56,44 +56,41 @@ void Room::start_match() {
     recorder_.reset();
     replay_path_.clear();
     match_.emplace(options_.map->map, seed_);
-    for (const replay::PlayerInfo& p : players)
+    for (const game::RosterEntry& p : players)
         match_->join(p.slot, p.name);
     if (!options_.replay_dir.empty()) {
         const auto path =
             options_.replay_dir / fmt::format("room{:02}-{}-{:08x}-m{:04}.crpl", options_.index,
                                               options_.run_id, file_tag_, match_number_);
-        try {
-            // The producer names the carom version, for the index of matches.
-            recorder_.emplace(path, *match_, "carom-server " CAROM_VERSION, players,
-                              options_.final_pause_ticks, replay::kFormatVersion,
-                              options_.replay_work);
-            replay_path_ = path;
-        } catch (const replay::WriteError& e) {
+        // The producer names the carom version, for the index of matches.
+        recorder_.emplace(path, *match_, "carom-server " CAROM_VERSION, players,
+                          options_.final_pause_ticks, replay::kFormatVersion, options_.replay_work);
+        replay_path_ = path;
+        if (const Status created = recorder_->write_error(); !created) {
+            recorder_.reset();
+            replay_path_.clear();
             if (options_.stats) ++options_.stats->replay_write_errors;
             spdlog::error(
                 "room {}: match {} is not recorded (it is played all the same; the "
                 "next match tries again): {}",
-                options_.index, match_number_, e.what());
+                options_.index, match_number_, created.error().message);
         }
     }
     final_pause_done_ = 0;
     match_start_tick_ = server_tick_;
     hash_.reset();
-    protocol::MatchStart start{server_tick_, seed_, {}};
-    for (const replay::PlayerInfo& p : players)
-        start.slots.push_back({p.slot, p.name, p.bot});
-    history_.note_match_start(std::move(start));
+    history_.note_match_start({server_tick_, seed_, std::move(players)});
     spdlog::info("room {}: match {} on {} (seed {}){}", options_.index, match_number_,
                  game::printable_name(map().name), seed_,
                  replay_path_.empty() ? "" : ", recording " + replay_path_.string());
 }
 
-void Room::stop_recording(const char* what) {
+void Room::stop_recording(const Error& error) {
     if (options_.stats) ++options_.stats->replay_write_errors;
     spdlog::error(
         "room {}: match {}: recording stopped at tick {}, the match goes on "
         "unrecorded (the next match tries again): {}",
-        options_.index, match_number_, match_->tick(), what);
+        options_.index, match_number_, match_->tick(), error.message);
     recorder_.reset();  // the file reads up to its last whole chunk, without a footer
     replay_path_.clear();
 }
@@ -106,11 +103,9 @@ void Room::fail(const char* what) {
         "the other rooms play on",
         options_.index, match_number_, match_->tick() + 1, what);
     if (!recorder_) return;
-    try {
-        recorder_->flush();  // every tick before the fault, and no footer
-    } catch (const replay::WriteError& e) {
-        spdlog::error("room {}: {}", options_.index, e.what());
-    }
+    // Every tick before the fault, and no footer.
+    if (const Status flushed = recorder_->flush(); !flushed)
+        spdlog::error("room {}: {}", options_.index, flushed.error().message);
 }
 
 std::optional<game::Slot> Room::slot_for_client() const {
@@ -197,13 +192,9 @@ std::span<const game::MatchEvent> Room::step(std::span<game::Input> inputs,
         events = match_->step(inputs);
         // A replay that cannot be written is the room's problem: the match
         // has stepped all the same and goes on unrecorded.
-        if (recorder_) {
-            try {
-                recorder_->stepped(*match_, events);
-            } catch (const replay::WriteError& e) {
-                stop_recording(e.what());
-            }
-        }
+        if (recorder_)
+            if (const Status recorded = recorder_->stepped(*match_, events); !recorded)
+                stop_recording(recorded.error());
     } catch (const std::exception& e) {
         // The step may have stopped half way: no update reaches across this
         // tick, clients get the state as it is, and no later tick steps.
@@ -253,13 +244,13 @@ MatchSummary Room::close_match() {
     const game::Match& m = *match_;
     bool finished = false;
     if (recorder_ && !failed_) {
-        try {
-            summary.footer = recorder_->finish(*match_);
+        if (const Result<replay::Footer> footer = recorder_->finish(*match_); footer) {
+            summary.footer = *footer;
             finished = true;
-        } catch (const replay::WriteError& e) {
+        } else {
             if (options_.stats) ++options_.stats->replay_write_errors;
             spdlog::error("room {}: match {}: the replay's end could not be written: {}",
-                          options_.index, match_number_, e.what());
+                          options_.index, match_number_, footer.error().message);
         }
     }
     if (!finished) {
@@ -272,13 +263,13 @@ MatchSummary Room::close_match() {
         // and time), with what the recorder knows of the match.
         recorder_->when_closed(
             [summary, header = recorder_->header(), joins = recorder_->joins(),
-             closed = options_.replay_closed](const std::optional<std::string>& error) {
+             closed = options_.replay_closed](const Status& whole) {
                 MatchSummary closed_match = summary;
-                if (!error)
+                if (whole)
                     closed_match.index_row =
                         replay_index::row_of(closed_match.replay, header, joins,
                                              closed_match.footer, closed_match.footer.final_tick);
-                closed(closed_match, error);
+                closed(closed_match, whole);
             });
     }
     spdlog::info("room {}: match {} over at tick {}, {}-{}, final hash {:016x}{}", options_.index,
@@ -308,7 +299,7 @@ std::optional<MatchSummary> Room::finish() {
 
 void Room::check_recording() {
     if (!recorder_) return;
-    if (const auto error = recorder_->write_error()) stop_recording(error->c_str());
+    if (const Status written = recorder_->write_error(); !written) stop_recording(written.error());
 }
 
 void Room::revive() {
@@ -348,13 +339,10 @@ std::optional<MatchSummary> Room::sleep() {
         replay_path_.clear();
     } else {
         parked_ = match_->save();
-        if (recorder_) {
-            try {
-                recorder_->flush();  // a crash while the room sleeps loses nothing of it
-            } catch (const replay::WriteError& e) {
-                stop_recording(e.what());
-            }
-        }
+        // A crash while the room sleeps loses nothing of it.
+        if (recorder_)
+            if (const Status flushed = recorder_->flush(); !flushed)
+                stop_recording(flushed.error());
     }
     spdlog::info("room {}: nobody is in it; it sleeps{}", options_.index,
                  parked_

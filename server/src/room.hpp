@@ -70,7 +70,7 @@ struct RoomOptions {
     replay::FileWork replay_work;
     // Told, where the file work runs, when a finished match's replay is
     // closed: the match's summary, and the write error if the file is not whole.
-    std::function<void(const MatchSummary&, const std::optional<std::string>& error)> replay_closed;
+    std::function<void(const MatchSummary&, const Status& whole)> replay_closed;
     // Where the room counts its faults (replay_write_errors, rooms_failed); may be null.
     Stats* stats = nullptr;
     // Tests only: called before each step with (room, match tick about to run).
@@ -178,7 +178,7 @@ class Room {
     void note_input_changes(std::span<const game::Input> inputs);
     MatchSummary close_match();
     // The recorder could not write: the match goes on unrecorded.
-    void stop_recording(const char* what);
+    void stop_recording(const Error& error);
     void fail(const char* what);
 
     RoomOptions options_;

@@ -48,9 +48,9 @@ void check_config(const ServerConfig& config) {
 
 }  // namespace
 
-Server::Server(const ServerConfig& config, Transport& transport, CookieJar cookies,
+Server::Server(const ServerConfig& config, Transport& transport, DiskWork& disk, CookieJar cookies,
                std::string run_id)
-    : config_(config), transport_(transport), cookies_(cookies) {
+    : config_(config), transport_(transport), disk_(disk), cookies_(cookies) {
     check_config(config_);
     if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
     if (!config_.replay_dir.empty()) std::filesystem::create_directories(config_.replay_dir);
@@ -84,9 +84,8 @@ void Server::create_rooms(const std::string& run_id) {
         o.final_pause_ticks = static_cast<std::uint32_t>(config_.final_pause_s * game::kTickRate);
         o.stats = &stats_;
         o.replay_work = disk_.file_work();
-        o.replay_closed = [this](const MatchSummary& summary,
-                                 const std::optional<std::string>& error) {
-            replay_closed(summary, error);
+        o.replay_closed = [this](const MatchSummary& summary, const Status& whole) {
+            replay_closed(summary, whole);
         };
         o.step_fault = config_.room_step_fault;
         rooms_.push_back(std::make_unique<Room>(std::move(o)));
@@ -154,9 +153,6 @@ void Server::tick() {
         s.applied[tick_ % s.applied.size()] = {tick_, s.inputs.last_applied_sequence()};
     }
 
-    // The budget is kept when a match's replay is closed, and once a second
-    // for the age limit and the replays growing meanwhile.
-    bool budget_due = take_closed_replays() || tick_ % game::kTickRate == 0;
     // Only the awake rooms are visited: a sleeping one costs the tick nothing.
     std::erase_if(awake_rooms_, [&](std::uint32_t r) {
         Room& room = *rooms_[r];
@@ -173,7 +169,10 @@ void Server::tick() {
         return false;
     });
 
-    if (budget_due) keep_replay_budget();
+    // The budget is kept when a match's replay is closed (by the file work,
+    // this tick's closes too when it ran at once), and once a second for the
+    // age limit and the replays growing meanwhile.
+    if (take_closed_replays() || tick_ % game::kTickRate == 0) keep_replay_budget();
     send_updates();
     send_map_chunks();
 }

@@ -1,9 +1,10 @@
 #pragma once
 // The authoritative server's logic: handshake, sessions, rooms, inputs in and
 // updates out. It has no socket and no clock: datagrams come in through
-// receive(), go out through a Transport, and time is the tick count, advanced
-// by tick(). carom-server drives it from an Asio socket and a fixed-rate
-// timer; tests drive it directly.
+// receive(), go out through a Transport, time is the tick count, advanced
+// by tick(), and its replays' file work runs where a DiskWork puts it.
+// carom-server drives it from an Asio socket, a fixed-rate timer and a
+// thread for the files; tests drive it directly, the file work inline.
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -35,7 +36,9 @@ class Server {
     // Throws std::invalid_argument or std::runtime_error with the reason when
     // a map does not load, the config is inconsistent, or the replay
     // directory cannot be written.
-    Server(const ServerConfig& config, Transport& transport, CookieJar cookies, std::string run_id);
+    // `transport` and `disk` outlive the server.
+    Server(const ServerConfig& config, Transport& transport, DiskWork& disk, CookieJar cookies,
+           std::string run_id);
     ~Server();
 
     // One datagram from `from`. Never throws on any bytes: what is not valid
@@ -44,11 +47,9 @@ class Server {
     // One simulation tick of every room, timeouts, and the updates due this
     // tick (each client every tick_rate/update_rate ticks, offset per session).
     void tick();
-    // Tell every client, finish every match's replay. The server takes no more ticks.
+    // Tell every client, finish every match's replay and wait for its file
+    // work. The server takes no more ticks.
     std::vector<MatchSummary> shutdown();
-    // Returns once the replays' file work has caught up with the ticks run,
-    // and their budget and stats with it (shutdown() does it too).
-    void settle_replays();
 
     std::uint64_t current_tick() const { return tick_; }
     const Stats& stats() const { return stats_; }
@@ -129,18 +130,21 @@ class Server {
     void start_replay_budget();
     // Keeps the replay directory within its budget (when it has one).
     void keep_replay_budget();
+    // Returns once the replays' file work has caught up with the ticks run,
+    // and their budget and stats with it.
+    void settle_replays();
     // Where the file work runs, once a finished match's replay is closed:
     // its row in the index, and word to the tick (replays_closed_).
-    void replay_closed(const MatchSummary& summary, const std::optional<std::string>& error);
+    void replay_closed(const MatchSummary& summary, const Status& whole);
     // In the tick: the replays closed since, counted by the budget (or as
     // write errors). True when there were any.
     bool take_closed_replays();
 
-    // First: it outlives the rooms, whose replays post their last jobs as
-    // they go (~Server waits for the jobs that use the rest).
-    DiskWork disk_;
     ServerConfig config_;
     Transport& transport_;
+    // Outlives the rooms, whose replays post their last jobs as they go
+    // (~Server waits for the jobs that use the rest).
+    DiskWork& disk_;
     CookieJar cookies_;
     RefusalLog refusals_;  // refused handshakes, logged per address at a bounded rate
     std::vector<std::unique_ptr<Room>> rooms_;
@@ -163,7 +167,7 @@ class Server {
     std::optional<replay_index::Index> replay_index_;
     struct ClosedReplay {
         std::filesystem::path file;
-        std::optional<std::string> error;
+        Status whole;
     };
     std::mutex closed_mutex_;
     std::vector<ClosedReplay> replays_closed_;              // from the file work to the tick

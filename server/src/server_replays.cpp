@@ -31,14 +31,14 @@ void Server::start_replay_budget() {
     keep_replay_budget();
 }
 
-void Server::replay_closed(const MatchSummary& summary, const std::optional<std::string>& error) {
+void Server::replay_closed(const MatchSummary& summary, const Status& whole) {
     // The file has its footer; its row follows (a crash between: the next
     // start's sync adds it).
-    if (!error && replay_index_ && summary.index_row)
+    if (whole && replay_index_ && summary.index_row)
         if (auto added = replay_index_->add(*summary.index_row); !added)
             spdlog::error("replay index: {}", added.error().message);
     const std::lock_guard lock(closed_mutex_);
-    replays_closed_.push_back({summary.replay, error});
+    replays_closed_.push_back({summary.replay, whole});
 }
 
 bool Server::take_closed_replays() {
@@ -48,9 +48,10 @@ bool Server::take_closed_replays() {
         closed.swap(replays_closed_);
     }
     for (const ClosedReplay& c : closed) {
-        if (c.error) {
+        if (!c.whole) {
             ++stats_.replay_write_errors;
-            spdlog::error("replay {}: its end could not be written: {}", c.file.string(), *c.error);
+            spdlog::error("replay {}: its end could not be written: {}", c.file.string(),
+                          c.whole.error().message);
         } else if (replay_budget_) {
             replay_budget_->add_finished(c.file);
         }

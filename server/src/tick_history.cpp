@@ -15,7 +15,7 @@ void TickHistory::record(std::uint64_t tick, std::span<const protocol::InputChan
     for (protocol::InputChange& c : r.inputs)
         c.tick = tick;
     r.roster.clear();
-    for (protocol::RosterChange& c : pending_roster_) {
+    for (game::RosterChange& c : pending_roster_) {
         c.tick = tick;
         r.roster.push_back(std::move(c));
     }

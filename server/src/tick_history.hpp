@@ -20,9 +20,7 @@ class TickHistory {
 
     // Between ticks: a join or leave, made before the next step. Its tick
     // is that of the next record.
-    void note_roster(protocol::RosterChange change) {
-        pending_roster_.push_back(std::move(change));
-    }
+    void note_roster(game::RosterChange change) { pending_roster_.push_back(std::move(change)); }
     // Server tick `tick`: the input changes its step applied (their tick is
     // set here), or `stepped` false when the room did not step.
     void record(std::uint64_t tick, std::span<const protocol::InputChange> inputs, bool stepped);
@@ -46,14 +44,14 @@ class TickHistory {
         std::uint64_t tick = 0;
         bool stepped = true;
         std::vector<protocol::InputChange> inputs;
-        std::vector<protocol::RosterChange> roster;
+        std::vector<game::RosterChange> roster;
         std::optional<protocol::MatchStart> match_start;
     };
     const Record* find(std::uint64_t tick) const;
 
     std::uint32_t ticks_kept_;
     std::deque<Record> records_;  // consecutive ticks, oldest first
-    std::vector<protocol::RosterChange> pending_roster_;
+    std::vector<game::RosterChange> pending_roster_;
     std::uint64_t replaced_tick_ = 0;
     std::uint64_t halted_since_ = 0;  // the first tick not stepped, of the current run of them
 };

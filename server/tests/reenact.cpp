@@ -51,7 +51,8 @@ int main(int argc, char** argv) {
     for (const auto& p : recorded.header.players)
         config.bots = config.bots || p.bot;
     test::Link link;
-    Server server(config, link, test::fixed_cookies(), "reenact");
+    InlineDiskWork disk;
+    Server server(config, link, disk, test::fixed_cookies(), "reenact");
 
     // Inputs as the server applied them: each slot holds its input until the
     // next change; a join or leave resets it to idle.

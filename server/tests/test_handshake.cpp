@@ -10,7 +10,8 @@ using namespace carom::server::test;
 
 TEST_CASE("handshake: request, stateless challenge, response with the cookie, accepted") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000), 42);
 
     c.request("ana");
@@ -39,7 +40,8 @@ TEST_CASE("handshake: request, stateless challenge, response with the cookie, ac
 
 TEST_CASE("no reply is larger than the request that caused it") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     REQUIRE(c.pending() == 1);
@@ -48,7 +50,8 @@ TEST_CASE("no reply is larger than the request that caused it") {
 
 TEST_CASE("an unpadded request gets no answer and is counted") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana", -1, false, /*padding=*/0);
     CHECK(c.pending() == 0);
@@ -57,7 +60,8 @@ TEST_CASE("an unpadded request gets no answer and is counted") {
 
 TEST_CASE("a client of another protocol version is denied with the reason") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana", -1, false, protocol::kConnectRequestMinBytes, protocol::kProtocolVersion + 1);
     const net::Packet* p = c.next();
@@ -68,7 +72,8 @@ TEST_CASE("a client of another protocol version is denied with the reason") {
 
 TEST_CASE("a ConnectResponse of another protocol version is denied as one, not as a cookie") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     const std::uint64_t cookie = c.next()->body_as_Challenge()->cookie();
@@ -85,7 +90,8 @@ TEST_CASE("a ConnectResponse of another protocol version is denied as one, not a
 
 TEST_CASE("a forged cookie, or one from another address, is denied and allocates nothing") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient a(server, link, endpoint(1, 5000));
     ScriptedClient b(server, link, endpoint(2, 5000));
     a.request("ana");
@@ -102,7 +108,8 @@ TEST_CASE("a forged cookie, or one from another address, is denied and allocates
 
 TEST_CASE("a cookie expires after its time bucket and the next") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     const std::uint64_t cookie = c.next()->body_as_Challenge()->cookie();
@@ -117,7 +124,8 @@ TEST_CASE("a cookie expires after its time bucket and the next") {
 
 TEST_CASE("a room with every slot taken denies the next player: room full") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");  // 2 v 2: four slots
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");  // 2 v 2: four slots
     for (std::uint8_t i = 1; i <= 4; ++i) {
         ScriptedClient c(server, link, endpoint(i, 5000));
         REQUIRE(c.connect(fmt::format("p{}", i))->body_type() == net::Body::Accepted);
@@ -132,7 +140,8 @@ TEST_CASE("a room with every slot taken denies the next player: room full") {
 
 TEST_CASE("players without a room choice fill the first room with space, then the next") {
     Link link;
-    Server server(config_for("rink.json", 2), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json", 2), link, disk, fixed_cookies(), "t");
     for (std::uint8_t i = 1; i <= 5; ++i) {
         ScriptedClient c(server, link, endpoint(i, 5000));
         const net::Packet* p = c.connect(fmt::format("p{}", i));
@@ -146,7 +155,8 @@ TEST_CASE("server full, no such room and banned names are denied with their reas
     ServerConfig config = config_for("rink.json");
     config.max_clients = 1;
     config.banned_names = {"griefer"};
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient banned(server, link, endpoint(1, 5000));
     CHECK(banned.connect("griefer")->body_as_Denied()->reason() == net::DenyReason::banned_name);
     ScriptedClient wrong_room(server, link, endpoint(2, 5000));
@@ -159,7 +169,8 @@ TEST_CASE("server full, no such room and banned names are denied with their reas
 
 TEST_CASE("a repeated response (the Accepted was lost) gets the same answer, not a second slot") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     const std::uint64_t cookie = c.next()->body_as_Challenge()->cookie();
@@ -176,7 +187,8 @@ TEST_CASE(
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     const net::Packet* p = c.connect("ana");
     REQUIRE(p->body_type() == net::Body::Accepted);
@@ -195,7 +207,8 @@ TEST_CASE(
 TEST_CASE("a cookie from the previous time bucket is accepted, one from two buckets back is not") {
     // Buckets are 5 s: 300 ticks at 60 Hz. Both cookies are issued in bucket 0.
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000));
     ScriptedClient bob(server, link, endpoint(2, 5000));
     ana.request("ana");
@@ -222,7 +235,8 @@ TEST_CASE("a cookie from the previous time bucket is accepted, one from two buck
 
 TEST_CASE("a server shutting down denies requests and responses: shutting down") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000));
     ana.request("ana");
     const std::uint64_t cookie = ana.next()->body_as_Challenge()->cookie();

@@ -36,7 +36,8 @@ std::vector<std::uint8_t> keep_alive_of_version(std::uint32_t version, std::uint
 
 TEST_CASE("a short datagram of another protocol version is refused before the verifier") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     // Well formed, but protocol 3: refused as wrong version, not read as an
     // unknown sender (which needs the verifier and a lookup).
@@ -62,7 +63,8 @@ TEST_CASE("client ids and session secrets are random: not counting from 1, not a
     std::set<std::uint64_t> secrets;
     for (int run = 0; run < 2; ++run) {
         Link link;
-        Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+        InlineDiskWork disk;
+        Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
         for (std::uint8_t i = 0; i < 4; ++i) {
             ScriptedClient c(server, link, endpoint(static_cast<std::uint8_t>(i + 1), 5000));
             const net::Packet* p = c.connect("p");
@@ -84,7 +86,8 @@ TEST_CASE("client ids and session secrets are random: not counting from 1, not a
 
 TEST_CASE("packets forged from a player's address without its secret neither kick nor freeze it") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient victim(server, link, endpoint(1, 5000));
     const net::Packet* a = victim.connect("vic");
     REQUIRE(a != nullptr);
@@ -125,7 +128,8 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
 
 TEST_CASE("a reclaimed session gets a new secret, and the old holder's no longer acts") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient first(server, link, endpoint(1, 5000), 99);
     REQUIRE(first.connect("ana")->body_type() == net::Body::Accepted);
     ScriptedClient again(server, link, endpoint(1, 6000), 99);  // the same token, a new port
@@ -150,7 +154,8 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
     config.max_sessions_per_ip = 2;
     config.banned_names = {"evil"};
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     std::size_t cases = 0, replies = 0;
     // Sends with `send`, then holds every reply the server made to `c` against the request.
     const auto check = [&](const char* what, ScriptedClient& c, const auto& send) {
@@ -251,7 +256,8 @@ TEST_CASE("handshake replies are rate-limited per source address") {
     ServerConfig config = config_for("rink.json");
     config.handshake_replies_per_ip_s = 10;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     // 50 requests from 50 ports of one IP: 10 answered, 40 dropped.
     for (std::uint16_t port = 1000; port < 1050; ++port) {
         ScriptedClient c(server, link, endpoint(1, port));
@@ -278,7 +284,8 @@ TEST_CASE("at most max-sessions-per-ip sessions from one IP, with their own deny
     ServerConfig config = config_for("arena.json");  // 4 v 4: room enough
     config.max_sessions_per_ip = 3;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     std::vector<std::unique_ptr<ScriptedClient>> same_ip;
     for (std::uint16_t i = 0; i < 3; ++i) {
         same_ip.push_back(std::make_unique<ScriptedClient>(server, link, endpoint(1, 5000 + i)));

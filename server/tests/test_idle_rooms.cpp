@@ -69,9 +69,9 @@ TEST_CASE("a room nobody is in does not run, and a joiner finds its match where 
     config.replay_dir = dir.path;
     config.timeout_s = 60;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     run(server, 300);
-    server.settle_replays();
     // Bots in every slot, and still nothing plays or records for nobody.
     CHECK(server.room(0).asleep());
     CHECK(server.room(1).asleep());
@@ -122,7 +122,8 @@ TEST_CASE("a sleeping room's state is what it was: the joiner's FullState has it
     config.bots = true;
     config.timeout_s = 60;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000));
     REQUIRE(ana.connect("ana", 0)->body_type() == net::Body::Accepted);
     run(server, 90, &ana);
@@ -153,7 +154,8 @@ TEST_CASE(
     config.final_pause_s = 5.0;
     config.timeout_s = 60;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000));
     REQUIRE(ana.connect("ana", 0)->body_type() == net::Body::Accepted);
     run(server, 2 * 60 + 30, &ana);  // the match is over; its final whistle has begun
@@ -161,7 +163,6 @@ TEST_CASE(
     ana.disconnect();
     run(server, 1);
     CHECK(server.room(0).asleep());
-    server.settle_replays();
     REQUIRE(server.matches_finished() == 1);
     const MatchSummary& ended = server.finished_matches().back();
     const auto read = replay::read_replay(ended.replay);
@@ -183,12 +184,12 @@ TEST_CASE("--run-empty-rooms: rooms nobody is in play on and record their bots' 
     config.run_empty_rooms = true;
     config.replay_dir = dir.path;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     run(server, 120);
     CHECK_FALSE(server.room(0).asleep());
     CHECK(server.room(0).match().tick() == 120);
     CHECK(server.room(1).match().tick() == 120);
-    server.settle_replays();  // the file work has created them
     CHECK(replays_in(dir.path) == 2);
     server.shutdown();
 }

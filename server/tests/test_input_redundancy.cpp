@@ -11,7 +11,8 @@ using namespace carom::server::test;
 
 TEST_CASE("inputs first received as a redundant copy are counted as recovered") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     const auto bits = game::Input::move(4).bits();
@@ -37,7 +38,8 @@ TEST_CASE("a server behind a simulated link: replies wait for their latency, los
     linksim::LinkSpec spec;
     spec.latency_ms = 50;
     SimulatedTransport delayed(link, spec, 1);
-    Server server(config_for("rink.json"), delayed, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), delayed, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     c.request("ana");
     delayed.advance(49'999);
@@ -55,7 +57,8 @@ TEST_CASE("a server behind a simulated link: replies wait for their latency, los
         linksim::LinkSpec half;
         half.loss_percent = 50;
         SimulatedTransport lossy(l, half, seed);
-        Server s(config_for("rink.json"), lossy, fixed_cookies(), "t");
+        InlineDiskWork files;
+        Server s(config_for("rink.json"), lossy, files, fixed_cookies(), "t");
         std::vector<bool> arrived;
         for (std::uint16_t port = 1; port <= 40; ++port) {
             ScriptedClient k(s, l, endpoint(2, port));

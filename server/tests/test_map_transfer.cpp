@@ -40,7 +40,8 @@ std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c,
 TEST_CASE(
     "accepted names the size of the map, the slot count and team size: the chunks are its binary") {
     Link link;
-    Server s(config_for("arena.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config_for("arena.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(s, link, endpoint(1, 1000), 1);
     const net::Packet* reply = c.connect("ana");
     REQUIRE(reply != nullptr);
@@ -78,7 +79,8 @@ TEST_CASE("map chunks go at the stated pace: per session, and for the whole serv
     config.map_chunks_per_tick = 5;
     // A map of many chunks: arena's binary is 2 of them; ask for chunk 0
     // and 1 repeatedly from several sessions instead.
-    Server s(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config, link, disk, fixed_cookies(), "t");
     std::vector<std::unique_ptr<ScriptedClient>> clients;
     for (std::uint8_t i = 0; i < 4; ++i) {
         clients.push_back(std::make_unique<ScriptedClient>(s, link, endpoint(1, 2000 + i), 10 + i));
@@ -109,7 +111,8 @@ TEST_CASE("map chunks go at the stated pace: per session, and for the whole serv
 
 TEST_CASE("a map request for another map, past the end, or from a stranger is dropped") {
     Link link;
-    Server s(config_for("arena.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config_for("arena.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(s, link, endpoint(1, 1000), 1);
     REQUIRE(c.connect("ana") != nullptr);
     const std::uint64_t hash = s.room(0).map_hash();
@@ -129,7 +132,8 @@ TEST_CASE("a map request for another map, past the end, or from a stranger is dr
 
 TEST_CASE("a transfer completes when the client holds a state, and fails when it leaves first") {
     Link link;
-    Server s(config_for("arena.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config_for("arena.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient a(s, link, endpoint(1, 1000), 1);
     ScriptedClient b(s, link, endpoint(1, 1001), 2);
     REQUIRE(a.connect("ana") != nullptr);

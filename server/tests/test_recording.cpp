@@ -41,7 +41,8 @@ TEST_CASE(
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir;
     config.timeout_s = 60;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     for (std::uint32_t seq = 1; seq <= 600; ++seq) {
@@ -72,14 +73,14 @@ TEST_CASE("a room whose match ends records it and starts the next") {
     config.bots = true;
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     const std::uint64_t limit = server.room(0).match().ticks_left() + 60 * 60;
     for (std::uint64_t t = 0; t < limit && server.finished_matches().empty(); ++t)
         server.tick();
     REQUIRE(server.finished_matches().size() == 1);
     CHECK(server.room(0).match_number() == 2);
     CHECK(server.room(0).match().tick() <= 1);
-    server.settle_replays();  // the file work has closed the replay
     const replay::Replay r = read(server.finished_matches().front().replay);
     REQUIRE(r.footer.has_value());
     CHECK(r.footer->result != replay::Outcome::unfinished);
@@ -97,7 +98,8 @@ TEST_CASE("the same inputs give the same replay, bit for bit, however often it r
         config.bots = true;
         config.run_empty_rooms = true;  // bot matches played and recorded for nobody
         config.replay_dir = dir / std::to_string(run);
-        Server server(config, link, fixed_cookies(), "t");
+        InlineDiskWork disk;
+        Server server(config, link, disk, fixed_cookies(), "t");
         ScriptedClient c(server, link, endpoint(1, 5000));
         REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
         for (std::uint32_t seq = 1; seq <= 300; ++seq) {

@@ -77,11 +77,11 @@ TEST_CASE("a server with a small replay budget keeps the newest matches within i
     config.replay_dir = dir / "replays";
     config.replay_max_bytes = kBudgetBytes;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     // 40 s of play: 80 matches of about 6 KB, twice the budget and more.
     for (int t = 0; t < 40 * 60; ++t)
         server.tick();
-    server.settle_replays();  // the files as the ticks left them, the budget kept
 
     const auto& finished = server.finished_matches();
     REQUIRE(finished.size() >= 60);
@@ -156,7 +156,8 @@ TEST_CASE("a server keeps the newest finished matches, not every one, and counts
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.final_pause_s = 0;
     Link link;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     while (server.matches_finished() < Server::kFinishedKept + 10)
         server.tick();
     CHECK(server.finished_matches().size() == Server::kFinishedKept);

@@ -24,9 +24,10 @@ TEST_CASE("two servers with the same run id on one directory each keep their rep
     config.bots = true;
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir;
-    Server a(config, link_a, fixed_cookies(), "same-second");
+    InlineDiskWork disk;
+    Server a(config, link_a, disk, fixed_cookies(), "same-second");
     config.seed = 2;  // another match, so the two files differ
-    Server b(config, link_b, fixed_cookies(), "same-second");
+    Server b(config, link_b, disk, fixed_cookies(), "same-second");
     for (int t = 0; t < 200; ++t) {
         a.tick();
         if (t < 150) b.tick();

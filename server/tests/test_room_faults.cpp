@@ -123,12 +123,12 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     config.timeout_s = 60;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 1)->body_type() == net::Body::Accepted);
     for (int t = 0; t < 100; ++t)
         server.tick();
-    server.settle_replays();  // what the ticks so far wrote is on disk
     // From now on every write of room 1's replay fails as a full disk would.
     replay::set_write_fault([](const std::filesystem::path& p) {
         return p.filename().string().starts_with("room01") ? ENOSPC : 0;
@@ -137,7 +137,6 @@ TEST_CASE("a write error in one room's replay: its match goes on unrecorded, the
         c.keep_alive();
         REQUIRE_NOTHROW(server.tick());
     }
-    server.settle_replays();
     CHECK(server.stats().replay_write_errors == 1);
     CHECK(server.stats().rooms_failed == 0);
     CHECK(server.room(1).match().tick() == 600);  // the match went on
@@ -166,7 +165,8 @@ TEST_CASE(
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
     config.final_pause_s = 0;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     for (int t = 0; t < 100; ++t)
@@ -191,7 +191,6 @@ TEST_CASE(
         REQUIRE(server.room(0).match_number() == number);
     };
     run_to_match(2);
-    server.settle_replays();  // the file work has tried to create match 2's replay
     CHECK(server.stats().replay_write_errors == 1);
     for (int t = 0; t < 100; ++t) {
         c.keep_alive();
@@ -229,10 +228,10 @@ TEST_CASE("a replay file that reaches the size the system allows: recording stop
     config.bots = true;
     config.run_empty_rooms = true;  // bot matches played and recorded for nobody
     config.replay_dir = dir.path();
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     for (int t = 0; t < 130; ++t)
         server.tick();
-    server.settle_replays();
     const auto files = replays_in(dir.path());
     REQUIRE(files.size() == 1);
     const auto size = std::filesystem::file_size(files[0]);
@@ -241,7 +240,6 @@ TEST_CASE("a replay file that reaches the size the system allows: recording stop
         FileSizeLimit limit(size + 1000);
         for (int t = 0; t < 470; ++t)
             REQUIRE_NOTHROW(server.tick());
-        server.settle_replays();  // the writes, under the limit
     }
     CHECK(server.stats().replay_write_errors == 1);
     CHECK(server.room(0).match().tick() == 600);
@@ -267,7 +265,8 @@ TEST_CASE("an exception in one room's step pauses that room, the others play on"
     config.room_step_fault = [](std::uint32_t room, std::uint64_t tick) {
         if (room == 1 && tick == 50) throw std::runtime_error("injected step fault");
     };
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 1)->body_type() == net::Body::Accepted);
     // The client keeps its copy of room 1's match, across the fault too.

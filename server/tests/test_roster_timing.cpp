@@ -32,7 +32,7 @@ struct RecordedServer {
         config.replay_dir = dir;
         config.timeout_s = 600;
         config.final_pause_s = final_pause_s;
-        server = std::make_unique<Server>(config, link, fixed_cookies(), "t");
+        server = std::make_unique<Server>(config, link, disk, fixed_cookies(), "t");
     }
     ~RecordedServer() { std::filesystem::remove_all(dir); }
 
@@ -59,6 +59,7 @@ struct RecordedServer {
 
     std::filesystem::path dir;
     Link link;
+    InlineDiskWork disk;
     std::unique_ptr<Server> server;
 };
 
@@ -94,7 +95,7 @@ std::vector<replay::Replay> shutdown_and_verify(RecordedServer& rs) {
 // The roster changes a replay holds at `tick`, as "+slot" / "-slot".
 std::vector<std::string> roster_at(const replay::Replay& r, std::uint64_t tick) {
     std::vector<std::string> out;
-    for (const replay::RosterChange& c : r.roster)
+    for (const game::RosterChange& c : r.roster)
         if (c.tick == tick) out.push_back(fmt::format("{}{}", c.join ? '+' : '-', c.slot));
     return out;
 }

@@ -25,7 +25,8 @@ void run(Server& server, int ticks) {
 
 TEST_CASE("a silent player times out, keeps its slot for the grace window, then loses it") {
     Link link;
-    Server server(rink_with_timeouts(1.0, 2.0), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(rink_with_timeouts(1.0, 2.0), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000), 7);
     const net::Packet* p = c.connect("ana");
     REQUIRE(p->body_type() == net::Body::Accepted);
@@ -53,7 +54,8 @@ TEST_CASE("a silent player times out, keeps its slot for the grace window, then 
 
 TEST_CASE("a player who comes back within the grace window with its token gets the same slot") {
     Link link;
-    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(rink_with_timeouts(1.0, 5.0), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000), 1234);
     const net::Packet* p = c.connect("ana");
     const auto slot = p->body_as_Accepted()->slot();
@@ -75,7 +77,8 @@ TEST_CASE("a player who comes back within the grace window with its token gets t
 
 TEST_CASE("a player back from a new address leaves alone a client now at its old one") {
     Link link;
-    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(rink_with_timeouts(1.0, 5.0), link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000), 1234);
     REQUIRE(ana.connect("ana")->body_type() == net::Body::Accepted);
     run(server, 90);  // ana times out; her slot is kept
@@ -104,7 +107,8 @@ TEST_CASE("spectators get no slot but receive the match, and a room caps its spe
     Link link;
     ServerConfig config = config_for("rink.json");
     config.max_spectators_per_room = 1;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient watcher(server, link, endpoint(1, 5000));
     const net::Packet* p = watcher.connect("eye", 0, true);
     REQUIRE(p->body_type() == net::Body::Accepted);
@@ -119,7 +123,8 @@ TEST_CASE("spectators get no slot but receive the match, and a room caps its spe
 
 TEST_CASE("an explicit disconnect frees the slot at once") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     const auto slot = static_cast<game::Slot>(c.connect("ana")->body_as_Accepted()->slot());
     c.disconnect();
@@ -130,11 +135,12 @@ TEST_CASE("an explicit disconnect frees the slot at once") {
 TEST_CASE("garbage is counted by reason and never reaches the game") {
     // Two servers, the same player, the same inputs; garbage goes only to the first.
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     Link twin_link;
-    Server twin(config_for("rink.json"), twin_link, fixed_cookies(), "t");
+    Server twin(config_for("rink.json"), twin_link, disk, fixed_cookies(), "t");
     ScriptedClient twin_c(twin, twin_link, endpoint(1, 5000));
     REQUIRE(twin_c.connect("ana")->body_type() == net::Body::Accepted);
     const std::uint64_t hash_before = server.room(0).match().state_hash();
@@ -200,7 +206,8 @@ std::uint64_t dropped(const Server& server, Drop why) {
 
 TEST_CASE("keep-alives keep a quiet player's session, which goes on receiving the match") {
     Link link;
-    Server server(rink_with_timeouts(1.0, 5.0), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(rink_with_timeouts(1.0, 5.0), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     const std::uint32_t id = c.client_id();
@@ -226,7 +233,8 @@ TEST_CASE("keep-alives keep a quiet player's session, which goes on receiving th
 
 TEST_CASE("a packet carrying another client's id is dropped and acts on neither session") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient ana(server, link, endpoint(1, 5000));
     ScriptedClient bob(server, link, endpoint(2, 5000));
     const auto ana_slot = static_cast<game::Slot>(ana.connect("ana")->body_as_Accepted()->slot());
@@ -257,7 +265,8 @@ TEST_CASE("a packet carrying another client's id is dropped and acts on neither 
 
 TEST_CASE("server-to-client packet kinds sent to the server are dropped as unexpected") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);
     ScriptedClient stranger(server, link, endpoint(2, 5000));
@@ -314,9 +323,10 @@ TEST_CASE("server-to-client packet kinds sent to the server are dropped as unexp
 TEST_CASE("a spectator's inputs are ignored") {
     // The same room with and without the spectator's inputs stays the same.
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     Link twin_link;
-    Server twin(config_for("rink.json"), twin_link, fixed_cookies(), "t");
+    Server twin(config_for("rink.json"), twin_link, disk, fixed_cookies(), "t");
     ScriptedClient player(server, link, endpoint(1, 5000));
     ScriptedClient eye(server, link, endpoint(2, 5000));
     ScriptedClient twin_player(twin, twin_link, endpoint(1, 5000));
@@ -345,7 +355,8 @@ TEST_CASE("a spectator's inputs are ignored") {
 
 TEST_CASE("at shutdown every connected client is told, and the server takes no more ticks") {
     Link link;
-    Server server(rink_with_timeouts(1.0, 10.0), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(rink_with_timeouts(1.0, 10.0), link, disk, fixed_cookies(), "t");
     ScriptedClient away(server, link, endpoint(4, 5000), 77);
     REQUIRE(away.connect("zed")->body_type() == net::Body::Accepted);
     ScriptedClient ana(server, link, endpoint(1, 5000));

@@ -31,7 +31,8 @@ TEST_CASE("status lists every room, paged, each reply no larger than its request
     config.maps = {kMaps / "arena.json", kMaps / "rink.json"};
     config.bots = true;
     config.name = "forty rooms";
-    Server s(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config, link, disk, fixed_cookies(), "t");
     ScriptedClient player(s, link, endpoint(1, 1000), 1);
     REQUIRE(player.connect("ana", 3) != nullptr);
     ScriptedClient watcher(s, link, endpoint(1, 1001), 2);
@@ -79,7 +80,8 @@ TEST_CASE("an unpadded status request gets no answer, nor one past the rate of i
     Link link;
     ServerConfig config = config_for("arena.json");
     config.handshake_replies_per_ip_s = 4;
-    Server s(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config, link, disk, fixed_cookies(), "t");
     ScriptedClient browser(s, link, endpoint(9, 4000));
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateStatusRequest(b, 0);
@@ -96,7 +98,8 @@ TEST_CASE("an unpadded status request gets no answer, nor one past the rate of i
 
 TEST_CASE("a status request of another protocol version is answered the same") {
     Link link;
-    Server s(config_for("arena.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server s(config_for("arena.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient browser(s, link, endpoint(9, 4000));
     flatbuffers::FlatBufferBuilder b;
     for (std::size_t padding = 1100; b.GetSize() < protocol::kStatusRequestMinBytes; ++padding) {

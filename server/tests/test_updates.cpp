@@ -13,7 +13,8 @@ using namespace carom::server::test;
 
 TEST_CASE("inputs are applied one per tick and updates report the last one applied") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     const auto slot = static_cast<game::Slot>(c.connect("ana")->body_as_Accepted()->slot());
     c.keep_copy(map_named("rink.json"));
@@ -59,7 +60,8 @@ TEST_CASE(
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
@@ -92,7 +94,8 @@ TEST_CASE("every datagram to a watcher of a full 8 v 8 room fits one datagram") 
     Link link;
     ServerConfig config = config_for("stadium.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("watcher-name-15", 0, true)->body_type() == net::Body::Accepted);
     for (int t = 0; t < 120; ++t)
@@ -109,7 +112,8 @@ TEST_CASE("a client whose acknowledged tick has left the history gets a FullStat
     ServerConfig config = config_for("arena.json");
     config.bots = true;
     config.update_history = 4;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
@@ -140,7 +144,8 @@ TEST_CASE("an acknowledgement from the future or of an older tick does not move 
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
@@ -175,7 +180,8 @@ TEST_CASE("a client that holds no state, or drops its copy, is sent a FullState"
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
@@ -200,7 +206,8 @@ TEST_CASE("a session that acknowledges each FullState once gets no more than its
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
@@ -242,7 +249,8 @@ TEST_CASE("a session that acknowledges each FullState once gets no more than its
 TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") {
     Link link;
     ServerConfig config = config_for("arena.json");
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     // The client never answers: a FullState, updates against it, and after
@@ -272,7 +280,8 @@ TEST_CASE("an update is sealed for its session and checks the state after its ti
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));

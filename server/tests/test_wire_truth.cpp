@@ -50,7 +50,8 @@ TEST_CASE("a drawn match ends on the wire as a draw, then stays finished for the
     ServerConfig config = config_for("rink.json");
     config.timeout_s = 600;
     config.final_pause_s = 1.0;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana")->body_type() == net::Body::Accepted);       // the room wakes
     const std::uint64_t end_tick = server.room(0).match().ticks_left();  // nobody scores
@@ -99,7 +100,8 @@ TEST_CASE("the client's copy names every slot, its team and whether a bot plays 
     Link link;
     ServerConfig config = config_for("rink.json");
     config.bots = true;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("ana", -1, /*spectator=*/true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("rink.json"));
@@ -132,7 +134,8 @@ TEST_CASE("goal events of a later match carry the server tick of their step") {
     config.bots = true;
     config.timeout_s = 600;
     config.final_pause_s = 0.5;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("watcher", -1, /*spectator=*/true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("rink.json"));
@@ -171,7 +174,8 @@ TEST_CASE("a goal whose update was lost still reaches the client, at its own tic
     ServerConfig config = config_for("rink.json");
     config.bots = true;
     config.timeout_s = 600;
-    Server server(config, link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("watcher", -1, /*spectator=*/true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("rink.json"));
@@ -201,7 +205,8 @@ TEST_CASE("a goal whose update was lost still reaches the client, at its own tic
 
 TEST_CASE("a session taken over from another address tells the old address why") {
     Link link;
-    Server server(config_for("rink.json"), link, fixed_cookies(), "t");
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
     ScriptedClient first(server, link, endpoint(1, 5000), /*token=*/77);
     REQUIRE(first.connect("ana")->body_type() == net::Body::Accepted);
     server.tick();

@@ -75,9 +75,9 @@ physics::WorldDef world_def() {
 }  // namespace
 
 CheckedMap::CheckedMap(Map map) {
-    if (const Status valid = validate(map); !valid)
-        throw std::invalid_argument(valid.error_in("map " + map.name).message);
-    map_ = std::make_shared<const Map>(std::move(map));
+    Result<CheckedMap> checked = check(std::move(map));
+    if (!checked) throw std::invalid_argument(checked.error().message);
+    map_ = std::move(checked->map_);
 }
 
 Result<CheckedMap> CheckedMap::check(Map map) {

@@ -25,15 +25,11 @@ void show(carom_replay& r) {
 void restart(carom_replay& r, const replay::Keyframe* keyframe) {
     r.sim.reset();
     if (!r.map) r.map.emplace(r.replay.header.map);
-    try {
-        if (keyframe != nullptr) {
-            r.sim.emplace(r.replay, *keyframe, &*r.map);
-        } else {
-            r.sim.emplace(r.replay, &*r.map);
-        }
-    } catch (const replay::InconsistentReplay& e) {
-        throw Failure{CAROM_ERROR_DATA, e.what()};
-    }
+    Result<replay::Resimulation> sim =
+        keyframe != nullptr ? replay::Resimulation::from_keyframe(r.replay, *keyframe, &*r.map)
+                            : replay::Resimulation::from_start(r.replay, &*r.map);
+    if (!sim) throw Failure{CAROM_ERROR_DATA, sim.error().message};
+    r.sim.emplace(std::move(*sim));
     show(r);
 }
 
@@ -118,12 +114,12 @@ carom_status carom_replay_roster(const carom_replay* replay, carom_roster_entry*
         const replay::Replay& r = replay_of(replay);
         std::vector<carom_roster_entry> all;
         all.reserve(r.header.players.size() + r.roster.size());
-        for (const replay::PlayerInfo& p : r.header.players) {
+        for (const game::RosterEntry& p : r.header.players) {
             carom_roster_entry& e = all.emplace_back();
             e = {0, p.slot, 1, p.bot ? 1 : 0, {}};
             copy_text(e.name, p.name);
         }
-        for (const replay::RosterChange& c : r.roster) {
+        for (const game::RosterChange& c : r.roster) {
             carom_roster_entry& e = all.emplace_back();
             e = {c.tick, c.slot, c.join ? 1 : 0, c.bot ? 1 : 0, {}};
             copy_text(e.name, c.name);

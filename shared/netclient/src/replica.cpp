@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "carom/game/tick_log.hpp"
+
 namespace carom::client {
 namespace {
 
@@ -109,52 +111,42 @@ void Replica::back_to(const Saved& s) {
     forget_moments_after(s.tick);
 }
 
-void Replica::start_match(const protocol::MatchStart& start) {
+bool Replica::start_match(const protocol::MatchStart& start) {
     match_ = std::make_unique<game::Match>(map_, start.seed);
     bots_.assign(match_->slot_count(), false);
-    for (const protocol::StartSlot& p : start.slots) {
-        match_->join(p.slot, p.name);
+    if (!game::join_all(*match_, start.slots)) return false;
+    for (const game::RosterEntry& p : start.slots)
         bots_[p.slot] = p.bot;
-    }
     seed_ = start.seed;
     start_tick_ = start.tick;
+    return true;
 }
 
 bool Replica::step_to(const protocol::Update& u) {
     std::size_t next_input = 0, next_roster = 0;
+    const std::span<const game::RosterChange> roster = u.roster;
+    const std::span<const protocol::InputChange> inputs = u.inputs;
     for (std::uint64_t t = tick_ + 1; t <= u.tick; ++t) {
-        // Before the step: the roster changes of this tick.
-        for (; next_roster < u.roster.size() && u.roster[next_roster].tick <= t; ++next_roster) {
-            const protocol::RosterChange& r = u.roster[next_roster];
-            if (r.tick < t) continue;  // already applied with an earlier update
-            try {
-                if (r.join) {
-                    match_->join(r.slot, r.name);
-                } else {
-                    match_->leave(r.slot);
-                }
-            } catch (const std::invalid_argument&) {
-                return false;  // a join of a taken slot, a leave of an empty one
-            }
-            bots_[r.slot] = r.join && r.bot;
-        }
-        // The step, with each slot's held input but where it changed.
+        // Each slot holds its last applied input, but where it changed at t.
         for (game::Slot s = 0; s < inputs_.size(); ++s)
             inputs_[s] = match_->last_input(s);
-        for (; next_input < u.inputs.size() && u.inputs[next_input].tick <= t; ++next_input) {
-            const protocol::InputChange& c = u.inputs[next_input];
-            if (c.tick == t) inputs_[c.slot] = c.delta.applied_to(inputs_[c.slot]);
-        }
+        const auto change_inputs = [&](std::span<game::Input> held) {
+            for (const protocol::InputChange& c : game::changes_at(inputs, next_input, t))
+                held[c.slot] = c.delta.applied_to(held[c.slot]);
+        };
         // A room paused by a fault does not step (from the tick it stopped on).
         const std::uint64_t halted_since = u.halted_since != 0 ? u.halted_since : halted_since_;
         const bool halted = halted_since != 0 && t >= halted_since;
-        if (!halted) {
-            for (game::MatchEvent e : match_->step(inputs_)) {
-                e.tick = start_tick_ + e.tick;  // the wire speaks server ticks
-                events_.push_back(e);
-            }
+        const auto changes = game::changes_at(roster, next_roster, t);
+        const auto events = game::play_tick(*match_, changes, inputs_, change_inputs, halted);
+        if (!events) return false;  // a join of a taken slot, a leave of an empty one
+        for (const game::RosterChange& r : changes)
+            bots_[r.slot] = r.join && r.bot;
+        for (game::MatchEvent e : *events) {
+            e.tick = start_tick_ + e.tick;  // the wire speaks server ticks
+            events_.push_back(e);
         }
-        if (u.match_start && u.match_start->tick == t) start_match(*u.match_start);
+        if (u.match_start && u.match_start->tick == t && !start_match(*u.match_start)) return false;
         record_moment(t);
     }
     if (u.halted_since != 0) halted_since_ = u.halted_since;

@@ -49,7 +49,7 @@ std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, c
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<net::RosterChange>>> roster;
     if (!u.roster.empty()) {
         std::vector<flatbuffers::Offset<net::RosterChange>> changes;
-        for (const RosterChange& r : u.roster)
+        for (const game::RosterChange& r : u.roster)
             changes.push_back(net::CreateRosterChange(b, r.tick, static_cast<std::uint16_t>(r.slot),
                                                       r.join, r.join ? b.CreateString(r.name) : 0,
                                                       r.bot));
@@ -58,7 +58,7 @@ std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, c
     flatbuffers::Offset<net::MatchStart> start;
     if (u.match_start) {
         std::vector<flatbuffers::Offset<net::StartSlot>> slots;
-        for (const StartSlot& s : u.match_start->slots)
+        for (const game::RosterEntry& s : u.match_start->slots)
             slots.push_back(net::CreateStartSlot(b, static_cast<std::uint16_t>(s.slot),
                                                  b.CreateString(s.name), s.bot));
         start = net::CreateMatchStart(b, u.match_start->tick, u.match_start->seed,
@@ -136,7 +136,7 @@ Result<Update> decode_update(const net::ServerUpdate& s, std::uint64_t tick,
     if (const auto* roster = s.roster()) {
         std::uint64_t previous = u.baseline + 1;
         for (const net::RosterChange* c : *roster) {
-            RosterChange rc;
+            game::RosterChange rc;
             rc.tick = c->tick();
             rc.slot = c->slot();
             rc.join = c->join();
@@ -161,8 +161,8 @@ Result<Update> decode_update(const net::ServerUpdate& s, std::uint64_t tick,
                         " outside the update");
         if (const auto* slots = start->slots()) {
             for (const net::StartSlot* p : *slots) {
-                StartSlot ss{p->slot(), p->name() != nullptr ? p->name()->str() : std::string(),
-                             p->bot()};
+                game::RosterEntry ss{
+                    p->slot(), p->name() != nullptr ? p->name()->str() : std::string(), p->bot()};
                 if (ss.slot >= context.slots ||
                     (!m.slots.empty() && m.slots.back().slot >= ss.slot))
                     return fail("update: match start slots out of range or order");

@@ -47,7 +47,7 @@ constexpr std::size_t kHeadStream = 4;  // UpdateHead.stream
 
 // A ServerUpdate built by hand around `stream`.
 Bytes raw_update(std::uint64_t tick, const Bytes& stream,
-                 const std::vector<protocol::RosterChange>& roster = {}) {
+                 const std::vector<game::RosterChange>& roster = {}) {
     flatbuffers::FlatBufferBuilder b;
     std::array<std::uint8_t, kHeadStream> head_bytes{};
     std::copy_n(stream.begin(), std::min(stream.size(), kHeadStream), head_bytes.begin());

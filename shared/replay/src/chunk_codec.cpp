@@ -24,7 +24,7 @@ std::int32_t slot_or_none(const std::optional<game::Slot>& slot) {
 flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, const Header& h) {
     const auto map = protocol::encode_map(b, h.map);
     std::vector<flatbuffers::Offset<schema::PlayerInfo>> players;
-    for (const PlayerInfo& p : h.players)
+    for (const game::RosterEntry& p : h.players)
         players.push_back(schema::CreatePlayerInfoDirect(b, p.slot, p.name.c_str(), p.bot));
     return schema::CreateHeaderDirect(b, h.format_version, h.core_version, h.producer.c_str(), map,
                                       h.tick_rate, h.seed, &players, h.final_pause_ticks);
@@ -210,7 +210,7 @@ Status get_input_stream(std::span<const std::uint8_t> in, std::uint32_t slots, s
     return {};
 }
 
-Status check_roster(const RosterChange& c, std::uint32_t slots, std::uint64_t first,
+Status check_roster(const game::RosterChange& c, std::uint32_t slots, std::uint64_t first,
                     std::uint64_t end) {
     if (c.slot >= slots) return fail("roster: slot " + std::to_string(c.slot) + " out of range");
     if (c.tick < first || c.tick > end)
@@ -249,7 +249,7 @@ flatbuffers::Offset<schema::TickBatch> encode(flatbuffers::FlatBufferBuilder& b,
     std::vector<std::uint8_t> inputs;
     put_input_stream(inputs, batch);
     std::vector<flatbuffers::Offset<schema::RosterChange>> roster;
-    for (const RosterChange& r : batch.roster)
+    for (const game::RosterChange& r : batch.roster)
         roster.push_back(
             schema::CreateRosterChangeDirect(b, r.tick, r.slot, r.join, r.name.c_str(), r.bot));
     std::vector<flatbuffers::Offset<schema::GameEvent>> events;
@@ -271,8 +271,8 @@ Status decode(const schema::TickBatch& t, std::uint32_t slots, TickBatch& out) {
     }
     if (t.roster()) {
         for (const schema::RosterChange* c : *t.roster()) {
-            RosterChange r{c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "",
-                           c->bot()};
+            game::RosterChange r{c->tick(), c->slot(), c->join(), c->name() ? c->name()->str() : "",
+                                 c->bot()};
             if (auto ok = check_roster(r, slots, t.first_tick(), end); !ok) return ok;
             out.roster.push_back(std::move(r));
         }
@@ -338,7 +338,7 @@ std::vector<std::uint8_t> encode_packed(const TickBatch& batch) {
     put_varint(out, inputs.size());
     out.insert(out.end(), inputs.begin(), inputs.end());
     put_varint(out, batch.roster.size());
-    for (const RosterChange& r : batch.roster) {
+    for (const game::RosterChange& r : batch.roster) {
         put_varint(out, r.tick - batch.first_tick);
         put_varint(out, r.slot);
         out.push_back(static_cast<std::uint8_t>((r.join ? kJoinFlag : 0) | (r.bot ? kBotFlag : 0)));
@@ -408,9 +408,9 @@ Status decode_packed(std::span<const std::uint8_t> bytes, std::uint32_t slots, T
         if (!name) return name.error();
         if (*offset > *ticks || *slot >= slots || (*flags & ~(kJoinFlag | kBotFlag)) != 0)
             return fail("roster: change " + std::to_string(i) + " out of range");
-        RosterChange r{*first_tick + *offset, static_cast<game::Slot>(*slot),
-                       (*flags & kJoinFlag) != 0, std::string(name->begin(), name->end()),
-                       (*flags & kBotFlag) != 0};
+        game::RosterChange r{*first_tick + *offset, static_cast<game::Slot>(*slot),
+                             (*flags & kJoinFlag) != 0, std::string(name->begin(), name->end()),
+                             (*flags & kBotFlag) != 0};
         if (auto ok = check_roster(r, slots, *first_tick, end); !ok) return ok;
         out.roster.push_back(std::move(r));
     }

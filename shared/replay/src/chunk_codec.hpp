@@ -20,7 +20,7 @@ struct TickBatch {
     std::uint64_t first_tick = 0;
     std::vector<InputChange> inputs;  // in (tick, slot) order, one per tick and slot
     std::vector<std::uint64_t> hashes;
-    std::vector<RosterChange> roster;  // applied before the step of their tick
+    std::vector<game::RosterChange> roster;  // applied before the step of their tick
     std::vector<game::MatchEvent> events;
 };
 flatbuffers::Offset<schema::TickBatch> encode(flatbuffers::FlatBufferBuilder& b,

@@ -6,7 +6,7 @@ namespace carom::replay {
 namespace {
 
 Header header_for(const game::Match& match, std::string producer,
-                  const std::vector<PlayerInfo>& players, std::uint32_t final_pause_ticks,
+                  const std::vector<game::RosterEntry>& players, std::uint32_t final_pause_ticks,
                   std::uint32_t format_version) {
     Header h;
     h.format_version = format_version;
@@ -25,14 +25,14 @@ Keyframe keyframe_of(const game::Match& match) {
 }  // namespace
 
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
-                             std::string producer, const std::vector<PlayerInfo>& players,
+                             std::string producer, const std::vector<game::RosterEntry>& players,
                              std::uint32_t final_pause_ticks, std::uint32_t format_version,
                              FileWork work)
     : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version)),
       writer_(path, header_, std::move(work)) {
     if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
     applied_.assign(match.slot_count(), game::Input{});
-    keyframe(match);
+    static_cast<void>(keyframe(match));  // an error is kept as write_error()
 }
 
 void MatchRecorder::check_open() const {
@@ -42,7 +42,7 @@ void MatchRecorder::check_open() const {
 void MatchRecorder::joining(const game::Match& match, game::Slot slot, std::string name, bool bot) {
     check_open();
     settle(match);
-    RosterChange join{match.tick() + 1, slot, true, std::move(name), bot};
+    game::RosterChange join{match.tick() + 1, slot, true, std::move(name), bot};
     writer_.add_roster(join);
     joins_.push_back(std::move(join));
 }
@@ -53,35 +53,38 @@ void MatchRecorder::leaving(const game::Match& match, game::Slot slot) {
     writer_.add_roster({match.tick() + 1, slot, false, {}, false});
 }
 
-void MatchRecorder::stepped(const game::Match& match, std::span<const game::MatchEvent> events) {
+Status MatchRecorder::stepped(const game::Match& match, std::span<const game::MatchEvent> events) {
     check_open();
     // What the step applied: an active slot's input (Match keeps it as
     // last_input), idle for an empty slot.
     for (game::Slot s = 0; s < applied_.size(); ++s)
         applied_[s] = match.active(s) ? match.last_input(s) : game::Input{};
     settled_.reset();
-    writer_.add_tick(match.tick(), applied_, match.state_hash(), events);
-    if (match.tick() % kKeyframeTicks == 0) keyframe(match);
+    if (Status added = writer_.add_tick(match.tick(), applied_, match.state_hash(), events); !added)
+        return added;
+    if (match.tick() % kKeyframeTicks == 0) return keyframe(match);
+    return {};
 }
 
-void MatchRecorder::keyframe(const game::Match& match) {
+Status MatchRecorder::keyframe(const game::Match& match) {
     Keyframe k = keyframe_of(match);
     if (match.tick() == 0)
         for (const physics::HashedValue& v : match.world().hashed_values())
             k.world.push_back(v.bits);
-    writer_.add_keyframe(k);
+    return writer_.add_keyframe(k);
 }
 
 void MatchRecorder::settle(const game::Match& match) {
     if (!settled_) settled_ = keyframe_of(match);
 }
 
-Footer MatchRecorder::finish(const game::Match& match) {
+Result<Footer> MatchRecorder::finish(const game::Match& match) {
     if (finished_) throw std::logic_error("recorder: already finished");
     // The state after the last step: roster changes made since belong to a
     // tick that never ran, so neither the final keyframe nor the footer sees them.
     const Keyframe last = settled_ ? *settled_ : keyframe_of(match);
-    if (last.state.tick % kKeyframeTicks != 0) writer_.add_keyframe(last);
+    if (last.state.tick % kKeyframeTicks != 0)
+        if (Status added = writer_.add_keyframe(last); !added) return added.error();
     Footer f;
     f.final_tick = last.state.tick;
     f.final_hash = last.hash;
@@ -93,7 +96,7 @@ Footer MatchRecorder::finish(const game::Match& match) {
     } else {
         f.result = f.score[0] > f.score[1] ? Outcome::left_won : Outcome::right_won;
     }
-    writer_.finish(f);
+    if (Status written = writer_.finish(f); !written) return written.error();
     finished_ = true;
     return f;
 }

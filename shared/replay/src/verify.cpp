@@ -126,7 +126,7 @@ Status check_trailing_roster(const Replay& replay, const game::Match& match) {
     std::vector<bool> active(match.slot_count());
     for (game::Slot s = 0; s < active.size(); ++s)
         active[s] = match.active(s);
-    for (const RosterChange& c : replay.roster) {
+    for (const game::RosterChange& c : replay.roster) {
         if (c.tick <= match.tick()) continue;
         if (c.tick != match.tick() + 1)
             return fail("roster change at tick " + std::to_string(c.tick) + " past the end (tick " +
@@ -283,34 +283,38 @@ std::optional<Divergence> check_footer(const Replay& replay, const Footer& f,
 
 // From each keyframe alone, the following stretch must hash the same:
 // catches state that a keyframe or the hash leaves out. Counts the windows
-// that agree in `windows`; the first divergence.
-std::optional<Divergence> synctest(const Replay& replay, const VerifyOptions& options,
-                                   std::uint32_t& windows) {
+// that agree in `windows`; the first divergence, or the error when a
+// keyframe does not fit the match.
+Result<std::optional<Divergence>> synctest(const Replay& replay, const VerifyOptions& options,
+                                           std::uint32_t& windows) {
     const std::uint64_t last = replay.last_tick();
     const auto& keyframes = replay.keyframes;
     for (std::size_t k = 0; k < keyframes.size(); ++k) {
         const std::uint64_t from = keyframes[k].state.tick;
         const std::uint64_t to = k + 1 < keyframes.size() ? keyframes[k + 1].state.tick : last;
-        Resimulation window(replay, keyframes[k]);
+        Result<Resimulation> from_keyframe = Resimulation::from_keyframe(replay, keyframes[k]);
+        if (!from_keyframe) return from_keyframe.error();
+        Resimulation& window = *from_keyframe;
         for (std::uint64_t tick = from + 1; tick <= to; ++tick) {
             const Result<std::uint64_t> stepped = window.step();
             // A roster change the keyframe's match refuses: the keyframe disagrees.
             if (!stepped)
-                return Divergence{tick, 0, 0, from, {}, "synctest: " + stepped.error().message};
+                return std::optional<Divergence>(
+                    Divergence{tick, 0, 0, from, {}, "synctest: " + stepped.error().message});
             const std::uint64_t hash = *stepped;
             if (!replay.hash_agrees(tick, hash)) {
                 Divergence d{tick, replay.hash_after(tick), replay.kept(hash), from, {}, ""};
                 d.hash_bits = replay.tick_hash_bits;
                 d.what = "synctest: re-simulated from the keyframe at tick " +
                          std::to_string(from) + " alone, the hash differs";
-                return d;
+                return std::optional<Divergence>(std::move(d));
             }
             if (options.progress && tick % 4096 == 0)
                 options.progress(last + tick, ticks_in_all(replay, options));
         }
         ++windows;
     }
-    return std::nullopt;
+    return std::optional<Divergence>();
 }
 
 }  // namespace
@@ -318,28 +322,36 @@ std::optional<Divergence> synctest(const Replay& replay, const VerifyOptions& op
 VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
     VerifyReport report;
     const std::uint64_t last = replay.last_tick();
-    try {
-        Resimulation sim(replay);
-        report.divergence = check_every_tick(replay, options, sim, report);
-        if (report.divergence || report.inconsistency) return report;
-        if (auto possible = check_trailing_roster(replay, sim.match()); !possible) {
-            report.inconsistency = possible.error().message;
-            return report;
-        }
-        if (auto kept = check_keyframe_schedule(replay); !kept) {
-            report.divergence = Divergence{last, 0, 0, std::nullopt, {}, kept.error().message};
-            return report;
-        }
-        if (replay.footer) report.divergence = check_footer(replay, *replay.footer, sim.match());
-        if (report.divergence) return report;
-        if (options.synctest)
-            report.divergence = synctest(replay, options, report.synctest_windows);
-        if (report.divergence) return report;
-        const std::uint64_t total = ticks_in_all(replay, options);
-        if (options.progress) options.progress(total, total);
-    } catch (const InconsistentReplay& e) {  // the header's players
-        report.inconsistency = e.what();
+    Result<Resimulation> start = Resimulation::from_start(replay);
+    if (!start) {
+        report.inconsistency = start.error().message;
+        return report;
     }
+    Resimulation& sim = *start;
+    report.divergence = check_every_tick(replay, options, sim, report);
+    if (report.divergence || report.inconsistency) return report;
+    if (auto possible = check_trailing_roster(replay, sim.match()); !possible) {
+        report.inconsistency = possible.error().message;
+        return report;
+    }
+    if (auto kept = check_keyframe_schedule(replay); !kept) {
+        report.divergence = Divergence{last, 0, 0, std::nullopt, {}, kept.error().message};
+        return report;
+    }
+    if (replay.footer) report.divergence = check_footer(replay, *replay.footer, sim.match());
+    if (report.divergence) return report;
+    if (options.synctest) {
+        Result<std::optional<Divergence>> synced =
+            synctest(replay, options, report.synctest_windows);
+        if (!synced) {
+            report.inconsistency = synced.error().message;
+            return report;
+        }
+        report.divergence = *synced;
+    }
+    if (report.divergence) return report;
+    const std::uint64_t total = ticks_in_all(replay, options);
+    if (options.progress) options.progress(total, total);
     return report;
 }
 

@@ -28,8 +28,14 @@ struct ReplayWriter::File {
     File(const File&) = delete;
     File& operator=(const File&) = delete;
 
-    void write_chunk(std::span<const std::uint8_t> payload);
-    void flush();
+    Status write_chunk(std::span<const std::uint8_t> payload);
+    Status flush();
+    // Keeps the first error: the file reads up to its last good chunk.
+    void note(const Status& done) {
+        if (done || failed) return;
+        error = done.error().message;
+        failed = true;
+    }
 
     std::filesystem::path path;
     std::FILE* handle = nullptr;
@@ -47,8 +53,9 @@ std::function<int(const std::filesystem::path&)>& write_fault() {
     return fault;
 }
 
-[[noreturn]] void fail(const std::filesystem::path& path, const char* what) {
-    throw WriteError(path.string() + ": " + what + ": " + std::strerror(errno));
+// The OS's refusal (errno), naming the file.
+Error refused(const std::filesystem::path& path, const char* what) {
+    return fail(path.string() + ": " + what + ": " + std::strerror(errno));
 }
 
 // The injected fault, if any, as the errno the OS would have set.
@@ -100,22 +107,24 @@ void set_write_fault(std::function<int(const std::filesystem::path&)> fault) {
     write_fault() = std::move(fault);
 }
 
-void ReplayWriter::File::write_chunk(std::span<const std::uint8_t> payload) {
+Status ReplayWriter::File::write_chunk(std::span<const std::uint8_t> payload) {
     if (!handle) throw std::logic_error("replay: write after finish");
     std::array<std::uint8_t, detail::kChunkHeaderSize> head{};
     detail::put_u32(head.data(), static_cast<std::uint32_t>(payload.size()));
     detail::put_u64(head.data() + 4, detail::checksum(payload));
     // One buffered write per chunk, then a flush: a kill leaves whole chunks or a torn last one.
-    if (injected_fault(path)) fail(path, "cannot write the replay");
+    if (injected_fault(path)) return refused(path, "cannot write the replay");
     if (std::fwrite(head.data(), 1, head.size(), handle) != head.size() ||
         std::fwrite(payload.data(), 1, payload.size(), handle) != payload.size())
-        fail(path, "cannot write the replay");
-    if (std::fflush(handle) != 0) fail(path, "cannot flush the replay");
+        return refused(path, "cannot write the replay");
+    if (std::fflush(handle) != 0) return refused(path, "cannot flush the replay");
     bytes_written += head.size() + payload.size();
+    return {};
 }
 
-void ReplayWriter::File::flush() {
-    if (handle && std::fflush(handle) != 0) fail(path, "cannot flush the replay");
+Status ReplayWriter::File::flush() {
+    if (handle && std::fflush(handle) != 0) return refused(path, "cannot flush the replay");
+    return {};
 }
 
 ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work)
@@ -132,60 +141,54 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
                                     std::to_string(kFormatVersion));
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
     flatbuffers::FlatBufferBuilder b;
-    run([table = chunk_table(b, detail::encode(b, header)), format = format_version_](File& file) {
+    // An error is kept as write_error().
+    static_cast<void>(run([table = chunk_table(b, detail::encode(b, header)),
+                           format = format_version_](File& file) -> Status {
         // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
         // Creating a file can take a filesystem a millisecond: it is the file work's too.
         file.handle = std::fopen(file.path.c_str(), "wbx");
-        if (!file.handle) fail(file.path, "cannot create the replay");
+        if (!file.handle) return refused(file.path, "cannot create the replay");
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};
         std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
         detail::put_u32(preamble.data() + 8, format);
         if (injected_fault(file.path) ||
             std::fwrite(preamble.data(), 1, preamble.size(), file.handle) != preamble.size())
-            fail(file.path, "cannot write the replay");
+            return refused(file.path, "cannot write the replay");
         file.bytes_written += preamble.size();
-        file.write_chunk(chunk_payload(table, format, true));
-    });
+        return file.write_chunk(chunk_payload(table, format, true));
+    }));
 }
 
 ReplayWriter::~ReplayWriter() {
-    if (finished_) return;
-    try {
-        flush();
-    } catch (const std::exception&) {
-        // Nothing more can be saved; the file reads up to its last good chunk.
-    }
-    // The file closes when its last job has run.
+    // On an error nothing more can be saved: the file reads up to its last
+    // good chunk. It closes when its last job has run.
+    if (!finished_) static_cast<void>(flush());
 }
 
 std::uint64_t ReplayWriter::bytes_written() const {
     return file_->bytes_written;
 }
 
-std::optional<std::string> ReplayWriter::write_error() const {
-    if (!file_->failed) return std::nullopt;
-    return file_->error;
+Status ReplayWriter::write_error() const {
+    if (!file_->failed) return {};
+    return fail(file_->error);
 }
 
-void ReplayWriter::run(std::function<void(File&)> job) {
+Status ReplayWriter::run(std::function<Status(File&)> job) {
     if (finished_) throw std::logic_error("replay: write after finish");
-    if (const auto error = write_error()) throw WriteError(*error);
+    if (Status before = write_error(); !before) return before;
     if (!work_) {
-        job(*file_);  // a WriteError reaches the caller as it happens
-        return;
+        const Status done = job(*file_);
+        file_->note(done);
+        return done;
     }
     work_([file = file_, job = std::move(job)] {
-        if (file->failed) return;  // the file reads up to its last good chunk
-        try {
-            job(*file);
-        } catch (const WriteError& e) {
-            file->error = e.what();
-            file->failed = true;
-        }
+        if (!file->failed) file->note(job(*file));
     });
+    return {};
 }
 
-void ReplayWriter::add_roster(const RosterChange& change) {
+void ReplayWriter::add_roster(const game::RosterChange& change) {
     if (change.slot >= held_.size())
         throw std::invalid_argument("replay: roster slot out of range");
     if (pending_->empty()) pending_->first_tick = change.tick;
@@ -193,8 +196,8 @@ void ReplayWriter::add_roster(const RosterChange& change) {
     pending_->roster.push_back(change);
 }
 
-void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
-                            std::uint64_t hash, std::span<const game::MatchEvent> events) {
+Status ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
+                              std::uint64_t hash, std::span<const game::MatchEvent> events) {
     Pending& p = *pending_;
     if (p.empty()) p.first_tick = tick;
     if (tick != p.first_tick + p.hashes.size())
@@ -207,23 +210,21 @@ void ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> app
     }
     p.hashes.push_back(hash);
     p.events.insert(p.events.end(), events.begin(), events.end());
-    if (p.hashes.size() >= ticks_per_chunk_) flush();
+    if (p.hashes.size() >= ticks_per_chunk_) return flush();
+    return {};
 }
 
-void ReplayWriter::add_keyframe(const Keyframe& keyframe) {
-    flush();
+Status ReplayWriter::add_keyframe(const Keyframe& keyframe) {
+    if (Status flushed = flush(); !flushed) return flushed;
     flatbuffers::FlatBufferBuilder b;
-    run([table = chunk_table(b, detail::encode(b, keyframe)), format = format_version_](
-            File& file) { file.write_chunk(chunk_payload(table, format, true)); });
+    return run([table = chunk_table(b, detail::encode(b, keyframe)), format = format_version_](
+                   File& file) { return file.write_chunk(chunk_payload(table, format, true)); });
 }
 
-void ReplayWriter::flush() {
-    if (finished_) return;
+Status ReplayWriter::flush() {
+    if (finished_) return {};
     Pending& p = *pending_;
-    if (p.empty()) {
-        run([](File& file) { file.flush(); });
-        return;
-    }
+    if (p.empty()) return run([](File& file) { return file.flush(); });
     std::vector<std::uint8_t> payload;
     if (format_version_ < 2) {
         flatbuffers::FlatBufferBuilder b;
@@ -238,26 +239,31 @@ void ReplayWriter::flush() {
     p.hashes.clear();
     p.roster.clear();
     p.events.clear();
-    run([payload = std::move(payload)](File& file) { file.write_chunk(payload); });
+    return run([payload = std::move(payload)](File& file) { return file.write_chunk(payload); });
 }
 
-void ReplayWriter::finish(const Footer& footer) {
-    flush();
+Status ReplayWriter::finish(const Footer& footer) {
+    if (Status flushed = flush(); !flushed) return flushed;
     flatbuffers::FlatBufferBuilder b;
-    run([table = chunk_table(b, detail::encode(b, footer)), format = format_version_](File& file) {
-        file.write_chunk(chunk_payload(table, format, false));
+    const Status written = run([table = chunk_table(b, detail::encode(b, footer)),
+                                format = format_version_](File& file) -> Status {
+        if (Status chunk = file.write_chunk(chunk_payload(table, format, false)); !chunk)
+            return chunk;
         const int closed = std::fclose(file.handle);
         file.handle = nullptr;
-        if (closed != 0) fail(file.path, "cannot close the replay");
+        if (closed != 0) return refused(file.path, "cannot close the replay");
+        return {};
     });
+    if (!written) return written;
     finished_ = true;
+    return {};
 }
 
 void ReplayWriter::when_closed(WriteDone done) {
     if (!finished_) throw std::logic_error("replay: when_closed before finish");
     // Told whether the file is whole, even when a job before failed.
     auto tell = [file = file_, done = std::move(done)] {
-        done(file->failed ? std::optional<std::string>(file->error) : std::nullopt);
+        done(file->failed ? Status(fail(file->error)) : Status());
     };
     if (work_) {
         work_(std::move(tell));

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,7 @@ class TempFile {
 class RecordedMatch {
   public:
     RecordedMatch(const std::filesystem::path& path, game::Map map, std::uint64_t seed,
-                  const std::vector<PlayerInfo>& players,
+                  const std::vector<game::RosterEntry>& players,
                   std::uint32_t format_version = kFormatVersion)
         : match_(std::move(map), seed),
           recorder_(path, joined(match_, players), "replay tests", players, 0, format_version) {}
@@ -49,7 +50,8 @@ class RecordedMatch {
         match_.leave(slot);
     }
     void step(std::span<const game::Input> inputs) {
-        recorder_.stepped(match_, match_.step(inputs));
+        if (const Status recorded = recorder_.stepped(match_, match_.step(inputs)); !recorded)
+            throw std::runtime_error(recorded.error().message);
     }
     // Every slot's bot decides.
     void step_bots() {
@@ -58,11 +60,16 @@ class RecordedMatch {
             in[s] = game::bot_input(match_, s);
         step(in);
     }
-    Footer finish() { return recorder_.finish(match_); }
+    Footer finish() {
+        Result<Footer> footer = recorder_.finish(match_);
+        if (!footer) throw std::runtime_error(footer.error().message);
+        return *footer;
+    }
 
   private:
-    static const game::Match& joined(game::Match& match, const std::vector<PlayerInfo>& players) {
-        for (const PlayerInfo& p : players)
+    static const game::Match& joined(game::Match& match,
+                                     const std::vector<game::RosterEntry>& players) {
+        for (const game::RosterEntry& p : players)
             match.join(p.slot, p.name);
         return match;
     }

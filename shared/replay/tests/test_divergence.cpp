@@ -107,3 +107,28 @@ TEST_CASE("A replay that asks for the impossible is inconsistent, not divergent"
     CHECK(refused.error().message.find("tick " + std::to_string(r.roster[1].tick)) == 0);
     CHECK(sim.tick() == before);
 }
+
+TEST_CASE("A start the match refuses is the re-simulation's error, and verify's inconsistency") {
+    Replay r = recorded();
+    r.header.players[1].slot = r.header.players[0].slot;  // two players in one slot
+    const auto sim = Resimulation::from_start(r);
+    REQUIRE_FALSE(sim.ok());
+    CHECK(sim.error().message == "header players: join: slot is taken");
+    const VerifyReport report = verify(r);
+    REQUIRE(report.inconsistency.has_value());
+    CHECK(*report.inconsistency == sim.error().message);
+
+    Replay unplayable = recorded();
+    unplayable.header.map.puck_spawns.clear();
+    const auto no_map = Resimulation::from_start(unplayable);
+    REQUIRE_FALSE(no_map.ok());
+    CHECK(no_map.error().message.find("puck_spawns") != std::string::npos);
+    CHECK(verify(unplayable).inconsistency.has_value());
+
+    Replay bad_keyframe = recorded();
+    REQUIRE(bad_keyframe.keyframes.size() > 1);
+    bad_keyframe.keyframes[1].state.players.pop_back();
+    const auto from_keyframe = Resimulation::from_keyframe(bad_keyframe, bad_keyframe.keyframes[1]);
+    REQUIRE_FALSE(from_keyframe.ok());
+    CHECK(from_keyframe.error().message.find("keyframe at tick 300: restore:") == 0);
+}

@@ -115,7 +115,7 @@ MatchRow row_of(const fs::path& file, const replay::Replay& r) {
 }
 
 MatchRow row_of(const fs::path& file, const replay::Header& header,
-                std::span<const replay::RosterChange> roster,
+                std::span<const game::RosterChange> roster,
                 const std::optional<replay::Footer>& footer, std::uint64_t last_tick) {
     MatchRow row;
     row.file = file.filename().string();
@@ -150,9 +150,9 @@ MatchRow row_of(const fs::path& file, const replay::Header& header,
         const bool left = slot < header.map.team_size;
         row.players.push_back({slot, name, left ? "left" : "right", bot});
     };
-    for (const replay::PlayerInfo& p : header.players)
+    for (const game::RosterEntry& p : header.players)
         add(p.slot, p.name, p.bot);
-    for (const replay::RosterChange& c : roster)
+    for (const game::RosterChange& c : roster)
         if (c.join) add(c.slot, c.name, c.bot);
     return row;
 }

@@ -20,7 +20,7 @@ render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engin
     request.roster = options.roster;
     request.is_bot = [&engine, &m](game::Slot s) {
         // The header names the bots among the players it starts with.
-        for (const replay::PlayerInfo& p : engine.replay().header.players)
+        for (const game::RosterEntry& p : engine.replay().header.players)
             if (p.slot == s && p.name == m.name(s)) return p.bot;
         return false;
     };

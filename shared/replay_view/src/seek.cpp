@@ -113,9 +113,9 @@ std::uint64_t timeline_length(const replay::Replay& replay) {
 
 std::optional<game::Slot> find_player(const replay::Replay& replay, const std::string& name) {
     std::optional<game::Slot> found;
-    for (const replay::PlayerInfo& p : replay.header.players)
+    for (const game::RosterEntry& p : replay.header.players)
         if (p.name == name) found = p.slot;
-    for (const replay::RosterChange& c : replay.roster)
+    for (const game::RosterChange& c : replay.roster)
         if (c.join && c.name == name && !found) found = c.slot;
     return found;
 }

@@ -79,7 +79,7 @@ class LossyWorld {
           down_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           up_(static_cast<std::int64_t>(c.rtt_ms * 500.0), c.loss, rng_),
           transport_(*this),
-          server_(server_config(c), transport_, server::CookieJar{}, "lossy"),
+          server_(server_config(c), transport_, disk_, server::CookieJar{}, "lossy"),
           maps_(maps::MapLibrary(c.map_cache, c.client_has_maps
                                                       ? std::vector<std::filesystem::path>{kMaps}
                                                       : std::vector<std::filesystem::path>{})),
@@ -160,6 +160,7 @@ class LossyWorld {
     Pipe up_;
     Transport transport_;
     server::Endpoint client_at_;
+    server::InlineDiskWork disk_;
     server::Server server_;
     maps::LibraryMapStore maps_;  // the player's: before it
     Player player_;

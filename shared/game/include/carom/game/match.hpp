@@ -15,12 +15,14 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "carom/game/input.hpp"
 #include "carom/game/map.hpp"
 #include "carom/game/rng.hpp"
 #include "carom/physics/world.hpp"
+#include "carom/result.hpp"
 
 namespace carom::game {
 

@@ -84,9 +84,9 @@ class Replica {
     };
     Saved save() const;
     void back_to(const Saved& saved);
-    // False when a roster change does not fit the match.
+    // False when a roster change or a match start does not fit the match.
     bool step_to(const protocol::Update& update);
-    void start_match(const protocol::MatchStart& start);
+    bool start_match(const protocol::MatchStart& start);
     void note_sequence(std::uint64_t tick, std::uint32_t sequence);
     std::optional<std::uint32_t> sequence_at(std::uint64_t tick) const;
     void record_moment(std::uint64_t tick);

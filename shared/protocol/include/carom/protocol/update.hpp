@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "carom/game/match.hpp"
+#include "carom/game/tick_log.hpp"
 #include "carom/protocol/input_delta.hpp"
 #include "carom/result.hpp"
 #include "net_generated.h"
@@ -28,29 +29,12 @@ struct InputChange {
     friend bool operator==(const InputChange&, const InputChange&) = default;
 };
 
-// A join or leave before the step of `tick`.
-struct RosterChange {
-    std::uint64_t tick = 0;
-    game::Slot slot = 0;
-    bool join = false;
-    std::string name;  // join
-    bool bot = false;  // join
-    friend bool operator==(const RosterChange&, const RosterChange&) = default;
-};
-
-struct StartSlot {
-    game::Slot slot = 0;
-    std::string name;
-    bool bot = false;
-    friend bool operator==(const StartSlot&, const StartSlot&) = default;
-};
-
 // After the step of `tick`, the room's match is a new one of `seed` with
 // these slots joined, in this order.
 struct MatchStart {
     std::uint64_t tick = 0;
     std::uint64_t seed = 0;
-    std::vector<StartSlot> slots;
+    std::vector<game::RosterEntry> slots;
     friend bool operator==(const MatchStart&, const MatchStart&) = default;
 };
 
@@ -67,7 +51,7 @@ struct Update {
     // lost). Players only: a spectator's stream has none.
     std::uint32_t sequence_advance = 0;
     std::vector<InputChange> inputs;   // by tick, then slot
-    std::vector<RosterChange> roster;  // by tick, in the order applied
+    std::vector<game::RosterChange> roster;  // by tick, in the order applied
     std::optional<MatchStart> match_start;
     std::uint64_t halted_since = 0;  // 0: the room steps every tick
     std::optional<float> server_tick_ms;

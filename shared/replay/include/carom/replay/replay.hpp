@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "carom/game/match.hpp"
+#include "carom/game/tick_log.hpp"
 
 namespace carom::replay {
 
@@ -32,12 +33,6 @@ constexpr game::StaticsInHash statics_in_hash(std::uint32_t core_version) {
     return core_version < 3 ? game::StaticsInHash::streamed : game::StaticsInHash::folded;
 }
 
-struct PlayerInfo {
-    game::Slot slot = 0;
-    std::string name;
-    bool bot = false;
-};
-
 struct Header {
     std::uint32_t format_version = kFormatVersion;
     std::uint32_t core_version = kCoreVersion;
@@ -45,7 +40,7 @@ struct Header {
     game::Map map;
     std::uint32_t tick_rate = game::kTickRate;
     std::uint64_t seed = 0;
-    std::vector<PlayerInfo> players;  // in the match at tick 0
+    std::vector<game::RosterEntry> players;  // in the match at tick 0
     // The final whistle: ticks the finished match was shown before the
     // room moved on (not part of the simulation; for viewers).
     std::uint32_t final_pause_ticks = 0;
@@ -57,15 +52,6 @@ struct InputChange {
     std::uint64_t tick = 0;
     game::Slot slot = 0;
     game::Input input;
-};
-
-// Applied before the step of `tick`.
-struct RosterChange {
-    std::uint64_t tick = 0;
-    game::Slot slot = 0;
-    bool join = false;
-    std::string name;
-    bool bot = false;
 };
 
 struct Keyframe {
@@ -104,7 +90,7 @@ struct Replay {
     std::uint32_t tick_hash_bits = 64;
     std::vector<std::uint64_t> hashes;  // hashes[i]: of Match::state_hash() after tick i + 1
     std::vector<InputChange> inputs;    // by tick, then slot
-    std::vector<RosterChange> roster;   // by tick, in the order applied
+    std::vector<game::RosterChange> roster;  // by tick, in the order applied
     std::vector<game::MatchEvent> events;
     std::vector<Keyframe> keyframes;  // by tick
     std::optional<Footer> footer;

@@ -11,8 +11,8 @@
 
 namespace carom::replay {
 
-// The replay's start asks for something the match refuses (its header's
-// players, a keyframe): thrown by the constructors, which refuse it.
+// The replay's start asks for something the match refuses: what the
+// throwing constructors throw.
 class InconsistentReplay : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
@@ -22,9 +22,17 @@ class Resimulation {
   public:
     // From the start: the header's players join at tick 0. `map`, when
     // given, is the header's map already checked (a caller that restarts
-    // often, like a seek, checks it once); else it is checked here.
+    // often, like a seek, checks it once); else it is checked here. The
+    // error when the header's map is not playable or the match refuses its
+    // players.
+    static Result<Resimulation> from_start(const Replay& replay,
+                                           const game::CheckedMap* map = nullptr);
+    // From a keyframe alone (synctest, seeking); the error when the header's
+    // map is not playable or the keyframe's state does not fit it.
+    static Result<Resimulation> from_keyframe(const Replay& replay, const Keyframe& keyframe,
+                                              const game::CheckedMap* map = nullptr);
+    // from_start() and from_keyframe(), throwing their error as InconsistentReplay.
     explicit Resimulation(const Replay& replay, const game::CheckedMap* map = nullptr);
-    // From a keyframe alone (synctest, seeking).
     Resimulation(const Replay& replay, const Keyframe& keyframe,
                  const game::CheckedMap* map = nullptr);
 
@@ -37,6 +45,9 @@ class Resimulation {
     std::span<const game::MatchEvent> events() const { return events_; }
 
   private:
+    // `match` at `held`'s inputs, after tick `after_tick` of the replay.
+    Resimulation(const Replay& replay, game::Match match, std::vector<game::Input> held,
+                 std::uint64_t after_tick);
     void seek_streams(std::uint64_t after_tick);
 
     const Replay& replay_;

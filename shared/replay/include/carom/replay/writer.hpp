@@ -6,29 +6,25 @@
 //
 // The file's work (compressing a chunk, writing it, closing the file) runs in
 // the caller's thread, or, given a FileWork, wherever it runs its jobs: a
-// server's tick then only batches ticks, and a write error surfaces at the
-// writer's next call (or in finish()'s `done`).
+// server's tick then only batches ticks. The OS refusing to create, write or
+// flush the file (disk full, directory gone or read-only...) is an error
+// that names the file and the reason; it is the writer's from then on
+// (write_error(), and every later call's), and what was written before
+// reads up to its last whole chunk. Run in the caller's thread, it is the
+// error of the call that ran into it; given a FileWork, of the writer's
+// next call (or finish()'s `done`).
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "carom/replay/replay.hpp"
+#include "carom/result.hpp"
 
 namespace carom::replay {
-
-// The OS refused to create, write or flush the file (disk full, directory
-// gone or read-only...): what was written before reads up to its last whole
-// chunk. The message names the file and the reason.
-class WriteError : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
 
 // Fault injection for tests: called with the file's path before every write
 // to the OS; a non-zero errno fails that write as the OS would have (ENOSPC,
@@ -38,31 +34,33 @@ void set_write_fault(std::function<int(const std::filesystem::path&)> fault);
 // Runs a writer's file jobs, one at a time, in the order given (a background
 // thread's queue); empty: the caller runs them itself.
 using FileWork = std::function<void(std::function<void()> job)>;
-// The file is closed, whole (nullopt) or not (the first write error).
-using WriteDone = std::function<void(const std::optional<std::string>& error)>;
+// The file is closed, whole (ok) or not (the first write error).
+using WriteDone = std::function<void(const Status& closed)>;
 
 class ReplayWriter {
   public:
     // Creates the file (never over an existing one) and writes the preamble
     // and header, in the header's format version (kFormatVersion unless a
-    // test asks for an older one). Throws WriteError naming the file and the
-    // reason (given a FileWork, at a later call: the file work creates it).
+    // test asks for an older one). When it cannot, write_error() says why
+    // (given a FileWork, once the file work has tried).
     ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work = {});
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
     ReplayWriter& operator=(const ReplayWriter&) = delete;
 
     // Before the step of `tick`.
-    void add_roster(const RosterChange& change);
+    void add_roster(const game::RosterChange& change);
     // After the step of `tick` (ticks count up from 1 without gaps):
     // `applied[slot]` is the input the match applied (idle for empty slots).
-    void add_tick(std::uint64_t tick, std::span<const game::Input> applied, std::uint64_t hash,
-                  std::span<const game::MatchEvent> events);
-    void add_keyframe(const Keyframe& keyframe);
+    // The write error, when the tick completes a chunk (flush()).
+    Status add_tick(std::uint64_t tick, std::span<const game::Input> applied, std::uint64_t hash,
+                    std::span<const game::MatchEvent> events);
+    Status add_keyframe(const Keyframe& keyframe);
     // Writes what is pending as a chunk and hands it to the OS.
-    void flush();
-    // Flushes, writes the footer and closes the file.
-    void finish(const Footer& footer);
+    Status flush();
+    // Flushes, writes the footer and closes the file; the writer takes no
+    // more. On a write error it is not finished.
+    Status finish(const Footer& footer);
     // After finish(): `done` runs where the file's work does, once the file is closed.
     void when_closed(WriteDone done);
 
@@ -70,14 +68,14 @@ class ReplayWriter {
     // What reached the OS so far (the file's work may still have chunks to write).
     std::uint64_t bytes_written() const;
     // The first write error of the file's work, once it has run into one.
-    std::optional<std::string> write_error() const;
+    Status write_error() const;
 
   private:
     struct Pending;
     struct File;
-    // Runs `job` on the file where its work runs; throws the WriteError of
-    // an earlier job that failed.
-    void run(std::function<void(File&)> job);
+    // Runs `job` on the file where its work runs; the error of an earlier
+    // job that failed (then `job` does not run), or of `job` when it runs here.
+    Status run(std::function<Status(File&)> job);
 
     std::filesystem::path path_;
     std::shared_ptr<File> file_;  // shared with the jobs not yet run

@@ -53,7 +53,7 @@ MatchRow row_of(const std::filesystem::path& file, const replay::Replay& replay)
 // a match it just finished on its tick thread, and reading a ten-minute
 // replay back took about 10 ms.
 MatchRow row_of(const std::filesystem::path& file, const replay::Header& header,
-                std::span<const replay::RosterChange> roster,
+                std::span<const game::RosterChange> roster,
                 const std::optional<replay::Footer>& footer, std::uint64_t last_tick);
 
 struct FindQuery {
