@@ -16,7 +16,7 @@ packages=(
   flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev
   libasio-dev libsodium-dev libfmt-dev libzstd-dev libsqlite3-dev
   libncurses-dev tmux kitty xvfb xdotool python3 python3-pip python3-setuptools python3-wheel
-  pkg-config libcpp-httplib-dev libboost-dev libssl-dev openssl help2man systemd
+  pkg-config libcpp-httplib-dev libboost-dev libssl-dev openssl curl help2man systemd
   libclang-rt-14-dev
 )
 case "${1:-}" in

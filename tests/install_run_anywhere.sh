@@ -78,4 +78,20 @@ done
   fail "carom-replay html from the installed viewer"
 grep -q "the viewer of $prefix/share/carom/web" "$work/html.log" || fail "html did not take the installed viewer"
 grep -q 'id="carom-wasm"' "$work/custom.html" || fail "the page holds no WebAssembly"
+
+# The play page, installed beside the programs, served by the installed server at /.
+for f in play.html play.js carom-play.js carom-play.wasm; do
+  [[ -s $prefix/share/carom/web/$f ]] || fail "share/carom/web/$f not installed (make web first)"
+done
+rm -f "$work/ready.json"
+"$prefix/bin/carom-server" --bind 127.0.0.1 --port 0 --http 127.0.0.1:0 \
+  --ready-file "$work/ready.json" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 1 200); do [[ -s $work/ready.json ]] && break; sleep 0.05; done
+http_port=$(sed -E 's/.*"http_port":([0-9]+).*/\1/' "$work/ready.json")
+curl -fsS "http://127.0.0.1:$http_port/" | grep -q 'carom-play.js' || fail "/ is not the play page"
+curl -fsS -o /dev/null -w '%{content_type}' "http://127.0.0.1:$http_port/carom-play.wasm" |
+  grep -q 'application/wasm' || fail "carom-play.wasm is not served as application/wasm"
+grep -q "and the play page" "$work/server.log" || fail "the server did not find the installed page"
+kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
 echo "installed to $prefix and ran from /: ok"

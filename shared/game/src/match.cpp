@@ -81,7 +81,7 @@ CheckedMap::CheckedMap(Map map) {
 }
 
 Result<CheckedMap> CheckedMap::check(Map map) {
-    if (const Status valid = validate(map); !valid) return valid.error();
+    if (const Status valid = validate(map); !valid) return valid.error_in("map " + map.name);
     return CheckedMap(std::make_shared<const Map>(std::move(map)));
 }
 

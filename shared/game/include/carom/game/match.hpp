@@ -100,8 +100,7 @@ class CheckedMap {
   public:
     // Throws std::invalid_argument with "field: reason" when the map is not playable.
     explicit CheckedMap(Map map);
-    // The same check, for a map from outside (a file, the wire): the error
-    // is validate()'s, "field: reason".
+    // The map checked, or why it is not playable ("map NAME: field: reason").
     static Result<CheckedMap> check(Map map);
     const Map& get() const { return *map_; }
 
