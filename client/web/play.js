@@ -9,6 +9,7 @@
 Object.assign(S, {
   info: struct('carom_client_info'),
   config: struct('carom_client_config'),
+  matchInfo: struct('carom_match_info'),
 });
 const CLIENT_STATE = ABI.enums.carom_client_state;
 const KEYS = ABI.enums.carom_key;
@@ -375,6 +376,15 @@ async function main() {
       if (!i) return null;
       const out = {};
       for (const [k, v] of Object.entries(i)) out[k] = typeof v === 'bigint' ? Number(v) : v;
+      return out;
+    },
+    // The copy of the match (carom_match_info: its tick, phase, score), or null.
+    match: () => {
+      const match = client ? carom.m._carom_client_match(client) : 0;
+      if (match === 0) return null;
+      const out = {};
+      for (const [k, v] of Object.entries(carom.get('carom_match_get_info', S.matchInfo, match)))
+        out[k] = typeof v === 'bigint' ? Number(v) : v;
       return out;
     },
     status: () => status,
