@@ -163,6 +163,16 @@ async function main() {
     // ---- A player by link, keys held and tapped, 30 s of sound copy ----------
     const keys = async () => {
       const context = await newContext();
+      // When the page last heard from the server: its copy's tick is that old.
+      await context.addInitScript(() => {
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          constructor(...args) {
+            super(...args);
+            this.addEventListener('message', () => { window.lastMessageAt = performance.now(); });
+          }
+        };
+      });
       const page = await open(context, arena.url('?room=1&name=ann'));
       const joined = await until(page, 'the page holds the match', (i) => i.has_state);
       check(joined.room === 1 && joined.slot >= 0, `keys: the link joins room 1 as a player (slot ${joined.slot})`);
@@ -171,7 +181,8 @@ async function main() {
         window.keyLog = [];
         const note = (e) => {
           const m = window.carom.match();
-          window.keyLog.push({ key: e.key, type: e.type, tick: m ? m.tick : -1, rtt: window.carom.info().rtt_ms });
+          window.keyLog.push({ key: e.key, type: e.type, tick: m ? m.tick : -1, rtt: window.carom.info().rtt_ms,
+            stamp: e.timeStamp, handled: performance.now(), heard: window.lastMessageAt });
         };
         addEventListener('keydown', note);
         addEventListener('keyup', note);
@@ -335,20 +346,31 @@ async function main() {
       `keys: ann's 50 ms tap of w: ${len(w).join(', ')} ticks toward +y (3 ± 2)`);
     // Each input starts where the page's copy was when its key went down
     // plus a round trip (the copy lags the server by the way down, the input
-    // takes the way up) and two ticks (the page's next tick sends it, the
-    // server's next tick applies it), ± 2.
+    // takes the way up), two ticks (the page's next tick sends it, the
+    // server's next tick applies it), and what the page's own delays add
+    // (the copy's age since the last message, the event's wait to be
+    // handled), ± 2; and the two inputs start as far apart as the keys went down.
     const at = (key) => (results.keyLog || []).find((e) => e.key === key && e.type === 'keydown');
+    const ticksOf = (ms) => Math.ceil(Math.max(ms, 0) / TICK_MS);
     for (const [key, run] of [['d', d], ['w', w]]) {
       const e = at(key);
       if (!e || run.length === 0) {
         check(false, `keys: ${key}'s keydown was seen by the page and its input recorded`);
         continue;
       }
-      const expected = Math.ceil(Math.max(e.rtt, 0) / TICK_MS) + 2;
+      const expected = ticksOf(e.rtt) + 2;
+      const late = ticksOf(e.handled - e.heard) + ticksOf(e.handled - e.stamp);
       const offset = run[0][0] - e.tick;
-      check(Math.abs(offset - expected) <= 2,
+      check(offset >= expected - 2 - late && offset <= expected + late + 2,
         `keys: ${key}'s input starts at tick ${run[0][0]}, the page's copy was at ${e.tick} on keydown ` +
-        `(offset ${offset}, expected ${expected} ± 2: round trip ${e.rtt.toFixed(1)} ms)`);
+        `(offset ${offset}, expected ${expected} ± 2, + ${late} of the page's delays: round trip ${e.rtt.toFixed(1)} ms)`);
+    }
+    const kd = at('d');
+    const kw = at('w');
+    if (kd && kw && d.length > 0 && w.length > 0) {
+      const apart = (kw.stamp - kd.stamp) / TICK_MS;
+      check(Math.abs(w[0][0] - d[0][0] - apart) <= 2,
+        `keys: the inputs start ${w[0][0] - d[0][0]} ticks apart, the keydowns ${apart.toFixed(1)} ticks (± 2)`);
     }
   }
   const crowdFiles = replayOf(arena, 0);
