@@ -8,8 +8,10 @@
 //     framing + TCP/IP headers, estimated from the messages counted), against
 //     carom-loadgen's UDP payload + UDP/IP headers;
 //   - the page's CPU: Chrome's Performance.getMetrics (TaskDuration,
-//     ScriptDuration) over the same seconds, as a % of one core, for a player
-//     and for a spectator following the match;
+//     ScriptDuration) over the same seconds, as a % of one core (the
+//     main thread's busy time, not CPU time: on a loaded machine it grows),
+//     for a spectator alone in the browser, then for the players and a
+//     spectator of the 4 v 4;
 //   - from opening / to the first accepted input: the timeline and its
 //     round trips.
 //   NODE_PATH=/usr/local/lib/carom-web/node_modules node bench/web/play.js \
@@ -179,6 +181,20 @@ async function main() {
 
     // ---- A 4 v 4 of four pages and four UDP clients, and a spectator --------
     const server = await startServer(path.join(work, 'crowd'), ['--bots', '--rooms', '1']);
+    // A spectator alone in the browser first, following the bots' match.
+    {
+      const alone = await open(server.url('?room=0&name=solo&spectate=1'));
+      await until(alone, (i) => i.has_state);
+      const a = await metrics(alone);
+      await sleep(SECONDS * 1000);
+      const b = await metrics(alone);
+      const s = b.Timestamp - a.Timestamp;
+      out.cpu_alone = {
+        spectator_task_pct: 100 * (b.TaskDuration - a.TaskDuration) / s,
+        spectator_script_pct: 100 * (b.ScriptDuration - a.ScriptDuration) / s,
+      };
+      await alone.context.close();
+    }
     const players = [];
     for (const name of ['pia', 'pat', 'pem', 'pol']) players.push(await open(server.url(`?room=0&name=${name}`)));
     const watcher = await open(server.url('?room=0&name=sam&spectate=1'));
@@ -271,6 +287,8 @@ async function main() {
     `(script ${f1(out.cpu.player_script_pct)} %, style and layout ${f1(out.cpu.player_layout_pct)} %), ` +
     `spectator ${f1(out.cpu.spectator_task_pct)} % (script ${f1(out.cpu.spectator_script_pct)} %, ` +
     `style and layout ${f1(out.cpu.spectator_layout_pct)} %)`);
+  console.log(`  a spectator alone in the browser: ${f1(out.cpu_alone.spectator_task_pct)} % of a core ` +
+    `(script ${f1(out.cpu_alone.spectator_script_pct)} %)`);
   const O = out.open;
   const ws = O.ws;
   const opened = ws.find((m) => m.dir === 'open');
