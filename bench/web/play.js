@@ -311,6 +311,7 @@ async function main() {
     if (turns >= 8) break;
   }
   console.log(`  the socket's first exchanges (reply time, size): ${turnLog.join('; ')}`);
+  console.log(`  the socket's first messages: ${ws.slice(0, 24).map((m) => `${m.dir} ${f1(m.t)} ${m.size}`).join(', ')}`);
   console.log(JSON.stringify(out));
 }
 
