@@ -9,6 +9,7 @@
 Object.assign(S, {
   info: struct('carom_client_info'),
   config: struct('carom_client_config'),
+  matchInfo: struct('carom_match_info'),
 });
 const CLIENT_STATE = ABI.enums.carom_client_state;
 const KEYS = ABI.enums.carom_key;
@@ -19,6 +20,12 @@ const MAX_DATAGRAM = ABI.defines.CAROM_MAX_DATAGRAM;
 const MAX_CATCH_UP = 4;
 
 const $ = (id) => document.getElementById(id);
+// Text that changed is written, else left alone: no style and layout work
+// every frame for the same words.
+const setText = (id, text) => {
+  const e = $(id);
+  if (e.textContent !== text) e.textContent = text;
+};
 const params = new URLSearchParams(location.search);
 const now = () => BigInt(Math.floor(performance.now()));
 
@@ -104,6 +111,7 @@ async function main() {
   let pages = null;     // the pages of the query under way
   let lastInfo = null;
   let showRoster = false;
+  let netShownAt = -Infinity;  // performance.now() of the last network line
   const firstInputAt = { sent: null, accepted: null };
   let ws = null;
 
@@ -286,14 +294,18 @@ async function main() {
       carom.call('carom_client_scene', client, now(), disksAt, capacity, sizeAt, hudAt);
       const n = Math.min(new DataView(m.HEAPU8.buffer).getUint32(sizeAt, true), capacity);
       const hud = carom.read(S.hud, hudAt);
-      $('score').textContent = `${hud.score[0]} : ${hud.score[1]}`;
-      $('clock').textContent = hud.clock;
-      $('phase').textContent = hud.phase_text;
-      $('title').textContent = `carom: ${i.map_name || 'joining'}` +
-        (i.slot >= 0 ? `, you: ${i.team === 0 ? 'left' : 'right'}` : i.state === CLIENT_STATE.CAROM_CLIENT_CONNECTED ? ', watching' : '');
-      $('net').textContent = i.rtt_ms >= 0
-        ? `ping ${i.rtt_ms.toFixed(0)} ms, in ${i.bytes_in} B, out ${i.bytes_out} B, resyncs ${i.resyncs}`
-        : hud.phase_text;
+      setText('score', `${hud.score[0]} : ${hud.score[1]}`);
+      setText('clock', hud.clock);
+      setText('phase', hud.phase_text);
+      setText('title', `carom: ${i.map_name || 'joining'}` +
+        (i.slot >= 0 ? `, you: ${i.team === 0 ? 'left' : 'right'}` : i.state === CLIENT_STATE.CAROM_CLIENT_CONNECTED ? ', watching' : ''));
+      // The counters move every tick: the line is rewritten four times a second.
+      if (performance.now() >= netShownAt + 250) {
+        netShownAt = performance.now();
+        setText('net', i.rtt_ms >= 0
+          ? `ping ${i.rtt_ms.toFixed(0)} ms, in ${i.bytes_in} B, out ${i.bytes_out} B, resyncs ${i.resyncs}`
+          : hud.phase_text);
+      }
       if (!field || n === 0 && !i.has_state) {
         canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
         return;
@@ -304,8 +316,10 @@ async function main() {
         if (d.slot >= 0 && match !== 0) d.name = carom.get('carom_match_player', S.player, match, d.slot).name;
       }
       draw(canvas, field, { disks, hud });
+      // An embedding page (a benchmark) may follow what each frame drew.
+      if (window.carom.onFrame) window.carom.onFrame({ disks, hud, slot: i.slot });
       $('roster').hidden = !showRoster;
-      if (showRoster) $('roster').textContent = rosterText();
+      if (showRoster) setText('roster', rosterText());
     } finally {
       m._free(hudAt);
       m._free(disksAt);
@@ -377,7 +391,17 @@ async function main() {
       for (const [k, v] of Object.entries(i)) out[k] = typeof v === 'bigint' ? Number(v) : v;
       return out;
     },
+    // The copy of the match (carom_match_info: its tick, phase, score), or null.
+    match: () => {
+      const match = client ? carom.m._carom_client_match(client) : 0;
+      if (match === 0) return null;
+      const out = {};
+      for (const [k, v] of Object.entries(carom.get('carom_match_get_info', S.matchInfo, match)))
+        out[k] = typeof v === 'bigint' ? Number(v) : v;
+      return out;
+    },
     status: () => status,
+    onFrame: null,  // called with each frame's { disks, hud, slot } once drawn
   };
 
   $('name').value = params.get('name') || localStorage.getItem('carom-name') || '';

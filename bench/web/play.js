@@ -1,0 +1,318 @@
+// What the play page costs, in one run on loopback (figures, not a test):
+//   - keydown → the first drawn frame whose predicted own disk has moved (in
+//     the model: the scene's own disk, not its pixels), from the event's
+//     timeStamp inside the page: p50/p95 in ms and in frames;
+//   - bytes per browser client in a 4 v 4 at 60 Hz (four pages and four
+//     carom-loadgen UDP clients in one room): the client's payload
+//     (carom_client_info's bytes) and on the wire (payload + WebSocket
+//     framing + TCP/IP headers, estimated from the messages counted), against
+//     carom-loadgen's UDP payload + UDP/IP headers;
+//   - the page's CPU: Chrome's Performance.getMetrics (TaskDuration,
+//     ScriptDuration) over the same seconds, as a % of one core (the
+//     main thread's busy time, not CPU time: on a loaded machine it grows),
+//     for a spectator alone in the browser, then for the players and a
+//     spectator of the 4 v 4;
+//   - from opening / to the first accepted input: the timeline and its
+//     round trips.
+//   NODE_PATH=/usr/local/lib/carom-web/node_modules node bench/web/play.js \
+//     build/release/server/carom-server build/release/tools/loadgen/carom-loadgen \
+//     build/web/client/web [SECONDS] [PRESSES]
+'use strict';
+const { chromium } = require('playwright-core');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const [serverBin, loadgenBin, pageDir, secondsText = '20', pressesText = '60'] = process.argv.slice(2);
+if (!pageDir) {
+  console.error('usage: node play.js CAROM_SERVER CAROM_LOADGEN PAGE_DIR [SECONDS] [PRESSES]');
+  process.exit(2);
+}
+const SECONDS = Number(secondsText);
+const PRESSES = Number(pressesText);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+// Per message on the wire, besides its payload: IPv4 (20) + TCP with
+// timestamps (32) a segment, one message a segment (TCP_NODELAY; ACKs ride
+// on the other way's messages at 60 Hz); WebSocket's header is 2 bytes up
+// to 125 of payload and 4 up to 65535, plus the 4-byte mask from the page.
+const TCP_IP = 52;
+const UDP_IP = 28;
+const wsHeader = (size, masked) => (size <= 125 ? 2 : 4) + (masked ? 4 : 0);
+
+async function startServer(dir, args) {
+  fs.mkdirSync(dir, { recursive: true });
+  const ready = path.join(dir, 'ready.json');
+  const child = spawn(serverBin, ['--bind', '127.0.0.1', '--port', '0', '--http', '127.0.0.1:0',
+    '--web-dir', pageDir, '--ready-file', ready, '--replay-dir', path.join(dir, 'replays'),
+    '--max-sessions-per-ip', '64', ...args], { stdio: 'ignore' });
+  for (let i = 0; i < 200 && !fs.existsSync(ready); ++i) await sleep(50);
+  const ports = JSON.parse(fs.readFileSync(ready, 'utf8'));
+  return {
+    udp: ports.port,
+    url: (query) => `http://127.0.0.1:${ports.http_port}/${query}`,
+    stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }),
+  };
+}
+
+// Before the page's scripts: every WebSocket message counted, with its size
+// and time (performance.now()), and when the first frame drew a state.
+function watchSocket() {
+  window.wsLog = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.wsLog.push({ t: performance.now(), dir: 'open-start', size: 0 });
+      this.addEventListener('open', () => window.wsLog.push({ t: performance.now(), dir: 'open', size: 0 }));
+      this.addEventListener('message', (e) => window.wsLog.push({ t: performance.now(), dir: 'in', size: e.data.byteLength }));
+    }
+    send(data) {
+      window.wsLog.push({ t: performance.now(), dir: 'out', size: data.byteLength });
+      super.send(data);
+    }
+  };
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'carom-play-bench-'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CAROM_CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // Each page in its own context: its own renderer, so its metrics are its own.
+  const open = async (url) => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(watchSocket);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await page.goto(url);
+    return { context, page, cdp };
+  };
+  const info = (p) => p.page.evaluate(() => window.carom && window.carom.info());
+  const until = async (p, test, ms = 20000) => {
+    const end = Date.now() + ms;
+    for (;;) {
+      const i = await info(p);
+      if (i && test(i)) return i;
+      if (Date.now() > end) throw new Error(`not within ${ms} ms: ${JSON.stringify(i)}`);
+      await sleep(50);
+    }
+  };
+  const metrics = async (p) => Object.fromEntries((await p.cdp.send('Performance.getMetrics')).metrics
+    .map((m) => [m.name, m.value]));
+  const out = {};
+  try {
+    // ---- Latency: a room without bots, the measured page and one other ------
+    const quiet = await startServer(path.join(work, 'quiet'), ['--rooms', '1']);
+    const me = await open(quiet.url('?room=0&name=lat'));
+    const other = await open(quiet.url('?room=0&name=mate'));
+    const joined = await until(me, (i) => i.has_state);
+    await until(other, (i) => i.has_state);
+    // Open → holding the match, in the page's clock (0: the navigation).
+    out.open = await me.page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const res = performance.getEntriesByType('resource').map((r) => ({ name: r.name.split('/').pop(), start: r.startTime, end: r.responseEnd }));
+      return { nav: { start: nav.startTime, response: nav.responseEnd, dom: nav.domContentLoadedEventEnd }, res, ws: window.wsLog };
+    });
+    // A press from rest is measured; a disk still gliding would move anyway,
+    // so the disk must drift less than a tenth of what one tick of input
+    // moves it (about 0.015 map units), and its drift is taken out.
+    await me.page.evaluate(() => {
+      window.lat = { pending: null, samples: [], last: null, v: { x: 0, y: 0 }, key: null };
+      const L = window.lat;
+      const DIR = { d: [1, 0], a: [-1, 0], w: [0, 1], s: [0, -1] };
+      window.carom.onFrame = ({ disks, slot }) => {
+        const own = disks.find((d) => d.slot === slot);
+        if (!own) return;
+        const at = performance.now();
+        if (L.last) L.v = { x: own.x - L.last.x, y: own.y - L.last.y };
+        if (L.pending) {
+          const p = L.pending;
+          ++p.frames;
+          const dx = own.x - (p.x + p.v.x * p.frames);
+          const dy = own.y - (p.y + p.v.y * p.frames);
+          if (dx * p.dir[0] + dy * p.dir[1] > 0.004) {
+            L.samples.push({ ms: at - p.t, frames: p.frames });
+            L.pending = null;
+          } else if (p.frames > 60) {
+            L.pending = null;  // never seen to move: not counted
+          }
+        }
+        L.last = { x: own.x, y: own.y };
+      };
+      window.lat.atRest = () => L.last !== null && Math.hypot(L.v.x, L.v.y) < 0.0015;
+      addEventListener('keydown', (e) => {
+        if (!L.last || e.repeat || !(e.key in DIR)) return;
+        // From the event's time; the disk as the last frame drew it, and its drift.
+        L.pending = { t: e.timeStamp, x: L.last.x, y: L.last.y, v: L.v, dir: DIR[e.key], frames: 0 };
+      });
+    });
+    let unsettled = 0;
+    for (let k = 0; k < PRESSES; ++k) {
+      const settled = await me.page.waitForFunction(() => window.lat.atRest(), null, { timeout: 6000 })
+        .then(() => true, () => false);
+      if (!settled) {
+        ++unsettled;
+        continue;
+      }
+      // A short tap, and its opposite next: the disk comes back to rest soon.
+      const key = ['d', 'a', 'w', 's'][k % 4];
+      await me.page.keyboard.down(key);
+      await sleep(40);
+      await me.page.keyboard.up(key);
+      await sleep(150);
+    }
+    await sleep(300);
+    const lat = await me.page.evaluate(() => window.lat.samples);
+    out.latency = {
+      presses: PRESSES, measured: lat.length, unsettled, slot: joined.slot,
+      ms_p50: quantile(lat.map((s) => s.ms), 0.5), ms_p95: quantile(lat.map((s) => s.ms), 0.95),
+      frames_p50: quantile(lat.map((s) => s.frames), 0.5), frames_p95: quantile(lat.map((s) => s.frames), 0.95),
+    };
+    for (const p of [me, other]) await p.context.close();
+    await quiet.stop();
+
+    // ---- A 4 v 4 of four pages and four UDP clients, and a spectator --------
+    const server = await startServer(path.join(work, 'crowd'), ['--bots', '--rooms', '1']);
+    // A spectator alone in the browser first, following the bots' match.
+    {
+      const alone = await open(server.url('?room=0&name=solo&spectate=1'));
+      await until(alone, (i) => i.has_state);
+      const a = await metrics(alone);
+      await sleep(SECONDS * 1000);
+      const b = await metrics(alone);
+      const s = b.Timestamp - a.Timestamp;
+      out.cpu_alone = {
+        spectator_task_pct: 100 * (b.TaskDuration - a.TaskDuration) / s,
+        spectator_script_pct: 100 * (b.ScriptDuration - a.ScriptDuration) / s,
+      };
+      await alone.context.close();
+    }
+    const players = [];
+    for (const name of ['pia', 'pat', 'pem', 'pol']) players.push(await open(server.url(`?room=0&name=${name}`)));
+    const watcher = await open(server.url('?room=0&name=sam&spectate=1'));
+    for (const p of [...players, watcher]) await until(p, (i) => i.has_state);
+    const loadgen = spawn(loadgenBin, ['--server', `127.0.0.1:${server.udp}`, '--clients', '4', '--rooms', '1',
+      '--seconds', String(SECONDS + 4), '--json', '--map-cache', path.join(work, 'maps')], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let loadText = '';
+    loadgen.stdout.on('data', (d) => { loadText += d; });
+    const loadDone = new Promise((resolve) => loadgen.on('exit', resolve));
+    await sleep(2000);  // the UDP clients in (8 players: no bot left)
+    const snap = async () => Promise.all([...players, watcher].map(async (p) => ({
+      info: await info(p), metrics: await metrics(p),
+      ws: await p.page.evaluate(() => ({ n: window.wsLog.length })),
+    })));
+    const a = await snap();
+    await sleep(SECONDS * 1000);
+    const b = await snap();
+    const logs = await Promise.all([...players, watcher].map((p, k) =>
+      p.page.evaluate((from) => window.wsLog.slice(from), a[k].ws.n)));
+    await loadDone;
+    const load = JSON.parse(loadText);
+    const seconds = (k) => b[k].metrics.Timestamp - a[k].metrics.Timestamp;
+    const per = (k) => {
+      const msgs = logs[k];
+      const down = msgs.filter((m) => m.dir === 'in');
+      const up = msgs.filter((m) => m.dir === 'out');
+      const s = seconds(k);
+      const sum = (xs, f) => xs.reduce((acc, m) => acc + f(m), 0);
+      return {
+        slot: b[k].info.slot,
+        payload_down_Bps: (b[k].info.bytes_in - a[k].info.bytes_in) / s,
+        payload_up_Bps: (b[k].info.bytes_out - a[k].info.bytes_out) / s,
+        msgs_down_per_s: down.length / s,
+        msgs_up_per_s: up.length / s,
+        wire_down_Bps: sum(down, (m) => m.size + wsHeader(m.size, false) + TCP_IP) / s,
+        wire_up_Bps: sum(up, (m) => m.size + wsHeader(m.size, true) + TCP_IP) / s,
+        cpu_task_pct: 100 * (b[k].metrics.TaskDuration - a[k].metrics.TaskDuration) / s,
+        cpu_script_pct: 100 * (b[k].metrics.ScriptDuration - a[k].metrics.ScriptDuration) / s,
+        cpu_layout_pct: 100 * (b[k].metrics.LayoutDuration + b[k].metrics.RecalcStyleDuration -
+          a[k].metrics.LayoutDuration - a[k].metrics.RecalcStyleDuration) / s,
+        resyncs: b[k].info.resyncs, failures: b[k].info.state_check_failures,
+      };
+    };
+    const pages = [0, 1, 2, 3].map(per);
+    const mean = (f) => pages.reduce((acc, p) => acc + f(p), 0) / pages.length;
+    const spectator = per(4);
+    const udpUp = mean((p) => p.msgs_up_per_s);  // the same client sends the same datagrams
+    out.bytes = {
+      seconds: SECONDS,
+      browser: {
+        payload_down_Bps: mean((p) => p.payload_down_Bps), payload_up_Bps: mean((p) => p.payload_up_Bps),
+        wire_down_Bps: mean((p) => p.wire_down_Bps), wire_up_Bps: mean((p) => p.wire_up_Bps),
+        msgs_down_per_s: mean((p) => p.msgs_down_per_s), msgs_up_per_s: udpUp,
+        resyncs: pages.map((p) => p.resyncs), failures: pages.map((p) => p.failures),
+      },
+      udp: {
+        payload_down_Bps: load.bytes_per_s.in_client_mean, payload_up_Bps: load.bytes_per_s.out_client_mean,
+        updates_per_s: load.updates_per_s.client_mean,
+        wire_down_Bps: load.bytes_per_s.in_client_mean + UDP_IP * load.updates_per_s.client_mean,
+        wire_up_Bps: load.bytes_per_s.out_client_mean + UDP_IP * udpUp,
+        ok: load.ok,
+      },
+    };
+    out.cpu = {
+      player_task_pct: mean((p) => p.cpu_task_pct), player_script_pct: mean((p) => p.cpu_script_pct),
+      player_layout_pct: mean((p) => p.cpu_layout_pct), spectator_layout_pct: spectator.cpu_layout_pct,
+      spectator_task_pct: spectator.cpu_task_pct, spectator_script_pct: spectator.cpu_script_pct,
+    };
+    for (const p of [...players, watcher]) await p.context.close();
+    await server.stop();
+  } finally {
+    await browser.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+
+  const f1 = (x) => x.toFixed(1);
+  const L = out.latency;
+  console.log(`keydown → first drawn frame with the own disk moved (${L.measured} of ${L.presses} presses, ` +
+    `${L.unsettled} skipped: the disk not at rest): p50 ${f1(L.ms_p50)} ms / ${L.frames_p50} frames, ` +
+    `p95 ${f1(L.ms_p95)} ms / ${L.frames_p95} frames`);
+  const B = out.bytes;
+  console.log(`bytes per client, 4 v 4 at 60 Hz, ${B.seconds} s (B/s down / up):`);
+  console.log(`  browser payload ${Math.round(B.browser.payload_down_Bps)} / ${Math.round(B.browser.payload_up_Bps)}, ` +
+    `on the wire ${Math.round(B.browser.wire_down_Bps)} / ${Math.round(B.browser.wire_up_Bps)} ` +
+    `(${f1(B.browser.msgs_down_per_s)} / ${f1(B.browser.msgs_up_per_s)} messages/s)`);
+  console.log(`  UDP     payload ${Math.round(B.udp.payload_down_Bps)} / ${Math.round(B.udp.payload_up_Bps)}, ` +
+    `on the wire ${Math.round(B.udp.wire_down_Bps)} / ${Math.round(B.udp.wire_up_Bps)} ` +
+    `(${f1(B.udp.updates_per_s)} updates/s)`);
+  console.log(`the page's main thread: player ${f1(out.cpu.player_task_pct)} % of a core ` +
+    `(script ${f1(out.cpu.player_script_pct)} %, style and layout ${f1(out.cpu.player_layout_pct)} %), ` +
+    `spectator ${f1(out.cpu.spectator_task_pct)} % (script ${f1(out.cpu.spectator_script_pct)} %, ` +
+    `style and layout ${f1(out.cpu.spectator_layout_pct)} %)`);
+  console.log(`  a spectator alone in the browser: ${f1(out.cpu_alone.spectator_task_pct)} % of a core ` +
+    `(script ${f1(out.cpu_alone.spectator_script_pct)} %)`);
+  const O = out.open;
+  const ws = O.ws;
+  const opened = ws.find((m) => m.dir === 'open');
+  const firstIn = ws.find((m) => m.dir === 'in');
+  console.log(`opening /: document ${f1(O.nav.response)} ms, DOMContentLoaded ${f1(O.nav.dom)} ms, ` +
+    O.res.map((r) => `${r.name} ${f1(r.end)} ms`).join(', ') +
+    `, WebSocket open ${f1(opened.t)} ms, first reply ${f1(firstIn.t)} ms`);
+  // The exchanges on the socket before the first state: a turn is a message
+  // out answered by one in.
+  let turns = 0;
+  let waiting = false;
+  const turnLog = [];
+  for (const m of ws) {
+    if (m.dir === 'out') waiting = true;
+    if (m.dir === 'in' && waiting) {
+      ++turns;
+      waiting = false;
+      turnLog.push(`${f1(m.t)} ms ${m.size} B`);
+    }
+    if (turns >= 8) break;
+  }
+  console.log(`  the socket's first exchanges (reply time, size): ${turnLog.join('; ')}`);
+  console.log(`  the socket's first messages: ${ws.slice(0, 24).map((m) => `${m.dir} ${f1(m.t)} ${m.size}`).join(', ')}`);
+  console.log(JSON.stringify(out));
+}
+
+main().catch((error) => { console.error(error); process.exit(1); });
