@@ -39,7 +39,6 @@ class ReplayBudget {
     std::vector<std::filesystem::path> enforce(std::uint64_t recording_bytes, Time now);
 
     // Finished replays kept, and their bytes.
-    std::size_t files_kept() const { return finished_.size(); }
     std::uint64_t bytes_kept() const { return bytes_; }
     std::uint64_t files_removed() const { return files_removed_; }
 

@@ -45,12 +45,6 @@ void HeldKeys::release(Key key) {
     if (key != Key::count_) down_[index(key)] = false;
 }
 
-void HeldKeys::release_all() {
-    until_ms_ = {};
-    down_ = {};
-    tapped_ = {};
-}
-
 bool HeldKeys::held(Key key, std::uint64_t now_ms) const {
     if (key == Key::count_) return false;
     if (config_.releases) return down_[index(key)] || tapped_[index(key)];

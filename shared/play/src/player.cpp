@@ -17,8 +17,6 @@ constexpr int kExitRefused = 4;
 constexpr int kExitLost = 5;
 constexpr int kExitMap = 6;
 
-// "kick-off" stays on the HUD this long after the whistle.
-constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
 
 std::string deny_message(net::DenyReason reason, const std::string& detail) {
     std::string m;
@@ -248,7 +246,7 @@ render::Scene Player::scene(std::uint64_t now_ms, bool show_roster) {
     if (own >= 0) request.followed = static_cast<game::Slot>(own);
     if (predictor_ && predictor_->ready()) request.followed_at = predictor_->drawn_position();
     request.kickoff = kickoff_tick_ && *kickoff_tick_ <= newest_tick_ &&
-                      newest_tick_ - *kickoff_tick_ < kKickoffShownTicks;
+                      newest_tick_ - *kickoff_tick_ < render::kKickoffShownTicks;
     request.roster = show_roster;
     request.is_bot = [&replica](game::Slot s) { return replica.bot(s); };
     render::Scene scene = scenes_.build(*m, request);

@@ -5,8 +5,8 @@
 namespace carom::protocol {
 namespace {
 
-constexpr std::uint8_t kKickBit = 0x20;
-constexpr std::uint8_t kDirectionBits = 0x0F;
+constexpr std::uint8_t kKickBit = game::Input::kKickBit;
+constexpr std::uint8_t kDirectionBits = game::Input::kDirectionBits;
 
 }  // namespace
 

@@ -28,7 +28,6 @@ class Canvas {
     int dots_y() const { return dots_y_; }
     Ink at(int i, int j) const { return dots_[index(i, j)]; }
     std::uint32_t rgb_at(int i, int j) const { return colours_[index(i, j)]; }
-    double dots_per_unit() const { return scale_; }
 
   private:
     struct Range {

@@ -3,12 +3,6 @@
 #include <algorithm>
 
 namespace carom::replay_view {
-namespace {
-
-// How long after a kick-off the phase line says so.
-constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
-
-}  // namespace
 
 render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
                           const ViewOptions& options) {
@@ -16,7 +10,8 @@ render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engin
     const std::uint64_t tick = engine.tick();
     render::SceneRequest request;
     request.followed = options.follow;
-    request.kickoff = tick - std::min(tick, engine.kickoff_at_or_before(tick)) < kKickoffShownTicks;
+    request.kickoff =
+        tick - std::min(tick, engine.kickoff_at_or_before(tick)) < render::kKickoffShownTicks;
     request.roster = options.roster;
     request.is_bot = [&engine, &m](game::Slot s) {
         // The header names the bots among the players it starts with.

@@ -31,12 +31,10 @@ const replay::Keyframe* SeekEngine::keyframe_for(std::uint64_t target) const {
 void SeekEngine::restart(const replay::Keyframe* keyframe) {
     sim_.reset();
     if (keyframe != nullptr) {
-        try {
-            sim_.emplace(replay_, *keyframe, &map_);
+        // A keyframe the match refuses: play from the start instead (slower, still right).
+        if (auto from_keyframe = replay::Resimulation::from_keyframe(replay_, *keyframe, &map_)) {
+            sim_.emplace(std::move(*from_keyframe));
             return;
-        } catch (const replay::InconsistentReplay&) {
-            // A keyframe the match refuses: play from the start instead (slower, still right).
-            sim_.reset();
         }
     }
     sim_.emplace(replay_, &map_);

@@ -8,7 +8,8 @@
 namespace carom::stadium {
 namespace {
 
-constexpr std::size_t kMaxFileBytes = 4u << 20;
+// A stadium is a map file: the same limit as carom's JSON.
+constexpr std::size_t kMaxFileBytes = game::limits::kFileBytes;
 
 }  // namespace
 

@@ -33,11 +33,13 @@ class Input {
 
     friend constexpr bool operator==(Input, Input) = default;
 
-  private:
+    // The byte's layout (the wire's and the replay's).
     static constexpr std::uint8_t kDirectionBits = 0x0F;
     static constexpr std::uint8_t kMoveBit = 0x10;
     static constexpr std::uint8_t kKickBit = 0x20;
     static constexpr std::uint8_t kValidBits = kDirectionBits | kMoveBit | kKickBit;
+
+  private:
 
     constexpr explicit Input(int bits) : bits_(static_cast<std::uint8_t>(bits)) {}
     std::uint8_t bits_ = 0;

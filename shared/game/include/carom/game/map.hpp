@@ -163,6 +163,11 @@ struct Map {
 // before it allocates them.
 namespace limits {
 inline constexpr std::size_t kNameBytes = 64;  // 1..64 printable ASCII characters (0x20..0x7E)
+// The largest map file read (JSON, or a HaxBall stadium), checked before it
+// is parsed: a map at every limit below (1024 boxes, 1024 segments, 64
+// spawns, 16 pucks) is about 400 KB of indented JSON. Longer lists are
+// refused before they are decoded, so loading stays in proportion to this.
+inline constexpr std::size_t kFileBytes = 4u << 20;
 inline constexpr double kSizeMin = 10.0;       // width and height, map units
 inline constexpr double kSizeMax = 4096.0;
 inline constexpr double kCoordinateMax = 8192.0;  // |x|, |y| of every point and half extent

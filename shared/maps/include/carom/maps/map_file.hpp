@@ -13,12 +13,8 @@
 
 namespace carom::maps {
 
-// The largest map file read, checked before parsing: a map at every limit
-// (1024 boxes, 1024 segments, 64 spawns, 16 pucks) is about 400 KB of
-// indented JSON. Lists longer than the limits are refused before they are
-// decoded (map_codec), so the memory and time of loading stay in
-// proportion to this size.
-inline constexpr std::size_t kMaxMapFileBytes = 4u << 20;
+// The largest map file read, checked before parsing (game::limits).
+inline constexpr std::size_t kMaxMapFileBytes = game::limits::kFileBytes;
 
 // A file named *.hbs is a HaxBall stadium, imported (carom/stadium/hbs.hpp);
 // what the import accepted without an effect goes to `notes` when given.

@@ -32,13 +32,11 @@ class HeldKeys {
     void press(Key key, std::uint64_t now_ms);
     // With releases: the key is up.
     void release(Key key);
-    void release_all();
     bool held(Key key, std::uint64_t now_ms) const;
     // The input of the held keys: up to two directions make a diagonal; of
     // two opposite ones held, the later pressed. Called once a tick: a key
     // pressed and released since the last call counts as held for this one.
     game::Input input(std::uint64_t now_ms);
-    bool uses_releases() const { return config_.releases; }
 
   private:
     static constexpr std::size_t kKeys = static_cast<std::size_t>(Key::count_);

@@ -23,6 +23,9 @@ struct Positions {
 };
 
 // What to draw of a match, beyond the match itself.
+// "kick-off" stays on the HUD this long after the whistle, on every screen.
+inline constexpr std::uint64_t kKickoffShownTicks = game::kTickRate;
+
 struct SceneRequest {
     // The disks' drawn positions; null, or lists of another size: the match's own.
     const Positions* positions = nullptr;
