@@ -26,7 +26,10 @@ onmessage = async (event) => {
   const started = performance.now();
   const carom = new Carom(await createCaromViewer({ wasmBinary: event.data.wasm }));
   try {
-    const replay = carom.openReplay(new Uint8Array(event.data.replay));
+    const replay = carom.withBytes(new Uint8Array(event.data.replay), (at, size) => {
+      carom.call('carom_replay_open_bytes', at, size, carom.scratch);
+      return carom.handle();
+    });
     const result = carom.get('carom_replay_verify', S.verify, replay);
     postMessage({ result, ms: performance.now() - started });
   } catch (error) {
@@ -46,7 +49,7 @@ function startVerification(wasm, bytes, onDone) {
   return worker;
 }
 
-// ---- Drawing ---------------------------------------------------------------
+// ---- The viewer ------------------------------------------------------------
 class Viewer {
   constructor(carom, bytes, name) {
     this.carom = carom;

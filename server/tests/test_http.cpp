@@ -12,19 +12,11 @@
 #include <string>
 #include <thread>
 
+#include "prometheus_sample.hpp"
 #include "server_process.hpp"
 
 namespace {
 
-// The value of the first sample line that starts with `series` and a space; -1 when absent.
-double sample(const std::string& text, const std::string& series) {
-    std::size_t at = 0;
-    while ((at = text.find(series + " ", at)) != std::string::npos) {
-        if (at == 0 || text[at - 1] == '\n') return std::stod(text.substr(at + series.size() + 1));
-        at += series.size();
-    }
-    return -1.0;
-}
 
 void send_junk(std::uint16_t port, int count) {
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
@@ -61,22 +53,22 @@ TEST_CASE("metrics are served in Prometheus text format with the server's live f
     const std::string& text = res->body;
     CHECK(text.find("# TYPE carom_tick_duration_seconds histogram\n") != std::string::npos);
     CHECK(text.find("# TYPE carom_tick_lateness_seconds histogram\n") != std::string::npos);
-    CHECK(sample(text, "carom_tick_duration_seconds_count") >= 10);  // 60 Hz for about 0.6 s
-    CHECK(sample(text, "carom_tick_duration_seconds_bucket{le=\"+Inf\"}") ==
-          sample(text, "carom_tick_duration_seconds_count"));
-    CHECK(sample(text, "carom_rooms") == 3);
-    CHECK(sample(text, "carom_clients") == 0);
-    CHECK(sample(text, "carom_packets_received_total") >= 5);
-    CHECK(sample(text, "carom_bytes_received_total") >= 5 * 40);
-    CHECK(sample(text, "carom_invalid_datagrams_total{reason=\"bad_identifier\"}") +
-              sample(text, "carom_invalid_datagrams_total{reason=\"too_short\"}") +
-              sample(text, "carom_invalid_datagrams_total{reason=\"malformed\"}") >=
+    CHECK(carom::test::sample(text, "carom_tick_duration_seconds_count") >= 10);  // 60 Hz for about 0.6 s
+    CHECK(carom::test::sample(text, "carom_tick_duration_seconds_bucket{le=\"+Inf\"}") ==
+          carom::test::sample(text, "carom_tick_duration_seconds_count"));
+    CHECK(carom::test::sample(text, "carom_rooms") == 3);
+    CHECK(carom::test::sample(text, "carom_clients") == 0);
+    CHECK(carom::test::sample(text, "carom_packets_received_total") >= 5);
+    CHECK(carom::test::sample(text, "carom_bytes_received_total") >= 5 * 40);
+    CHECK(carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"bad_identifier\"}") +
+              carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"too_short\"}") +
+              carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"malformed\"}") >=
           5);
     for (const char* name : {"carom_packets_sent_total", "carom_bytes_sent_total",
                              "carom_replay_write_errors_total", "carom_matches_finished_total",
                              "carom_ticks_dropped_total", "carom_seconds_since_tick"}) {
         CAPTURE(name);
-        CHECK(sample(text, name) >= 0);
+        CHECK(carom::test::sample(text, name) >= 0);
     }
     const auto health = get(server.http_port(), "/healthz");
     REQUIRE(health);
@@ -102,7 +94,7 @@ TEST_CASE("healthz fails while the tick thread is blocked and passes once it run
     CHECK(res->body.starts_with("stalled: no tick for"));
     const auto metrics = get(server.http_port(), "/metrics");  // the HTTP thread still answers
     REQUIRE(metrics);
-    CHECK(sample(metrics->body, "carom_seconds_since_tick") > 0.5);
+    CHECK(carom::test::sample(metrics->body, "carom_seconds_since_tick") > 0.5);
 
     std::this_thread::sleep_until(blocked_at + std::chrono::milliseconds(3500));
     res = get(server.http_port(), "/healthz");

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "carom/client/connection.hpp"
+#include "prometheus_sample.hpp"
 #include "server_process.hpp"
 #include "ws_client.hpp"
 
@@ -27,15 +28,6 @@ std::uint64_t now_ms() {
                                           .count());
 }
 
-// The value of the first sample line that starts with `series` and a space; -1 when absent.
-double sample(const std::string& text, const std::string& series) {
-    std::size_t at = 0;
-    while ((at = text.find(series + " ", at)) != std::string::npos) {
-        if (at == 0 || text[at - 1] == '\n') return std::stod(text.substr(at + series.size() + 1));
-        at += series.size();
-    }
-    return -1.0;
-}
 
 // GET over plain HTTP with Beast's client: the status and the body.
 std::pair<unsigned, std::string> get(std::uint16_t port, const std::string& target) {
@@ -118,17 +110,17 @@ TEST_CASE("a browser's session over /ws joins, fetches the map and holds the ser
     CHECK(ann.connection.admission().slot >= 0);
 
     const std::string text = metrics(server);
-    CHECK(sample(text, "carom_websockets_opened_total") == 1);
-    CHECK(sample(text, "carom_clients") == 1);
-    CHECK(sample(text, "carom_players") == 1);
-    CHECK(sample(text, "carom_map_transfers_completed_total") == 1);
-    CHECK(sample(text, "carom_websocket_messages_received_total") > 60);
-    CHECK(sample(text, "carom_websocket_messages_sent_total") > 60);
+    CHECK(carom::test::sample(text, "carom_websockets_opened_total") == 1);
+    CHECK(carom::test::sample(text, "carom_clients") == 1);
+    CHECK(carom::test::sample(text, "carom_players") == 1);
+    CHECK(carom::test::sample(text, "carom_map_transfers_completed_total") == 1);
+    CHECK(carom::test::sample(text, "carom_websocket_messages_received_total") > 60);
+    CHECK(carom::test::sample(text, "carom_websocket_messages_sent_total") > 60);
 
     // A clean leave reaches the server over the same link.
     ann.connection.disconnect(now_ms());
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    CHECK(sample(metrics(server), "carom_clients") == 0);
+    CHECK(carom::test::sample(metrics(server), "carom_clients") == 0);
 }
 
 TEST_CASE("text, oversized and foreign-origin WebSockets are refused and counted") {
@@ -155,10 +147,10 @@ TEST_CASE("text, oversized and foreign-origin WebSockets are refused and counted
     CHECK(get(port, "/metrics?x=1").first == 200);
 
     const std::string text = metrics(server);
-    CHECK(sample(text, "carom_websockets_refused_text_total") == 1);
-    CHECK(sample(text, "carom_websockets_refused_oversize_total") == 1);
-    CHECK(sample(text, "carom_websockets_refused_origin_total") == 1);
-    CHECK(sample(text, "carom_web_bad_requests_total") >= 1);
+    CHECK(carom::test::sample(text, "carom_websockets_refused_text_total") == 1);
+    CHECK(carom::test::sample(text, "carom_websockets_refused_oversize_total") == 1);
+    CHECK(carom::test::sample(text, "carom_websockets_refused_origin_total") == 1);
+    CHECK(carom::test::sample(text, "carom_web_bad_requests_total") >= 1);
     CHECK(get(port, "/healthz").first == 200);
 }
 
@@ -181,7 +173,7 @@ TEST_CASE("an allowed --ws-origin opens /ws, and a flood of connections is held 
     CHECK(refused == 8);
     open.clear();
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    CHECK(sample(metrics(server), "carom_web_refused_per_ip_total") == 8);
+    CHECK(carom::test::sample(metrics(server), "carom_web_refused_per_ip_total") == 8);
 }
 
 TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
@@ -222,7 +214,7 @@ TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(16));
         }
-        dropped = sample(metrics(server), "carom_websockets_dropped_slow_total");
+        dropped = carom::test::sample(metrics(server), "carom_websockets_dropped_slow_total");
     }
     CHECK(dropped == 1);
     CHECK(get(server.http_port(), "/healthz").first == 200);
