@@ -112,7 +112,6 @@ async function main() {
   let lastInfo = null;
   let showRoster = false;
   let netShownAt = -Infinity;  // performance.now() of the last network line
-  const firstInputAt = { sent: null, accepted: null };
   let ws = null;
 
   const send = (bytes) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(bytes); };
@@ -272,7 +271,7 @@ async function main() {
     for (let slot = 0; slot < field.mapInfo.slots; ++slot) {
       const p = carom.get('carom_match_player', S.player, match, slot);
       if (!p.active) continue;
-      lines.push(`${slot < field.mapInfo.slots / 2 ? 'left ' : 'right'}  ${p.name.padEnd(16)} ${p.goals}`);
+      lines.push(`${p.team === 0 ? 'left ' : 'right'}  ${p.name.padEnd(16)} ${p.goals}`);
     }
     return lines.join('\n');
   }
@@ -358,7 +357,6 @@ async function main() {
     e.preventDefault();
     if (down && e.repeat) return;
     carom.call('carom_client_key', client, KEY_OF[e.key], down ? 1 : 0, BigInt(Math.floor(e.timeStamp)));
-    if (down && firstInputAt.sent === null) firstInputAt.sent = performance.now();
   }
   addEventListener('keydown', (e) => key(e, true));
   addEventListener('keyup', (e) => key(e, false));
