@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "cast.hpp"
 #include "carom/replay_view/control.hpp"
+#include "cast.hpp"
 #include "replay/load.hpp"
 
 namespace carom::bench {

@@ -9,8 +9,8 @@
 
 #include "carom/replay/reader.hpp"
 #include "cast.hpp"
-#include "view.hpp"
 #include "corpus.hpp"
+#include "view.hpp"
 
 namespace carom::tool {
 namespace {
@@ -243,7 +243,8 @@ TEST_CASE("controls: speeds, seeks, goals, ticks while paused, the end") {
     CHECK(c.speed() == 16.0);
 }
 
-TEST_CASE("the viewer's banner: the goal of the pause, then the final whistle, as the client says them") {
+TEST_CASE(
+    "the viewer's banner: the goal of the pause, then the final whistle, as the client says them") {
     const replay::Replay r = read(std::string(CAROM_CORPUS_DIR) + "/duel-rink.crpl");
     SeekEngine engine(r);
     REQUIRE_FALSE(engine.goals().empty());
@@ -254,8 +255,10 @@ TEST_CASE("the viewer's banner: the goal of the pause, then the final whistle, a
     const render::Scene scene = build_scene(builder, engine, {});
     const game::Match& m = engine.match();
     std::string expected = g.team == game::Team::left ? "GOAL! left" : "GOAL! right";
-    if (g.scorer) expected = "GOAL! " + render::display_name(m, *g.scorer);
-    else if (g.own_goal_by) expected = "GOAL! own goal by " + render::display_name(m, *g.own_goal_by);
+    if (g.scorer)
+        expected = "GOAL! " + render::display_name(m, *g.scorer);
+    else if (g.own_goal_by)
+        expected = "GOAL! own goal by " + render::display_name(m, *g.own_goal_by);
     CHECK(scene.hud.banner == expected);
     CHECK(scene.hud.banner == render::phase_banner(m, &g));
     CHECK(end_banner(engine).empty());

@@ -72,9 +72,8 @@ Result<unsigned> post(const AgonesOptions& o, http::verb method, const std::stri
 }  // namespace
 
 bool AgonesClient::call(const char* method, const std::string& path, const std::string& body) {
-    const auto status = post(options_, std::string(method) == "PUT" ? http::verb::put
-                                                                     : http::verb::post,
-                             path, body);
+    const auto status = post(
+        options_, std::string(method) == "PUT" ? http::verb::put : http::verb::post, path, body);
     const bool ok = status && *status == 200;
     if (!ok && failures_logged_++ < 10)  // a missing sidecar is said, not repeated forever
         spdlog::warn("agones: {} {} failed: {}", method, path,

@@ -7,9 +7,9 @@
 #include <charconv>
 #include <chrono>
 #include <csignal>
-#include <filesystem>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <optional>
 #include <thread>
 
@@ -323,8 +323,8 @@ void start_web(std::optional<WebDoor>& web, Options& o, const Metrics& metrics) 
     std::error_code ec;
     const bool page = std::filesystem::is_regular_file(o.web.page_dir / "play.html", ec);
     spdlog::info("http: /metrics, /healthz, /ws{} on {}{} port {}",
-                 page ? " and the play page" : "", web->tls() ? "https://" : "",
-                 o.web.address.host, web->port());
+                 page ? " and the play page" : "", web->tls() ? "https://" : "", o.web.address.host,
+                 web->port());
     if (!page)
         spdlog::warn("http: no play page in {} (build it with `make web`, or give --web-dir)",
                      o.web.page_dir.string());

@@ -261,16 +261,15 @@ MatchSummary Room::close_match() {
     } else if (options_.replay_closed) {
         // The index's row is made from the file once it is closed (its size
         // and time), with what the recorder knows of the match.
-        recorder_->when_closed(
-            [summary, header = recorder_->header(), joins = recorder_->joins(),
-             closed = options_.replay_closed](const Status& whole) {
-                MatchSummary closed_match = summary;
-                if (whole)
-                    closed_match.index_row =
-                        replay_index::row_of(closed_match.replay, header, joins,
-                                             closed_match.footer, closed_match.footer.final_tick);
-                closed(closed_match, whole);
-            });
+        recorder_->when_closed([summary, header = recorder_->header(), joins = recorder_->joins(),
+                                closed = options_.replay_closed](const Status& whole) {
+            MatchSummary closed_match = summary;
+            if (whole)
+                closed_match.index_row =
+                    replay_index::row_of(closed_match.replay, header, joins, closed_match.footer,
+                                         closed_match.footer.final_tick);
+            closed(closed_match, whole);
+        });
     }
     spdlog::info("room {}: match {} over at tick {}, {}-{}, final hash {:016x}{}", options_.index,
                  match_number_, summary.footer.final_tick, summary.footer.score[0],

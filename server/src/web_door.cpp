@@ -65,8 +65,12 @@ Endpoint to_endpoint(const tcp::endpoint& e) {
 }
 
 // Beast speaks boost::string_view; carom's own code std::string_view.
-std::string_view std_view(beast::string_view s) { return {s.data(), s.size()}; }
-beast::string_view beast_view(std::string_view s) { return {s.data(), s.size()}; }
+std::string_view std_view(beast::string_view s) {
+    return {s.data(), s.size()};
+}
+beast::string_view beast_view(std::string_view s) {
+    return {s.data(), s.size()};
+}
 
 // A WebSocket link as the door's registry holds it.
 class Link {
@@ -127,8 +131,7 @@ namespace {
 // One open connection's share of the limits, for as long as it lives.
 class Admission {
   public:
-    Admission(WebDoor::Impl& door, const std::array<std::uint8_t, 16>& ip)
-        : door_(&door), ip_(ip) {
+    Admission(WebDoor::Impl& door, const std::array<std::uint8_t, 16>& ip) : door_(&door), ip_(ip) {
         ++door_->open;
         ++door_->open_per_ip[ip_];
     }
@@ -140,8 +143,8 @@ class Admission {
     ~Admission() {
         if (door_ == nullptr) return;
         --door_->open;
-        if (const auto it = door_->open_per_ip.find(ip_); it != door_->open_per_ip.end() &&
-                                                           --it->second == 0)
+        if (const auto it = door_->open_per_ip.find(ip_);
+            it != door_->open_per_ip.end() && --it->second == 0)
             door_->open_per_ip.erase(it);
     }
 
@@ -202,10 +205,8 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Str
     }
 
     void read() {
-        ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec,
-                                                                  std::size_t n) {
-            self->on_read(ec, n);
-        });
+        ws_.async_read(buffer_, [self = this->shared_from_this()](
+                                    beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
     }
 
     void on_read(beast::error_code ec, std::size_t n) {
@@ -219,10 +220,9 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Str
             ++door_.stats.ws_refused_text;
             closing_ = true;
             if (writing_) return shut();
-            ws_.async_close(websocket::close_code::unknown_data,
-                            [self = this->shared_from_this()](beast::error_code) {
-                                self->finish();
-                            });
+            ws_.async_close(
+                websocket::close_code::unknown_data,
+                [self = this->shared_from_this()](beast::error_code) { self->finish(); });
             return;
         }
         door_.take(peer_, buffer_.data());
@@ -292,15 +292,12 @@ std::string web_metrics(const WebDoorStats& s) {
             "WebSocket links closed for sending a text message (the protocol is binary).",
             s.ws_refused_text);
     counter("carom_websockets_refused_oversize_total",
-            "WebSocket links closed for a message larger than a datagram.",
-            s.ws_refused_oversize);
+            "WebSocket links closed for a message larger than a datagram.", s.ws_refused_oversize);
     counter("carom_websockets_dropped_slow_total",
             "WebSocket links dropped because they read slower than the server sends.",
             s.ws_dropped_slow);
-    counter("carom_websocket_messages_received_total", "WebSocket messages in.",
-            s.ws_messages_in);
-    counter("carom_websocket_bytes_received_total", "WebSocket payload bytes in.",
-            s.ws_bytes_in);
+    counter("carom_websocket_messages_received_total", "WebSocket messages in.", s.ws_messages_in);
+    counter("carom_websocket_bytes_received_total", "WebSocket payload bytes in.", s.ws_bytes_in);
     counter("carom_websocket_messages_sent_total", "WebSocket messages out.", s.ws_messages_out);
     counter("carom_websocket_bytes_sent_total", "WebSocket payload bytes out.", s.ws_bytes_out);
     counter("carom_websocket_messages_dropped_total",
@@ -350,8 +347,8 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
             // rules (too large, not HTTP) gets its answer.
             if (ec.category() == http::make_error_code(http::error::bad_target).category()) {
                 ++door_.stats.http_bad_requests;
-                respond_text(http::status::bad_request, "bad request: " + ec.message() + "\n",
-                             11, false);
+                respond_text(http::status::bad_request, "bad request: " + ec.message() + "\n", 11,
+                             false);
             }
             return;
         }
@@ -372,14 +369,13 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
         const std::string_view path = target_path(std_view(request.target()));
         if (path == "/metrics") {
             return respond_text(http::status::ok,
-                                door_.metrics.prometheus_text() + web_metrics(door_.stats),
-                                version, keep, "text/plain; version=0.0.4; charset=utf-8");
+                                door_.metrics.prometheus_text() + web_metrics(door_.stats), version,
+                                keep, "text/plain; version=0.0.4; charset=utf-8");
         }
         if (path == "/healthz") {
             unsigned status = 200;
             std::string text = door_.health(status);
-            return respond_text(static_cast<http::status>(status), std::move(text), version,
-                                keep);
+            return respond_text(static_cast<http::status>(status), std::move(text), version, keep);
         }
         if (path == "/ws") {
             ++door_.stats.http_bad_requests;
@@ -389,8 +385,7 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
         serve_file(path, std_view(request.target()), version, keep);
     }
 
-    void serve_file(std::string_view path, std::string_view target, unsigned version,
-                    bool keep) {
+    void serve_file(std::string_view path, std::string_view target, unsigned version, bool keep) {
         const std::optional<PageFile> page = page_file(target, door_.config.page_dir);
         if (!page) {
             ++door_.stats.http_not_found;
@@ -423,8 +418,7 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
         const unsigned version = request.version();
         if (target_path(std_view(request.target())) != "/ws") {
             ++door_.stats.http_not_found;
-            return respond_text(http::status::not_found, "WebSockets are at /ws\n", version,
-                                false);
+            return respond_text(http::status::not_found, "WebSockets are at /ws\n", version, false);
         }
         const std::string_view origin = std_view(request[http::field::origin]);
         if (!origin_allowed(origin, std_view(request[http::field::host]), kTls<Stream>,
@@ -433,8 +427,7 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
             spdlog::info("ws: {} refused: origin '{}' is not allowed (--ws-origin)",
                          peer_.to_string(), std::string(origin));
             return respond_text(http::status::forbidden,
-                                "this origin may not open /ws (see --ws-origin)\n", version,
-                                false);
+                                "this origin may not open /ws (see --ws-origin)\n", version, false);
         }
         beast::get_lowest_layer(stream_).expires_never();  // the link keeps its own time
         std::make_shared<WsLink<Stream>>(door_, std::move(stream_), peer_, std::move(admission_))
@@ -456,13 +449,13 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
     template <class Body>
     void send(http::response<Body>&& response) {
         auto res = std::make_shared<http::response<Body>>(std::move(response));
-        http::async_write(stream_, *res,
-                          [self = this->shared_from_this(), res](beast::error_code ec,
-                                                                 std::size_t) {
-                              if (ec) return;
-                              if (res->need_eof()) return self->close();
-                              self->read();
-                          });
+        http::async_write(
+            stream_, *res,
+            [self = this->shared_from_this(), res](beast::error_code ec, std::size_t) {
+                if (ec) return;
+                if (res->need_eof()) return self->close();
+                self->read();
+            });
     }
 
     void close() {
@@ -487,9 +480,8 @@ class HttpSession final : public std::enable_shared_from_this<HttpSession<Stream
 
 void WebDoor::Impl::listen() {
     const auto fail = [this](const std::string& why) {
-        throw std::runtime_error(
-            fmt::format("cannot listen for HTTP on {}:{}: {}", config.address.host,
-                        config.address.port, why));
+        throw std::runtime_error(fmt::format("cannot listen for HTTP on {}:{}: {}",
+                                             config.address.host, config.address.port, why));
     };
     beast::error_code ec;
     const net::ip::address address = net::ip::make_address(config.address.host, ec);
@@ -634,8 +626,8 @@ WebDoor::WebDoor(const WebDoorConfig& config, const Metrics& metrics)
         beast::error_code ec;
         impl_->tls->use_certificate_chain_file(config.tls_cert.string(), ec);
         if (ec)
-            throw std::runtime_error(fmt::format("--tls-cert {}: {}", config.tls_cert.string(),
-                                                 ec.message()));
+            throw std::runtime_error(
+                fmt::format("--tls-cert {}: {}", config.tls_cert.string(), ec.message()));
         impl_->tls->use_private_key_file(config.tls_key.string(), ssl::context::pem, ec);
         if (ec)
             throw std::runtime_error(
@@ -656,10 +648,18 @@ WebDoor::~WebDoor() {
     impl_->acceptor.reset();
 }
 
-std::uint16_t WebDoor::port() const { return impl_->port; }
-bool WebDoor::tls() const { return impl_->tls.has_value(); }
-const WebDoorStats& WebDoor::stats() const { return impl_->stats; }
-std::uint64_t WebDoor::send_errors() const { return impl_->send_errors.load(); }
+std::uint16_t WebDoor::port() const {
+    return impl_->port;
+}
+bool WebDoor::tls() const {
+    return impl_->tls.has_value();
+}
+const WebDoorStats& WebDoor::stats() const {
+    return impl_->stats;
+}
+std::uint64_t WebDoor::send_errors() const {
+    return impl_->send_errors.load();
+}
 
 std::string WebDoor::prometheus_text() const {
     return web_metrics(impl_->stats);

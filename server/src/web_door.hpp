@@ -43,30 +43,30 @@ struct WebDoorConfig {
     std::vector<std::string> origins;
     // Both or neither: the port speaks HTTPS (and wss://) only.
     std::filesystem::path tls_cert, tls_key;
-    std::size_t max_connections = 1024;        // HTTP and WebSocket, open at once
-    std::size_t max_connections_per_ip = 32;   // a browser opens a few per tab
+    std::size_t max_connections = 1024;             // HTTP and WebSocket, open at once
+    std::size_t max_connections_per_ip = 32;        // a browser opens a few per tab
     std::size_t max_send_queue_bytes = 256 * 1024;  // a peer that reads slower is dropped
-    std::size_t max_waiting = 8192;            // messages in, waiting for the tick
-    std::size_t max_waiting_per_link = 128;    // of them, from one WebSocket
+    std::size_t max_waiting = 8192;                 // messages in, waiting for the tick
+    std::size_t max_waiting_per_link = 128;         // of them, from one WebSocket
 };
 
 // Counted on the door's thread (and read anywhere): each refusal has its own.
 struct WebDoorStats {
     std::atomic<std::uint64_t> http_requests{0};
-    std::atomic<std::uint64_t> http_bad_requests{0};     // unparsable, too large, not GET
+    std::atomic<std::uint64_t> http_bad_requests{0};  // unparsable, too large, not GET
     std::atomic<std::uint64_t> http_not_found{0};
-    std::atomic<std::uint64_t> refused_connections{0};   // over max_connections
-    std::atomic<std::uint64_t> refused_per_ip{0};        // over max_connections_per_ip
+    std::atomic<std::uint64_t> refused_connections{0};  // over max_connections
+    std::atomic<std::uint64_t> refused_per_ip{0};       // over max_connections_per_ip
     std::atomic<std::uint64_t> tls_handshakes_failed{0};
     std::atomic<std::uint64_t> ws_opened{0};
     std::atomic<std::uint64_t> ws_closed{0};
     std::atomic<std::uint64_t> ws_refused_origin{0};
-    std::atomic<std::uint64_t> ws_refused_text{0};       // a text message: closed 1003
-    std::atomic<std::uint64_t> ws_refused_oversize{0};   // over a datagram: closed 1009
-    std::atomic<std::uint64_t> ws_dropped_slow{0};       // its send queue overflowed
+    std::atomic<std::uint64_t> ws_refused_text{0};      // a text message: closed 1003
+    std::atomic<std::uint64_t> ws_refused_oversize{0};  // over a datagram: closed 1009
+    std::atomic<std::uint64_t> ws_dropped_slow{0};      // its send queue overflowed
     std::atomic<std::uint64_t> ws_messages_in{0}, ws_bytes_in{0};
     std::atomic<std::uint64_t> ws_messages_out{0}, ws_bytes_out{0};
-    std::atomic<std::uint64_t> ws_waiting_dropped{0};    // in, past max_waiting(_per_link)
+    std::atomic<std::uint64_t> ws_waiting_dropped{0};  // in, past max_waiting(_per_link)
 };
 
 class WebDoor final : public Door {

@@ -21,8 +21,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kTypes{{
 bool plain_name(std::string_view name) {
     if (name.empty() || name.size() > 128 || name.front() == '.') return false;
     return std::all_of(name.begin(), name.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' ||
-               c == '.';
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
     });
 }
 

@@ -17,7 +17,6 @@
 
 namespace {
 
-
 void send_junk(std::uint16_t port, int count) {
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
     REQUIRE(fd >= 0);
@@ -53,7 +52,8 @@ TEST_CASE("metrics are served in Prometheus text format with the server's live f
     const std::string& text = res->body;
     CHECK(text.find("# TYPE carom_tick_duration_seconds histogram\n") != std::string::npos);
     CHECK(text.find("# TYPE carom_tick_lateness_seconds histogram\n") != std::string::npos);
-    CHECK(carom::test::sample(text, "carom_tick_duration_seconds_count") >= 10);  // 60 Hz for about 0.6 s
+    CHECK(carom::test::sample(text, "carom_tick_duration_seconds_count") >=
+          10);  // 60 Hz for about 0.6 s
     CHECK(carom::test::sample(text, "carom_tick_duration_seconds_bucket{le=\"+Inf\"}") ==
           carom::test::sample(text, "carom_tick_duration_seconds_count"));
     CHECK(carom::test::sample(text, "carom_rooms") == 3);

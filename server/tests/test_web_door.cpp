@@ -23,11 +23,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 std::uint64_t now_ms() {
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                          Clock::now().time_since_epoch())
-                                          .count());
+    return static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch())
+            .count());
 }
-
 
 // GET over plain HTTP with Beast's client: the status and the body.
 std::pair<unsigned, std::string> get(std::uint16_t port, const std::string& target) {
@@ -154,7 +153,8 @@ TEST_CASE("text, oversized and foreign-origin WebSockets are refused and counted
     CHECK(get(port, "/healthz").first == 200);
 }
 
-TEST_CASE("an allowed --ws-origin opens /ws, and a flood of connections is held to the per-IP limit") {
+TEST_CASE(
+    "an allowed --ws-origin opens /ws, and a flood of connections is held to the per-IP limit") {
     carom::test::ServerProcess server(
         {"--http", "127.0.0.1:0", "--ws-origin", "https://play.example.org"});
     const std::uint16_t port = server.http_port();
@@ -206,8 +206,7 @@ TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
             b.Clear();
             const auto body = carom::net::CreateMapRequestDirect(b, a.map_hash, &all);
             try {
-                ws.send(carom::protocol::finish_packet(b, a.client_id,
-                                                       carom::net::Body::MapRequest,
+                ws.send(carom::protocol::finish_packet(b, a.client_id, carom::net::Body::MapRequest,
                                                        body.Union(), a.secret));
             } catch (const boost::system::system_error&) {
                 reset = true;
@@ -222,12 +221,13 @@ TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
 }
 
 TEST_CASE("with --tls-cert the port speaks HTTPS and wss://, and a session plays over it") {
-    const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                      ("carom-tls-" + std::to_string(::getpid()));
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() / ("carom-tls-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string cert = (dir / "cert.pem").string(), key = (dir / "key.pem").string();
-    const std::string make = "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout " +
-                             key + " -out " + cert + " > /dev/null 2>&1";
+    const std::string make =
+        "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1 -keyout " + key +
+        " -out " + cert + " > /dev/null 2>&1";
     REQUIRE(std::system(make.c_str()) == 0);
     {
         carom::test::ServerProcess server(

@@ -343,9 +343,9 @@ CAROM_API carom_status carom_viewer_create(const carom_replay* replay, carom_vie
 CAROM_API void carom_viewer_free(carom_viewer* viewer);
 
 typedef enum carom_view_key {
-    CAROM_VIEW_PAUSE = 0,         /* pause, play; at the end, play again from the start */
-    CAROM_VIEW_FASTER = 1,        /* the next of carom_viewer_speeds */
-    CAROM_VIEW_SLOWER = 2,        /* the previous one */
+    CAROM_VIEW_PAUSE = 0,  /* pause, play; at the end, play again from the start */
+    CAROM_VIEW_FASTER = 1, /* the next of carom_viewer_speeds */
+    CAROM_VIEW_SLOWER = 2, /* the previous one */
     CAROM_VIEW_BACK_5S = 3,
     CAROM_VIEW_FORWARD_5S = 4,
     CAROM_VIEW_BACK_30S = 5,
@@ -498,12 +498,12 @@ typedef struct carom_client_info {
     int32_t slot; /* -1: a spectator */
     int32_t team;
     char map_name[65];
-    int32_t has_map;   /* found, or fetched from the server */
-    int32_t has_state; /* the copy holds the room's match */
+    int32_t has_map;      /* found, or fetched from the server */
+    int32_t has_state;    /* the copy holds the room's match */
     uint64_t server_tick; /* the server's tick of the copy's state (0 before has_state) */
-    double rtt_ms;     /* the latest round trip, or -1 */
-    int32_t ended;     /* over for this client: message says why */
-    int32_t exit_code; /* as carom-client's, once ended */
+    double rtt_ms;        /* the latest round trip, or -1 */
+    int32_t ended;        /* over for this client: message says why */
+    int32_t exit_code;    /* as carom-client's, once ended */
     char message[160];
     char map_source[160]; /* the file the map was found in, or "the server" (fetched) */
     /* Whether the copy of the match is sound. Every update carries a proof of

@@ -125,7 +125,8 @@ carom_status carom_client_key(carom_client* client, int32_t key, int32_t down, u
     return guarded([&] {
         carom_client& c = client_of(client);
         if (key < CAROM_KEY_UP || key > CAROM_KEY_KICK)
-            throw Failure{CAROM_ERROR_ARGUMENT, "key " + std::to_string(key) + " is not a carom_key"};
+            throw Failure{CAROM_ERROR_ARGUMENT,
+                          "key " + std::to_string(key) + " is not a carom_key"};
         static_assert(static_cast<int>(play::Key::up) == CAROM_KEY_UP &&
                       static_cast<int>(play::Key::down) == CAROM_KEY_DOWN &&
                       static_cast<int>(play::Key::left) == CAROM_KEY_LEFT &&
@@ -160,7 +161,8 @@ carom_status carom_client_map_bytes(const carom_client* client, uint8_t* buffer,
         // carom's encoder makes the bytes the server sent (the hash Accepted named).
         const std::vector<std::uint8_t> bytes = protocol::map_to_binary(map->get());
         *size = bytes.size();
-        if (capacity >= bytes.size()) std::copy(bytes.begin(), bytes.end(), require(buffer, "buffer"));
+        if (capacity >= bytes.size())
+            std::copy(bytes.begin(), bytes.end(), require(buffer, "buffer"));
     });
 }
 

@@ -15,8 +15,8 @@ std::unique_ptr<client::MapStore> file_map_store(const char* map_dirs, const cha
         for (std::string dir; std::getline(entries, dir, ':');)
             if (!dir.empty()) dirs.emplace_back(dir);
     }
-    return std::make_unique<maps::LibraryMapStore>(maps::MapLibrary(
-        map_cache != nullptr ? map_cache : "", maps::map_search_dirs(dirs)));
+    return std::make_unique<maps::LibraryMapStore>(
+        maps::MapLibrary(map_cache != nullptr ? map_cache : "", maps::map_search_dirs(dirs)));
 }
 
 }  // namespace carom::capi

@@ -42,8 +42,9 @@ const char* phase_word(render::Phase phase) {
 void fill_scene(const render::Scene& scene, carom_scene_disk* disks, std::size_t capacity,
                 std::size_t* count, carom_scene_hud* hud) {
     fill(disks, capacity, count, scene.disks, [](const render::DiskView& d) {
-        return carom_scene_disk{d.position.x, d.position.y, d.radius, ink_of(d.ink), d.rgb,
-                                d.slot ? static_cast<int32_t>(*d.slot) : -1};
+        return carom_scene_disk{d.position.x, d.position.y,
+                                d.radius,     ink_of(d.ink),
+                                d.rgb,        d.slot ? static_cast<int32_t>(*d.slot) : -1};
     });
     if (hud == nullptr) return;
     *hud = {};

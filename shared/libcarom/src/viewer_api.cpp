@@ -43,7 +43,6 @@ static_assert(same_key(replay_view::ViewKey::tick_forward, CAROM_VIEW_TICK_FORWA
 static_assert(same_key(replay_view::ViewKey::home, CAROM_VIEW_HOME));
 static_assert(same_key(replay_view::ViewKey::end, CAROM_VIEW_END));
 
-
 carom_viewer& viewer_of(carom_viewer* v) {
     return *require(v, "viewer");
 }
@@ -103,7 +102,8 @@ carom_status carom_viewer_get_info(const carom_viewer* viewer, carom_viewer_info
 }
 
 carom_status carom_viewer_speeds(double* speeds, size_t capacity, size_t* count) {
-    return guarded([&] { fill(speeds, capacity, count, replay_view::kSpeeds, [](double s) { return s; }); });
+    return guarded(
+        [&] { fill(speeds, capacity, count, replay_view::kSpeeds, [](double s) { return s; }); });
 }
 
 carom_status carom_viewer_set_speed(carom_viewer* viewer, double speed) {

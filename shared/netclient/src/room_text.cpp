@@ -66,12 +66,15 @@ std::string room_json(const protocol::ServerStatus& s, const std::string& server
                          {"seconds_left", r.seconds_left},
                          {"time", clock(r.seconds_left)},
                          {"phase", phase_name(r.phase)}});
-    const nlohmann::json out = {
-        {"server", server},           {"name", s.name},
-        {"version", s.version},       {"protocol", s.protocol},
-        {"clients", s.clients},       {"max_clients", s.max_clients},
-        {"first_room", s.first_room}, {"rooms_total", s.rooms_total},
-        {"rooms", rooms}};
+    const nlohmann::json out = {{"server", server},
+                                {"name", s.name},
+                                {"version", s.version},
+                                {"protocol", s.protocol},
+                                {"clients", s.clients},
+                                {"max_clients", s.max_clients},
+                                {"first_room", s.first_room},
+                                {"rooms_total", s.rooms_total},
+                                {"rooms", rooms}};
     return out.dump(2) + "\n";
 }
 

@@ -151,12 +151,11 @@ TEST_CASE("hbs_discs_with_invMass_0_are_posts_and_lone_vertexes_point_walls") {
     CHECK(s.map.posts[1].color == 0x00FF00u);
 }
 
-
 TEST_CASE("hbs_a_vertex_that_collides_with_nothing_makes_no_post") {
     // An empty cMask or cGroup: nothing meets the vertex, so no point wall.
-    const Imported s = imported(stadium(
-        "vertexes: [ { x: 0, y: 40, cMask: [] }, { x: 0, y: -40, cGroup: [] },"
-        "            { x: 0, y: 60 } ],"));
+    const Imported s =
+        imported(stadium("vertexes: [ { x: 0, y: 40, cMask: [] }, { x: 0, y: -40, cGroup: [] },"
+                         "            { x: 0, y: 60 } ],"));
     REQUIRE(s.map.posts.size() == 1);
     CHECK(near(s.map.posts[0].position, {150.0, 160.0}));
 }

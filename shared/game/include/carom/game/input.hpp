@@ -40,7 +40,6 @@ class Input {
     static constexpr std::uint8_t kValidBits = kDirectionBits | kMoveBit | kKickBit;
 
   private:
-
     constexpr explicit Input(int bits) : bits_(static_cast<std::uint8_t>(bits)) {}
     std::uint8_t bits_ = 0;
 };

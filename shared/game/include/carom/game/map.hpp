@@ -168,7 +168,7 @@ inline constexpr std::size_t kNameBytes = 64;  // 1..64 printable ASCII characte
 // spawns, 16 pucks) is about 400 KB of indented JSON. Longer lists are
 // refused before they are decoded, so loading stays in proportion to this.
 inline constexpr std::size_t kFileBytes = 4u << 20;
-inline constexpr double kSizeMin = 10.0;       // width and height, map units
+inline constexpr double kSizeMin = 10.0;  // width and height, map units
 inline constexpr double kSizeMax = 4096.0;
 inline constexpr double kCoordinateMax = 8192.0;  // |x|, |y| of every point and half extent
 inline constexpr double kAxisLengthMin = 1e-3;    // a box's axis: finite, not shorter

@@ -50,7 +50,7 @@ struct Update {
     // moved from `baseline` to `tick`, modulo 2^32 (one a tick when none was
     // lost). Players only: a spectator's stream has none.
     std::uint32_t sequence_advance = 0;
-    std::vector<InputChange> inputs;   // by tick, then slot
+    std::vector<InputChange> inputs;         // by tick, then slot
     std::vector<game::RosterChange> roster;  // by tick, in the order applied
     std::optional<MatchStart> match_start;
     std::uint64_t halted_since = 0;  // 0: the room steps every tick

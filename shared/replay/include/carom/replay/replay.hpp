@@ -88,8 +88,8 @@ struct Replay {
     // How many bits of each tick's state hash `hashes` holds: 64 in format
     // 1, kTickHashBits in format 2 (the top ones).
     std::uint32_t tick_hash_bits = 64;
-    std::vector<std::uint64_t> hashes;  // hashes[i]: of Match::state_hash() after tick i + 1
-    std::vector<InputChange> inputs;    // by tick, then slot
+    std::vector<std::uint64_t> hashes;       // hashes[i]: of Match::state_hash() after tick i + 1
+    std::vector<InputChange> inputs;         // by tick, then slot
     std::vector<game::RosterChange> roster;  // by tick, in the order applied
     std::vector<game::MatchEvent> events;
     std::vector<Keyframe> keyframes;  // by tick

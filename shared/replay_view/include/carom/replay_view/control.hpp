@@ -12,9 +12,9 @@ namespace carom::replay_view {
 
 // What a viewer's keys do (carom.h's carom_view_key has the same values).
 enum class ViewKey : std::uint8_t {
-    pause,          // pause, resume; at the end, play again from the start
-    faster,         // the next speed of kSpeeds
-    slower,         // the previous one
+    pause,   // pause, resume; at the end, play again from the start
+    faster,  // the next speed of kSpeeds
+    slower,  // the previous one
     back_5s,
     forward_5s,
     back_30s,
@@ -25,7 +25,7 @@ enum class ViewKey : std::uint8_t {
     tick_forward,   // while paused
     home,
     end,
-    other           // does nothing here (a host's own key: names, quit)
+    other  // does nothing here (a host's own key: names, quit)
 };
 
 inline constexpr std::array<double, 7> kSpeeds{0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0};
