@@ -11,6 +11,7 @@
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <thread>
 
 #include "carom/game/map.hpp"
 #include "carom/replay/reader.hpp"
@@ -82,12 +83,30 @@ class Statement {
     sqlite3_stmt* stmt_ = nullptr;
 };
 
+// How long a writer waits for another process's lock before it gives up.
+constexpr std::chrono::milliseconds kLockPatience{2000};
+
 Status exec(sqlite3* db, const char* sql) {
     char* message = nullptr;
     if (sqlite3_exec(db, sql, nullptr, nullptr, &message) == SQLITE_OK) return {};
     std::string text = message ? message : "error";
     sqlite3_free(message);
     return fail("sqlite: " + text);
+}
+
+// exec, waiting out another process's lock: SQLite does not call the busy
+// handler for every lock (switching a new file to WAL takes one without), so a
+// second server opening the index at the same moment was refused at once.
+Status exec_waiting(sqlite3* db, const char* sql) {
+    const auto deadline = std::chrono::steady_clock::now() + kLockPatience;
+    for (;;) {
+        Status done = exec(db, sql);
+        const int code = sqlite3_errcode(db) & 0xff;
+        if (done || (code != SQLITE_BUSY && code != SQLITE_LOCKED) ||
+            std::chrono::steady_clock::now() >= deadline)
+            return done;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
 }
 
 // The room of a server's file name, "room<digits>-...crpl", or none.
@@ -167,16 +186,17 @@ Result<Index> Index::open(const fs::path& dir) {
     const fs::path path = dir / kIndexFileName;
     if (sqlite3_open(path.c_str(), &db->handle) != SQLITE_OK)
         return fail(path.string() + ": " + sqlite3_errmsg(db->handle));
-    // A server and a `carom-replay find` may use it at once.
-    sqlite3_busy_timeout(db->handle, 2000);
+    // Servers sharing a directory and `carom-replay find` may use it at once.
+    sqlite3_busy_timeout(db->handle, static_cast<int>(kLockPatience.count()));
     // WAL with synchronous=NORMAL: a commit appends to the log without an
     // fsync (the server adds a row on its tick thread; a rollback journal's
     // fsyncs took ~10 ms a row). A power cut may lose the newest rows, never
     // the index: the files stay the truth and the next start's sync adds them.
-    if (auto wal = exec(db->handle, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+    if (auto wal =
+            exec_waiting(db->handle, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
         !wal)
         return wal.error_in(path.string());
-    if (auto made = exec(db->handle, kSchema); !made) return made.error_in(path.string());
+    if (auto made = exec_waiting(db->handle, kSchema); !made) return made.error_in(path.string());
     return Index(dir, std::move(db));
 }
 
@@ -188,7 +208,11 @@ Status Index::add(const fs::path& file) {
 
 Status Index::add(const MatchRow& row) {
     sqlite3* db = db_->handle;
-    if (auto begun = exec(db, "BEGIN"); !begun) return begun;
+    // IMMEDIATE takes the write lock at once, waiting for it (the busy
+    // timeout): a deferred transaction that reads first and then writes may be
+    // refused at once when another process (a second server on the same
+    // directory) wrote in between.
+    if (auto begun = exec(db, "BEGIN IMMEDIATE"); !begun) return begun;
     Statement drop(db, "DELETE FROM matches WHERE file = ?1");
     drop.text(1, row.file);
     Statement insert(db,

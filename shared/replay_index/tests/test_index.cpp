@@ -2,6 +2,7 @@
 // matches: find answers what the files say, and sync repairs what a crash
 // between a file and its row left.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -132,6 +133,60 @@ TEST_CASE("find answers from the index what a directory of 300 replays says") {
         const auto all = found({});
         CHECK(all.contains(recorded[5].file));
         CHECK_FALSE(all.contains(recorded[6].file));
+    }
+    fs::remove_all(dir);
+}
+
+// Two servers may share one replay directory (two units of one service): both
+// open the index at once and add rows at once; every row must land.
+TEST_CASE("two processes open and write one index at once and lose no row") {
+    const fs::path dir = fs::temp_directory_path() / ("carom-index-two-" + std::to_string(getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    constexpr int kRows = 300;
+    const auto writer = [&](const std::string& prefix) -> std::string {
+        auto index = Index::open(dir);
+        if (!index) return "open: " + index.error().message;
+        for (int i = 0; i < kRows; ++i) {
+            MatchRow row;
+            row.file = prefix + std::to_string(i) + ".crpl";
+            row.map = "rink";
+            row.players = {{0, "ana", "left", false}, {1, "bo", "right", true}};
+            if (auto added = index->add(row); !added) return "add: " + added.error().message;
+        }
+        return "";
+    };
+    // Several rounds: the race is for the first open and for each commit.
+    for (int round = 0; round < 5; ++round) {
+        CAPTURE(round);
+        fs::remove(dir / kIndexFileName);
+        fs::remove(dir / (std::string(kIndexFileName) + "-wal"));
+        fs::remove(dir / (std::string(kIndexFileName) + "-shm"));
+        int pipe_fds[2];
+        REQUIRE(pipe(pipe_fds) == 0);
+        const pid_t child = fork();
+        REQUIRE(child >= 0);
+        if (child == 0) {
+            close(pipe_fds[0]);
+            const std::string error = writer("b");
+            [[maybe_unused]] const auto n = write(pipe_fds[1], error.data(), error.size());
+            _exit(error.empty() ? 0 : 1);
+        }
+        close(pipe_fds[1]);
+        const std::string mine = writer("a");
+        int status = 0;
+        REQUIRE(waitpid(child, &status, 0) == child);
+        char text[512] = {};
+        [[maybe_unused]] const auto n = read(pipe_fds[0], text, sizeof text - 1);
+        close(pipe_fds[0]);
+        CHECK(mine == "");
+        CHECK(std::string(text) == "");
+        CHECK(WIFEXITED(status));
+        auto index = Index::open(dir);
+        REQUIRE(index.ok());
+        const auto rows = index->find({});
+        REQUIRE(rows.ok());
+        CHECK(rows->size() == 2 * kRows);
     }
     fs::remove_all(dir);
 }
