@@ -283,6 +283,12 @@ CAROM_API const carom_match* carom_replay_match(const carom_replay* replay);
 CAROM_API carom_status carom_replay_step(carom_replay* replay, uint64_t ticks, uint64_t* stepped);
 /* Goes to `tick` (at most the last), from the nearest keyframe before it. */
 CAROM_API carom_status carom_replay_seek(carom_replay* replay, uint64_t tick);
+/* A new match (the caller's to free) in the replay's state after `tick`
+ * (0: the start), to play on from there: stepped with the recorded inputs it
+ * stays the recorded match, hash for hash. The replay's position moves to
+ * `tick`. A tick past the last: CAROM_ERROR_ARGUMENT. */
+CAROM_API carom_status carom_replay_match_at(carom_replay* replay, uint64_t tick,
+                                             carom_match** out);
 
 typedef struct carom_verify_result {
     int32_t ok;          /* every tick's hash, every keyframe and the footer agree */

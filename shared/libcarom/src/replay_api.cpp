@@ -47,6 +47,20 @@ void step(carom_replay& r, std::uint64_t ticks, std::uint64_t* stepped) {
     if (stepped != nullptr) *stepped = n;
 }
 
+// Goes to `tick` (at most the last): from the newest keyframe at or before
+// it, unless the match is already nearer (stepping on from where it is).
+void seek(carom_replay& r, std::uint64_t tick) {
+    const std::uint64_t target = std::min(tick, r.replay.last_tick());
+    const auto& keyframes = r.replay.keyframes;
+    const auto after = std::partition_point(
+        keyframes.begin(), keyframes.end(),
+        [target](const replay::Keyframe& k) { return k.state.tick <= target; });
+    const replay::Keyframe* nearest = after == keyframes.begin() ? nullptr : &*(after - 1);
+    const std::uint64_t from = nearest != nullptr ? nearest->state.tick : 0;
+    if (r.sim->tick() > target || r.sim->tick() < from) restart(r, nearest);
+    step(r, target - r.sim->tick(), nullptr);
+}
+
 carom_status open(carom_replay** out, auto&& read) {
     return guarded([&] {
         require(out, "out");
@@ -137,19 +151,27 @@ carom_status carom_replay_step(carom_replay* replay, uint64_t ticks, uint64_t* s
 }
 
 carom_status carom_replay_seek(carom_replay* replay, uint64_t tick) {
+    return guarded([&] { seek(*require(replay, "replay"), tick); });
+}
+
+carom_status carom_replay_match_at(carom_replay* replay, uint64_t tick, carom_match** out) {
     return guarded([&] {
         carom_replay& r = *require(replay, "replay");
-        const std::uint64_t target = std::min(tick, r.replay.last_tick());
-        // The newest keyframe at or before the target, unless the match is
-        // already nearer (stepping on from where it is).
-        const auto& keyframes = r.replay.keyframes;
-        const auto after = std::partition_point(
-            keyframes.begin(), keyframes.end(),
-            [target](const replay::Keyframe& k) { return k.state.tick <= target; });
-        const replay::Keyframe* nearest = after == keyframes.begin() ? nullptr : &*(after - 1);
-        const std::uint64_t from = nearest != nullptr ? nearest->state.tick : 0;
-        if (r.sim->tick() > target || r.sim->tick() < from) restart(r, nearest);
-        step(r, target - r.sim->tick(), nullptr);
+        require(out, "out");
+        if (tick > r.replay.last_tick())
+            throw Failure{CAROM_ERROR_ARGUMENT, "tick " + std::to_string(tick) +
+                                                    " is past the replay's last, " +
+                                                    std::to_string(r.replay.last_tick())};
+        seek(r, tick);
+        // A fresh match on the replay's map and seed, in the re-simulation's
+        // state: every bit that shapes the future, so it steps on exactly as
+        // the recorded match did for as long as it is given the same inputs.
+        auto handle = std::make_unique<carom_match>();
+        handle->owned.emplace(*r.map, r.replay.header.seed);
+        handle->owned->restore(r.sim->match().save());
+        handle->match = &*handle->owned;
+        handle->map_hash = r.map_hash;
+        *out = handle.release();
     });
 }
 

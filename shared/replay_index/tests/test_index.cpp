@@ -140,7 +140,8 @@ TEST_CASE("find answers from the index what a directory of 300 replays says") {
 // Two servers may share one replay directory (two units of one service): both
 // open the index at once and add rows at once; every row must land.
 TEST_CASE("two processes open and write one index at once and lose no row") {
-    const fs::path dir = fs::temp_directory_path() / ("carom-index-two-" + std::to_string(getpid()));
+    const fs::path dir =
+        fs::temp_directory_path() / ("carom-index-two-" + std::to_string(getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     constexpr int kRows = 300;

@@ -325,6 +325,7 @@ _PROTOTYPES = {
     "carom_replay_match": (handle, [handle]),
     "carom_replay_step": (status, [handle, c_uint64, POINTER(c_uint64)]),
     "carom_replay_seek": (status, [handle, c_uint64]),
+    "carom_replay_match_at": (status, [handle, c_uint64, POINTER(handle)]),
     "carom_replay_verify": (status, [handle, POINTER(VerifyResult)]),
     "carom_client_config_init": (None, [POINTER(ClientConfig)]),
     "carom_client_create": (status, [POINTER(ClientConfig), POINTER(handle)]),

@@ -30,24 +30,55 @@ import carom
 
 class CaromEnv:
     def __init__(self, map_path, agents=None, frame_skip=4, max_ticks=None, top_speed=40.0):
-        self.map = carom.Map.load(map_path)
+        # A map file, or a carom.Map (a replay's: carom.Replay(path).map()).
+        self.map = map_path if isinstance(map_path, carom.Map) else carom.Map.load(map_path)
         self.slots = self.map.slots
-        self.agents = list(range(self.slots)) if agents is None else list(agents)
+        self._agents = list(range(self.slots)) if agents is None else list(agents)
+        self.agents = list(self._agents)  # this episode's (reset's slot= may narrow them)
         self.frame_skip = frame_skip
         self.max_ticks = max_ticks
         info = self.map.info
         self._scale = (2.0 / info.width, 2.0 / info.height, 1.0 / top_speed)
         self._inputs = bytearray(self.slots)
-        self._bots = [s for s in range(self.slots) if s not in self.agents]
         self.match = None
 
-    def reset(self, seed=None):
-        """A new match; returns (observation, info)."""
-        self.match = carom.Match(self.map, random.getrandbits(63) if seed is None else seed)
-        for slot in range(self.slots):
-            self.match.join(slot, f"agent{slot}" if slot in self.agents else f"bot{slot}")
-        self._teams = [self.match.player(slot).team for slot in range(self.slots)]
-        return self.observe(), {"tick": 0, "state_hash": self.match.state_hash()}
+    def reset(self, seed=None, replay=None, tick=0, slot=None):
+        """A new match; returns (observation, info).
+
+        With `replay` (a carom.Replay, or a path to one, on this environment's
+        map) the episode starts from that recorded match's state after `tick`
+        instead, a real situation, with the roster it had then (empty slots
+        stay empty). With `slot`, that slot is the episode's one agent (it must
+        be held at that tick) and the game's bot plays every other player.
+        """
+        if replay is None:
+            if slot is not None:
+                raise ValueError("slot= takes over a player of a replay: give replay= too")
+            self.agents = list(self._agents)
+            self.match = carom.Match(self.map, random.getrandbits(63) if seed is None else seed)
+            for s in range(self.slots):
+                self.match.join(s, f"agent{s}" if s in self.agents else f"bot{s}")
+        else:
+            if not isinstance(replay, carom.Replay):
+                replay = carom.Replay(replay)
+            if replay.map().hash != self.map.hash:
+                raise ValueError(
+                    f"the replay is on map '{replay.map().name}', "
+                    f"not this environment's '{self.map.name}'")
+            if tick > replay.ticks:
+                raise ValueError(f"tick {tick} is past the replay's last, {replay.ticks}")
+            self.match = replay.match_at(tick)
+            if slot is not None:
+                if not 0 <= slot < self.slots or not self.match.player(slot).active:
+                    raise ValueError(f"slot {slot}: nobody holds it at tick {tick}")
+                self.agents = [slot]
+            else:
+                self.agents = list(self._agents)
+        self._bots = [s for s in range(self.slots)
+                      if s not in self.agents and self.match.player(s).active]
+        self._teams = [self.match.player(s).team for s in range(self.slots)]
+        return self.observe(), {"tick": self.match.info().tick,
+                                "state_hash": self.match.state_hash()}
 
     def step(self, actions):
         """Holds each agent's input for frame_skip ticks; returns

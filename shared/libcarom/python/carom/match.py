@@ -34,10 +34,13 @@ class Match:
     """A match on `map` with `seed`. A match borrowed from a replay or a
     client (`owner` set) is read-only, and valid until its owner's next call."""
 
-    def __init__(self, map=None, seed=0, _borrowed=None, _owner=None):
+    def __init__(self, map=None, seed=0, _borrowed=None, _owner=None, _adopted=None):
         if _borrowed is not None:
             self._handle = _borrowed
             self._owner = _owner  # keeps the owner alive while this view is
+        elif _adopted is not None:  # a handle made elsewhere, now this object's
+            self._handle = _adopted
+            self._owner = None
         else:
             out = _native.handle()
             check(lib.carom_match_create(map._handle, seed, byref(out)))

@@ -54,6 +54,13 @@ class Replay:
     def seek(self, tick):
         check(lib.carom_replay_seek(self._handle, tick))
 
+    def match_at(self, tick):
+        """A new match in the replay's state after `tick`, to play on from
+        there (the replay's position moves to `tick`)."""
+        out = _native.handle()
+        check(lib.carom_replay_match_at(self._handle, tick, byref(out)))
+        return Match(_adopted=out)
+
     def verify(self):
         out = _native.VerifyResult()
         check(lib.carom_replay_verify(self._handle, byref(out)))

@@ -162,6 +162,55 @@ class ReplayTest(unittest.TestCase):
         self.assertNotEqual(verdict.final_hash, 0)
         self.assertEqual(verdict.final_hash, replay.match.state_hash())
 
+    def test_a_match_taken_from_a_replay_tick_plays_on_as_recorded(self):
+        replay = carom.Replay(os.path.join(CORPUS, "team-arena.crpl"))
+        tick = 1234  # between two keyframes
+        match = replay.match_at(tick)
+        self.assertEqual(match.info().tick, tick)
+        self.assertEqual(replay.match.tick, tick)
+        self.assertEqual(match.state_hash(), replay.match.state_hash())
+        # Given the recorded inputs it stays the recorded match, tick by tick.
+        for _ in range(120):
+            replay.step(1)
+            match.step([replay.match.player(s).last_input for s in range(match.slots)])
+            self.assertEqual(match.state_hash(), replay.match.state_hash(), replay.match.tick)
+        # Given others, it is a match of its own (the replay's is read-only).
+        match.step(bytes([carom.MOVE | 4]) * match.slots, 30)
+        self.assertNotEqual(match.state_hash(), replay.match.state_hash())
+        with self.assertRaises(carom.CaromError) as refused:
+            replay.match_at(replay.ticks + 1)
+        self.assertEqual(refused.exception.status, 1)
+        self.assertIn("past the replay's last", str(refused.exception))
+
+    def test_an_environment_resets_into_a_replay_tick(self):
+        from carom.env import CaromEnv
+        path = os.path.join(CORPUS, "team-arena.crpl")
+        replay = carom.Replay(path)
+        replay.seek(900)
+        recorded = replay.match.state_hash()
+        env = CaromEnv(replay.map(), frame_skip=2)
+        observation, info = env.reset(replay=path, tick=900, slot=3)
+        self.assertEqual(info["tick"], 900)
+        self.assertEqual(info["state_hash"], recorded)
+        self.assertEqual(env.agents, [3])
+        self.assertEqual(len(observation), 4 * len(env.match.disks()))
+        _, rewards, _, _, info = env.step([carom.MOVE])
+        self.assertEqual(info["tick"], 902)
+        self.assertEqual(len(rewards), 1)
+        # A fresh episode has every slot as an agent again.
+        env.reset(seed=5)
+        self.assertEqual(env.agents, list(range(env.slots)))
+        with self.assertRaises(ValueError) as refused:
+            env.reset(replay=replay, tick=replay.ticks + 1)
+        self.assertIn("past the replay's last", str(refused.exception))
+        with self.assertRaises(ValueError) as refused:
+            env.reset(replay=replay, tick=10, slot=env.slots)
+        self.assertIn("nobody holds it", str(refused.exception))
+        other = CaromEnv(carom.Replay(os.path.join(CORPUS, "duel-rink.crpl")).map())
+        with self.assertRaises(ValueError) as refused:
+            other.reset(replay=replay, tick=10)
+        self.assertIn("not this environment's", str(refused.exception))
+
     def test_a_borrowed_match_is_read_only(self):
         replay = carom.Replay(os.path.join(CORPUS, "duel-rink.crpl"))
         with self.assertRaises(carom.CaromError) as refused:
