@@ -10,31 +10,31 @@
 
 static int failures = 0;
 
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
+#define CHECK(cond)                                                    \
+    do {                                                               \
+        if (!(cond)) {                                                 \
             fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-            ++failures;                                                              \
-        }                                                                            \
+            ++failures;                                                \
+        }                                                              \
     } while (0)
 
-#define CHECK_OK(call)                                                                   \
-    do {                                                                                 \
-        carom_status s_ = (call);                                                        \
-        if (s_ != CAROM_OK) {                                                            \
+#define CHECK_OK(call)                                                              \
+    do {                                                                            \
+        carom_status s_ = (call);                                                   \
+        if (s_ != CAROM_OK) {                                                       \
             fprintf(stderr, "%s:%d: %s -> %d: %s\n", __FILE__, __LINE__, #call, (int)s_, \
-                    carom_last_error());                                                 \
-            ++failures;                                                                  \
-        }                                                                                \
+                    carom_last_error());                                            \
+            ++failures;                                                             \
+        }                                                                           \
     } while (0)
 
-static char* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
+static char *read_file(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
     if (f == NULL) return NULL;
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char* bytes = malloc((size_t)n + 1);
+    char *bytes = malloc((size_t)n + 1);
     if (bytes != NULL && fread(bytes, 1, (size_t)n, f) != (size_t)n) {
         free(bytes);
         bytes = NULL;
@@ -46,7 +46,7 @@ static char* read_file(const char* path, size_t* size) {
 }
 
 static void test_errors(void) {
-    carom_map* map = NULL;
+    carom_map *map = NULL;
     CHECK(carom_abi_version() == CAROM_ABI_VERSION);
     CHECK(strlen(carom_version()) > 0);
     CHECK(carom_map_load("/nonexistent/arena.json", &map) == CAROM_ERROR_IO);
@@ -56,7 +56,7 @@ static void test_errors(void) {
     CHECK(strlen(carom_last_error()) > 0);
     CHECK(carom_map_parse_json(NULL, 0, &map) == CAROM_ERROR_ARGUMENT);
     CHECK(strstr(carom_last_error(), "NULL") != NULL);
-    CHECK(carom_map_from_binary((const uint8_t*)"CMAPxxxx", 8, &map) == CAROM_ERROR_DATA);
+    CHECK(carom_map_from_binary((const uint8_t *)"CMAPxxxx", 8, &map) == CAROM_ERROR_DATA);
     CHECK(carom_match_create(NULL, 1, NULL) == CAROM_ERROR_ARGUMENT);
     carom_map_free(NULL); /* NULL is fine everywhere a handle is freed */
     carom_match_free(NULL);
@@ -65,7 +65,7 @@ static void test_errors(void) {
     carom_state_free(NULL);
 }
 
-static void test_map(const carom_map* map) {
+static void test_map(const carom_map *map) {
     carom_map_info info;
     CHECK_OK(carom_map_get_info(map, &info));
     CHECK(strcmp(info.name, "arena") == 0);
@@ -87,7 +87,7 @@ static void test_map(const carom_map* map) {
 }
 
 /* Steps a match with the bot's inputs in every slot. */
-static void step_with_bots(carom_match* match, uint32_t slots, uint32_t ticks) {
+static void step_with_bots(carom_match *match, uint32_t slots, uint32_t ticks) {
     uint8_t inputs[32];
     for (uint32_t t = 0; t < ticks; ++t) {
         for (uint32_t s = 0; s < slots; ++s)
@@ -96,10 +96,10 @@ static void step_with_bots(carom_match* match, uint32_t slots, uint32_t ticks) {
     }
 }
 
-static void test_match(const carom_map* map) {
+static void test_match(const carom_map *map) {
     carom_map_info map_info;
     CHECK_OK(carom_map_get_info(map, &map_info));
-    carom_match* match = NULL;
+    carom_match *match = NULL;
     CHECK_OK(carom_match_create(map, 42, &match));
     for (uint32_t i = 0; i < map_info.slots; ++i) {
         uint32_t slot = 99;
@@ -134,7 +134,7 @@ static void test_match(const carom_map* map) {
     CHECK(strcmp(player.name, "p0") == 0);
 
     /* Save, play on, restore, play on again: the same hash. */
-    carom_state* state = NULL;
+    carom_state *state = NULL;
     CHECK_OK(carom_match_save(match, &state));
     step_with_bots(match, map_info.slots, 300);
     uint64_t first = 0, second = 0;
@@ -152,9 +152,8 @@ static void test_match(const carom_map* map) {
     CHECK_OK(carom_match_join(b, 0, "x"));
     uint8_t inputs[64] = {0};
     inputs[0] = CAROM_INPUT_MOVE | 3;
-    for (int t = 0; t < 90; ++t)
-        CHECK_OK(carom_match_step(a, inputs, map_info.slots, 1));
-    carom_match* both[2] = {b, a};
+    for (int t = 0; t < 90; ++t) CHECK_OK(carom_match_step(a, inputs, map_info.slots, 1));
+    carom_match *both[2] = {b, a};
     int32_t phases[2] = {-1, -1};
     CHECK_OK(carom_matches_step(both, 1, inputs, map_info.slots, 90, phases));
     CHECK(phases[0] == CAROM_PHASE_PLAYING && phases[1] == -1);
@@ -165,16 +164,15 @@ static void test_match(const carom_map* map) {
 
     /* Observations: the head, then the disks as carom_match_disks has them. */
     size_t values_count = 0;
-    CHECK_OK(carom_matches_observe((const carom_match* const*)both, 2, NULL, 0, &values_count));
+    CHECK_OK(carom_matches_observe((const carom_match *const *)both, 2, NULL, 0, &values_count));
     CHECK(values_count == 2 * (CAROM_OBSERVE_HEAD + 4 * count));
     double values[2 * (CAROM_OBSERVE_HEAD + 4 * 64)];
-    CHECK_OK(carom_matches_observe((const carom_match* const*)both, 2, values,
+    CHECK_OK(carom_matches_observe((const carom_match *const *)both, 2, values,
                                    sizeof values / sizeof values[0], &values_count));
     CHECK(values[0] == 90.0 && values[1] == CAROM_PHASE_PLAYING);
     carom_disk b_disks[64];
     CHECK_OK(carom_match_disks(b, b_disks, 64, &count));
-    CHECK(values[CAROM_OBSERVE_HEAD] == b_disks[0].x &&
-          values[CAROM_OBSERVE_HEAD + 3] == b_disks[0].vy);
+    CHECK(values[CAROM_OBSERVE_HEAD] == b_disks[0].x && values[CAROM_OBSERVE_HEAD + 3] == b_disks[0].vy);
     carom_match_free(a);
     carom_match_free(b);
 
@@ -183,14 +181,14 @@ static void test_match(const carom_map* map) {
 }
 
 /* A state restores into a match on its own map only. */
-static void test_map_elsewhere(const carom_map* arena, const char* rink_path) {
-    carom_map* rink = NULL;
+static void test_map_elsewhere(const carom_map *arena, const char *rink_path) {
+    carom_map *rink = NULL;
     CHECK_OK(carom_map_load(rink_path, &rink));
     if (rink == NULL) return;
     carom_match *on_arena = NULL, *on_rink = NULL;
     CHECK_OK(carom_match_create(arena, 1, &on_arena));
     CHECK_OK(carom_match_create(rink, 1, &on_rink));
-    carom_state* state = NULL;
+    carom_state *state = NULL;
     CHECK_OK(carom_match_save(on_arena, &state));
     CHECK(carom_match_restore(on_rink, state) == CAROM_ERROR_DATA);
     CHECK(strstr(carom_last_error(), "another map") != NULL);
@@ -200,8 +198,8 @@ static void test_map_elsewhere(const carom_map* arena, const char* rink_path) {
     carom_map_free(rink);
 }
 
-static void test_replay(const char* path) {
-    carom_replay* replay = NULL;
+static void test_replay(const char *path) {
+    carom_replay *replay = NULL;
     CHECK_OK(carom_replay_open(path, &replay));
     if (replay == NULL) return;
     carom_replay_info info;
@@ -215,7 +213,7 @@ static void test_replay(const char* path) {
     CHECK_OK(carom_match_state_hash(carom_replay_match(replay), &hash));
     CHECK(hash == info.final_hash);
     /* A borrowed match is read-only. */
-    CHECK(carom_match_step((carom_match*)carom_replay_match(replay), NULL, 0, 1) ==
+    CHECK(carom_match_step((carom_match *)carom_replay_match(replay), NULL, 0, 1) ==
           CAROM_ERROR_STATE);
 
     /* Seek back into the middle, then to the end again. */
@@ -232,7 +230,7 @@ static void test_replay(const char* path) {
     CHECK(verdict.ok && verdict.final_hash == info.final_hash && verdict.ticks == info.ticks);
 
     /* A match of its own from a tick between keyframes: the replay's state there. */
-    carom_match* taken = NULL;
+    carom_match *taken = NULL;
     uint64_t recorded = 0, copied = 0;
     CHECK_OK(carom_replay_match_at(replay, info.ticks / 3 + 7, &taken));
     CHECK_OK(carom_match_state_hash(carom_replay_match(replay), &recorded));
@@ -249,7 +247,7 @@ static void test_replay(const char* path) {
     size_t count = 0;
     CHECK_OK(carom_replay_roster(replay, NULL, 0, &count));
     CHECK(count > 0);
-    carom_map* map = NULL;
+    carom_map *map = NULL;
     CHECK_OK(carom_replay_map(replay, &map));
     carom_map_info map_info;
     CHECK_OK(carom_map_get_info(map, &map_info));
@@ -259,12 +257,12 @@ static void test_replay(const char* path) {
 
     /* The same bytes with one flipped in the middle: refused, or a verdict that is not ok. */
     size_t size = 0;
-    char* bytes = read_file(path, &size);
+    char *bytes = read_file(path, &size);
     CHECK(bytes != NULL);
     if (bytes == NULL) return;
     bytes[size / 2] ^= 0x40;
-    carom_replay* damaged = NULL;
-    carom_status s = carom_replay_open_bytes((const uint8_t*)bytes, size, &damaged);
+    carom_replay *damaged = NULL;
+    carom_status s = carom_replay_open_bytes((const uint8_t *)bytes, size, &damaged);
     if (s == CAROM_OK) {
         CHECK_OK(carom_replay_verify(damaged, &verdict));
         CHECK(!verdict.ok && verdict.what[0] != '\0');
@@ -275,12 +273,12 @@ static void test_replay(const char* path) {
     free(bytes);
 }
 
-static void test_stadium(const char* path) {
+static void test_stadium(const char *path) {
     size_t size = 0;
-    char* text = read_file(path, &size);
+    char *text = read_file(path, &size);
     CHECK(text != NULL);
     if (text == NULL) return;
-    carom_map* map = NULL;
+    carom_map *map = NULL;
     CHECK_OK(carom_map_parse_hbs(text, size, &map));
     carom_map_info info;
     CHECK_OK(carom_map_get_info(map, &info));
@@ -302,7 +300,7 @@ static void test_client(void) {
     CHECK(config.room == -1);
     config.name = "c";
     config.token = 12345;
-    carom_client* client = NULL;
+    carom_client *client = NULL;
     CHECK_OK(carom_client_create(&config, &client));
     CHECK_OK(carom_client_start(client, 0));
     uint8_t datagram[CAROM_MAX_DATAGRAM];
@@ -318,8 +316,7 @@ static void test_client(void) {
     CHECK(info.state == CAROM_CLIENT_CONNECTING && !info.ended);
     CHECK(carom_client_match(client) == NULL && carom_client_map(client) == NULL);
     /* Nobody answers: it gives up after its connect timeout. */
-    for (uint64_t ms = 0; ms <= 6000; ms += 16)
-        CHECK_OK(carom_client_tick(client, ms));
+    for (uint64_t ms = 0; ms <= 6000; ms += 16) CHECK_OK(carom_client_tick(client, ms));
     CHECK_OK(carom_client_get_info(client, &info));
     CHECK(info.state == CAROM_CLIENT_CLOSED && info.ended && info.exit_code != 0);
     /* Its counters: the junk came in, ConnectRequests went out, no state came. */
@@ -336,11 +333,11 @@ static void test_client(void) {
 
 /* The replay viewer: keys move the playhead as carom-replay play's do, the
  * scene names its players' slots and says the goal as every screen does. */
-static void test_viewer(const char* path) {
-    carom_replay* replay = NULL;
+static void test_viewer(const char *path) {
+    carom_replay *replay = NULL;
     CHECK_OK(carom_replay_open(path, &replay));
     if (replay == NULL) return;
-    carom_viewer* viewer = NULL;
+    carom_viewer *viewer = NULL;
     CHECK_OK(carom_viewer_create(replay, &viewer));
     carom_viewer_info info;
     CHECK_OK(carom_viewer_get_info(viewer, &info));
@@ -401,13 +398,13 @@ static void test_viewer(const char* path) {
 }
 
 /* A file cut short proves nothing, yet says the hash of its last tick. */
-static void test_cut_replay(const char* path) {
+static void test_cut_replay(const char *path) {
     size_t size = 0;
-    char* bytes = read_file(path, &size);
+    char *bytes = read_file(path, &size);
     CHECK(bytes != NULL && size > 9000);
     if (bytes == NULL) return;
-    carom_replay* cut = NULL;
-    CHECK_OK(carom_replay_open_bytes((const uint8_t*)bytes, 9000, &cut));
+    carom_replay *cut = NULL;
+    CHECK_OK(carom_replay_open_bytes((const uint8_t *)bytes, 9000, &cut));
     free(bytes);
     if (cut == NULL) return;
     carom_verify_result verdict;
@@ -420,7 +417,7 @@ static void test_cut_replay(const char* path) {
     carom_replay_free(cut);
 }
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
     if (argc != 4) {
         fprintf(stderr, "usage: %s MAPS_DIR REPLAY.crpl STADIUM.hbs\n", argv[0]);
         return 2;
@@ -429,7 +426,7 @@ int main(int argc, char** argv) {
     snprintf(arena, sizeof arena, "%s/arena.json", argv[1]);
     snprintf(rink, sizeof rink, "%s/rink.json", argv[1]);
     test_errors();
-    carom_map* map = NULL;
+    carom_map *map = NULL;
     CHECK_OK(carom_map_load(arena, &map));
     if (map != NULL) {
         test_map(map);
