@@ -39,6 +39,7 @@ Result<ParentCheck> check_parent(const replay::Replay& branch, const std::string
     check.same_file = branch.header.parent && branch.header.parent->hash == *hash;
     const auto parent = load(parent_path);
     if (!parent) return parent.error();
+    if (parent->problem) return fail(parent_path + ": damaged " + describe(*parent->problem));
     if (tick > parent->last_tick() || tick < parent->first_tick() || branch.keyframes.empty()) {
         check.what = parent_path + " holds no tick " + std::to_string(tick);
         return check;
