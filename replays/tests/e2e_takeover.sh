@@ -45,13 +45,13 @@ start=$(screen main | grep -oE "branch of $name at tick [0-9]+" | grep -oE '[0-9
 for key in d d d Space w w a Space; do tmux -L "$socket" send-keys -t main "$key"; sleep 0.05; done
 wait_for main "(+0:01."
 tmux -L "$socket" send-keys -t main Escape
-wait_for main "t take over"
+branch="branches/${name%.crpl}-t$start-s0.crpl"
+wait_for main "branch written: $branch"
 wait_for main "|| $(clock "$start") / 2:01.0"
 echo "back at $(clock "$start") after the takeover from tick $start"
 tmux -L "$socket" send-keys -t main q
 for _ in $(seq 200); do [[ -s $work/exit ]] && break; sleep 0.05; done
 grep -q "EXIT=0" "$work/exit" || fail "play exit after q: $(cat "$work/exit" 2>/dev/null) $(cat "$work/err")"
-branch="branches/${name%.crpl}-t$start-s0.crpl"
 wait_for main "branch: $branch"
 [[ -f $work/$branch ]] || fail "no branch file $branch: $(ls "$work/branches")"
 

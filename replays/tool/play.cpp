@@ -217,10 +217,10 @@ class TakeoverSession {
     // Steps the ticks due by `now_ms` (at most a second's worth: a stalled
     // terminal does not make the match race); the write error, if any.
     Status advance(std::uint64_t now_ms) {
-        const std::uint64_t period_ms = 1000 / game::kTickRate;
-        if (!next_ms_) next_ms_ = now_ms;
-        if (now_ms > *next_ms_ + 1000) *next_ms_ = now_ms - 1000;
-        for (; *next_ms_ <= now_ms; *next_ms_ += period_ms) {
+        if (!started_ms_) started_ms_ = now_ms;
+        const std::uint64_t due = (now_ms - *started_ms_) * game::kTickRate / 1000;
+        if (due > ticks_ + game::kTickRate) ticks_ = due - game::kTickRate;
+        for (; ticks_ < due; ++ticks_) {
             const game::Input input = keys_.input(now_ms);
             if (takeover_.match().phase() == game::Phase::finished) continue;
             if (Status stepped = takeover_.step(input); !stepped) return stepped;
@@ -263,7 +263,8 @@ class TakeoverSession {
     replay_view::Takeover takeover_;
     play::HeldKeys keys_;
     std::string parent_name_;
-    std::optional<std::uint64_t> next_ms_;
+    std::optional<std::uint64_t> started_ms_;  // when the takeover began
+    std::uint64_t ticks_ = 0;                  // ticks stepped (or skipped) since
     render::SceneBuilder scenes_;
 };
 
@@ -362,7 +363,8 @@ int run_play(const PlayArgs& a) {
         const auto end_takeover = [&] {
             Result<replay::Footer> done = session->takeover().finish();
             branches.push_back(session->takeover().path().string());
-            if (!done) message = "the branch could not be finished: " + done.error().message;
+            message = done ? "branch written: " + branches.back()
+                           : "the branch could not be finished: " + done.error().message;
             control.jump_to(session->takeover().start_tick());
             if (!control.paused()) control.press(ViewKey::pause);
             session.reset();
