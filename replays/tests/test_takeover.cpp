@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "carom/replay/field_diff.hpp"
 #include "carom/replay/file_hash.hpp"
 #include "carom/replay/reader.hpp"
 #include "carom/replay/verify.hpp"
@@ -176,6 +177,25 @@ TEST_CASE("a branch of a branch starts from the branch's state and verifies alon
     const replay::Replay nothing = read(empty.path().string());
     CHECK(nothing.last_tick() == 750);
     check_verifies(nothing);
+}
+
+TEST_CASE("a branch of an older core's replay is recorded by this core and verifies") {
+    const std::string old_core = std::string(CAROM_CORPUS_DIR) + "/core2/hard-kicks-rink.crpl";
+    const replay::Replay parent = read(old_core);
+    REQUIRE(parent.header.core_version < replay::kCoreVersion);
+    SeekEngine engine(parent);
+    REQUIRE(engine.seek(700).ok());
+    TempPath file("takeover-core2");
+    auto takeover = Takeover::start(parent, parent_of(old_core), engine.match(),
+                                    roster_at(parent, 700)[0].slot, Others::recorded, file.path());
+    REQUIRE(takeover.ok());
+    for (int t = 0; t < 200; ++t)
+        REQUIRE(takeover->step(game::Input::move(2, t % 40 == 0)).ok());
+    REQUIRE(takeover->finish().ok());
+    const replay::Replay branch = read(file.path().string());
+    CHECK(branch.header.core_version == replay::kCoreVersion);
+    CHECK(replay::diff_states(branch.keyframes[0].state, engine.match().save()).empty());
+    check_verifies(branch);
 }
 
 TEST_CASE("a takeover past the end, of an empty slot or out of range is refused with the reason") {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "carom/replay/field_diff.hpp"
 #include "carom/replay/file_hash.hpp"
 #include "carom/replay_view/seek.hpp"
 
@@ -48,7 +49,12 @@ Result<ParentCheck> check_parent(const replay::Replay& branch, const std::string
     if (Status sought = engine.seek(tick); !sought) return sought.error();
     const std::uint64_t theirs = engine.match().state_hash();
     const std::uint64_t ours = branch.keyframes.front().hash;
-    check.same_state = theirs == ours;
+    // Field by field: a branch of an older core's file hashes as this core does.
+    const bool hashed_alike = replay::statics_in_hash(parent->header.core_version) ==
+                              replay::statics_in_hash(branch.header.core_version);
+    check.same_state =
+        replay::diff_states(engine.match().save(), branch.keyframes.front().state).empty() &&
+        (!hashed_alike || theirs == ours);
     char text[96];
     std::snprintf(text, sizeof text, "(state hash %016llx vs the branch's start %016llx)",
                   static_cast<unsigned long long>(theirs), static_cast<unsigned long long>(ours));

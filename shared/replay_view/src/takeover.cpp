@@ -7,6 +7,7 @@
 
 #include "carom/game/bot.hpp"
 #include "carom/game/tick_log.hpp"
+#include "carom/replay/field_diff.hpp"
 
 namespace carom::replay_view {
 
@@ -54,10 +55,12 @@ Result<Takeover> Takeover::start(const replay::Replay& replay, replay::ParentRep
     if (Status possible = can_take_over(replay, tick, slot); !possible) return possible.error();
     auto checked = game::CheckedMap::check(at.map());
     if (!checked) return checked.error();
-    auto match = std::make_unique<game::Match>(std::move(*checked), at.seed(),
-                                               replay::statics_in_hash(replay.header.core_version));
-    match->restore(at.save());
-    if (match->state_hash() != at.state_hash())
+    // The branch is recorded by this core, which hashes as its own files do
+    // (an older replay's state plays the same; only its hash differs).
+    auto match = std::make_unique<game::Match>(std::move(*checked), at.seed());
+    const game::MatchState state = at.save();
+    match->restore(state);
+    if (!replay::diff_states(state, match->save()).empty())
         return fail("the state at tick " + std::to_string(tick) + " does not restore exactly");
     std::vector<game::RosterEntry> players = roster_at(replay, tick);
     for (game::RosterEntry& p : players)
