@@ -39,6 +39,7 @@ wait_for main "|| "
 paused=$(screen main | grep -F '|| ' | sed -E 's/^\|\| ([0-9:.]+) .*/\1/')
 tmux -L "$socket" send-keys -t main t
 wait_for main "TAKEN OVER"
+wait_for main "you: bot0"
 wait_for main "branch of $name at tick"
 start=$(screen main | grep -oE "branch of $name at tick [0-9]+" | grep -oE '[0-9]+$')
 [[ $(clock "$start") == "$paused" ]] || fail "took over at tick $start, the replay was paused at $paused"

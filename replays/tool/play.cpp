@@ -228,20 +228,13 @@ class TakeoverSession {
         return {};
     }
 
-    render::Grid frame(int width, int height, bool roster, render::Glyphs glyphs) {
+    render::Grid frame(int width, int height, const ViewOptions& view) {
         const replay_view::Takeover& t = takeover_;
         const game::Match& m = t.match();
-        render::SceneRequest request;
-        request.followed = t.slot();
-        request.roster = roster;
-        render::Scene scene = scenes_.build(m, request);
-        render::Hud& h = scene.hud;
-        h.tick_rate_hz = game::kTickRate;
-        h.banner = render::phase_banner(m, t.last_goal());
-        h.note = "you: " + render::display_name(m, t.slot());
         render::Grid grid(width, height);
         if (width < 4 || height < 5) return grid;
-        const render::Grid top = render::render(scene, width, height - 2, glyphs);
+        const render::Grid top =
+            render::render(build_scene(scenes_, t, view), width, height - 2, view.glyphs);
         for (int y = 0; y < top.height(); ++y)
             for (int x = 0; x < width; ++x)
                 grid.set(x, y, top.at(x, y));
@@ -451,8 +444,7 @@ int run_play(const PlayArgs& a) {
             }
             if (session) {
                 last = now;
-                terminal.draw(
-                    session->frame(terminal.width(), terminal.height(), view.roster, view.glyphs));
+                terminal.draw(session->frame(terminal.width(), terminal.height(), view));
             } else {
                 control.advance(std::chrono::duration<double>(now - last).count());
                 last = now;

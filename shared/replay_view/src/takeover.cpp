@@ -138,8 +138,10 @@ Status Takeover::step(game::Input input) {
         }
     }
     const auto events = match_->step(inputs_);
-    for (const game::MatchEvent& e : events)
+    for (const game::MatchEvent& e : events) {
         if (e.kind == game::MatchEvent::Kind::goal) last_goal_ = e;
+        if (e.kind == game::MatchEvent::Kind::kickoff) last_kickoff_ = e.tick;
+    }
     return recorder_->stepped(*match_, events);
 }
 

@@ -55,8 +55,9 @@ class Takeover {
     Others others() const { return others_; }
     std::uint64_t start_tick() const { return start_tick_; }
     const std::filesystem::path& path() const { return path_; }
-    // The newest goal of the branch, if any (for the banner).
+    // The newest goal and kick-off of the branch, if any (for the banner).
     const game::MatchEvent* last_goal() const { return last_goal_ ? &*last_goal_ : nullptr; }
+    std::optional<std::uint64_t> last_kickoff() const { return last_kickoff_; }
     // Whether the others play the replay's inputs on this tick (false once it has ended).
     bool playing_recorded() const;
 
@@ -78,6 +79,7 @@ class Takeover {
     std::size_t next_roster_ = 0;
     std::vector<game::Input> inputs_;  // scratch: this tick's inputs
     std::optional<game::MatchEvent> last_goal_;
+    std::optional<std::uint64_t> last_kickoff_;
     bool finished_ = false;
 };
 
