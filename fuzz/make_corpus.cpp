@@ -337,6 +337,34 @@ void replay_corpus(const fs::path& dir, const fs::path& maps) {
                 format == replay::kFormatVersion ? k.name : k.name + std::string("-format1");
             write(dir, name, Bytes(std::istreambuf_iterator<char>(f), {}));
         }
+    // A branch: a match that starts from the state of tick 150 and names a parent.
+    fs::remove(tmp);
+    {
+        const std::vector<game::RosterEntry> players{{0, "a", true}, {1, "b", false}};
+        game::Match match(map, 11);
+        for (const game::RosterEntry& p : players)
+            match.join(p.slot, p.name);
+        std::vector<game::Input> in(match.slot_count());
+        const auto step_bots = [&] {
+            for (game::Slot s = 0; s < in.size(); ++s)
+                in[s] = game::bot_input(match, s);
+            return match.step(in);
+        };
+        for (int t = 0; t < 150; ++t)
+            step_bots();
+        replay::FileHash parent{};
+        for (std::size_t i = 0; i < parent.size(); ++i)
+            parent[i] = static_cast<std::uint8_t>(i);
+        replay::MatchRecorder rec(tmp, match, "fuzz corpus", players, 0, replay::kFormatVersion, {},
+                                  replay::ParentReplay{parent, "parent.crpl"});
+        for (int t = 0; t < 180; ++t)
+            if (const Status recorded = rec.stepped(match, step_bots()); !recorded)
+                throw std::runtime_error(recorded.error().message);
+        if (const auto footer = rec.finish(match); !footer)
+            throw std::runtime_error(footer.error().message);
+    }
+    std::ifstream branch(tmp, std::ios::binary);
+    write(dir, "branch-at-150", Bytes(std::istreambuf_iterator<char>(branch), {}));
     fs::remove(tmp);
 }
 

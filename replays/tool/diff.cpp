@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "carom/replay/field_diff.hpp"
@@ -90,9 +91,22 @@ bool same(const game::MatchEvent& x, const game::MatchEvent& y) {
     return describe(x) == describe(y);
 }
 
-// The first entry where two streams differ, or where one ends first; true if equal.
+// The entries of a stream after tick `from`.
 template <class T>
-bool compare_stream(const char* what, const std::vector<T>& a, const std::vector<T>& b) {
+std::vector<T> after(const std::vector<T>& stream, std::uint64_t from) {
+    std::vector<T> out;
+    for (const T& e : stream)
+        if (e.tick > from) out.push_back(e);
+    return out;
+}
+
+// The first entry after tick `from` where two streams differ, or where one
+// ends first; true if equal.
+template <class T>
+bool compare_stream(const char* what, const std::vector<T>& all_a, const std::vector<T>& all_b,
+                    std::uint64_t from) {
+    const std::vector<T> a = after(all_a, from);
+    const std::vector<T> b = after(all_b, from);
     const std::size_t n = std::min(a.size(), b.size());
     for (std::size_t i = 0; i < n; ++i) {
         if (same(a[i], b[i])) continue;
@@ -125,26 +139,28 @@ bool compare_footers(const replay::Replay& a, const replay::Replay& b, bool hash
     return false;
 }
 
-// Same hash scheme: the first tick whose hash differs, named at the first
-// keyframe both files hold at or after it. True if every common hash is equal.
-bool compare_hashes(const replay::Replay& a, const replay::Replay& b) {
-    // Tick 0 has no per-tick hash: its keyframes stand for it.
-    const replay::Keyframe* a0 = keyframe_at(a, 0);
-    const replay::Keyframe* b0 = keyframe_at(b, 0);
+// Same hash scheme: the first tick after `from` (where both files start, or
+// where a branch parts from its parent) whose hash differs, named at the
+// first keyframe both files hold at or after it. True if every common hash
+// is equal.
+bool compare_hashes(const replay::Replay& a, const replay::Replay& b, std::uint64_t from) {
+    // The start has no per-tick hash: its keyframes, where both hold one, stand for it.
+    const replay::Keyframe* a0 = keyframe_at(a, from);
+    const replay::Keyframe* b0 = keyframe_at(b, from);
     std::optional<std::uint64_t> first;
-    if (a0 && b0 && a0->hash != b0->hash) first = 0;
+    if (a0 && b0 && a0->hash != b0->hash) first = from;
     const std::uint64_t common = std::min(a.last_tick(), b.last_tick());
     // Files that keep different bits of each tick's hash compare the bits both keep.
     const std::uint32_t bits = std::min(a.tick_hash_bits, b.tick_hash_bits);
     const auto hash = [bits](const replay::Replay& r, std::uint64_t t) {
         return r.hash_after(t) >> (r.tick_hash_bits - bits);
     };
-    for (std::uint64_t t = 1; t <= common && !first; ++t)
+    for (std::uint64_t t = from + 1; t <= common && !first; ++t)
         if (hash(a, t) != hash(b, t)) first = t;
     if (!first) return true;
-    if (*first == 0) {
-        std::printf("first difference at tick 0: keyframe hash %016llx vs %016llx\n",
-                    static_cast<ull>(a0->hash), static_cast<ull>(b0->hash));
+    if (*first == from) {
+        std::printf("first difference at tick %llu: keyframe hash %016llx vs %016llx\n",
+                    static_cast<ull>(from), static_cast<ull>(a0->hash), static_cast<ull>(b0->hash));
     } else {
         const int digits = static_cast<int>((bits + 3) / 4);
         std::printf("first difference at tick %llu (%.2f s): hash %0*llx vs %0*llx\n",
@@ -188,6 +204,24 @@ bool compare_keyframes(const replay::Replay& a, const replay::Replay& b) {
     return true;
 }
 
+// When one file is a branch of the other (it names the other's hash): where
+// they part, and whether the parent's state there is the branch's start.
+std::optional<std::string> lineage(const std::string& path_a, const replay::Replay& a,
+                                   const std::string& path_b, const replay::Replay& b) {
+    for (const auto& [parent_path, branch_path, branch, names] :
+         {std::tuple{&path_a, &path_b, &b, "B is a branch of A"},
+          std::tuple{&path_b, &path_a, &a, "A is a branch of B"}}) {
+        if (!branch->header.parent) continue;
+        const auto check = check_parent(*branch, *parent_path);
+        if (!check || !check->same_file) continue;
+        const unsigned long long tick = branch->first_tick();
+        return "they part at tick " + std::to_string(tick) + ": " + names + " from tick " +
+               std::to_string(tick) + " on (" + (check->same_state ? "" : "but ") + check->what +
+               ")";
+    }
+    return std::nullopt;
+}
+
 int diff(const std::string& path_a, const std::string& path_b) {
     const auto a = load(path_a);
     const auto b = load(path_b);
@@ -201,7 +235,21 @@ int diff(const std::string& path_a, const std::string& path_b) {
                     tool::describe(*r->problem).c_str());
         equal = false;
     }
-    const auto starts = replay::diff_starts(a->header, b->header);
+    // A branch and its parent: the same match up to the branch's tick, where they part.
+    std::uint64_t from = std::max(a->first_tick(), b->first_tick());
+    const std::optional<std::string> parted = lineage(path_a, *a, path_b, *b);
+    if (parted) {
+        std::printf("%s\n", parted->c_str());
+        equal = false;
+    }
+    auto starts = replay::diff_starts(a->header, b->header);
+    if (parted) {
+        // The format, the start and the players there differ as a branch's must.
+        std::erase_if(starts, [](const replay::FieldDiff& f) {
+            return f.entity.starts_with("header player") || f.field == "format_version" ||
+                   f.field == "start_tick" || f.field == "parent" || f.field == "players count";
+        });
+    }
     if (!starts.empty()) {
         std::printf("different starts (A vs B):\n");
         print_fields(starts);
@@ -210,13 +258,13 @@ int diff(const std::string& path_a, const std::string& path_b) {
     const bool hashes_alike = replay::statics_in_hash(a->header.core_version) ==
                               replay::statics_in_hash(b->header.core_version);
     if (hashes_alike) {
-        equal = compare_hashes(*a, *b) && equal;
+        equal = compare_hashes(*a, *b, from) && equal;
     } else {
         equal = compare_keyframes(*a, *b) && equal;
     }
-    equal = compare_stream("inputs", a->inputs, b->inputs) && equal;
-    equal = compare_stream("roster changes", a->roster, b->roster) && equal;
-    equal = compare_stream("events", a->events, b->events) && equal;
+    equal = compare_stream("inputs", a->inputs, b->inputs, from) && equal;
+    equal = compare_stream("roster changes", a->roster, b->roster, from) && equal;
+    equal = compare_stream("events", a->events, b->events, from) && equal;
     if (a->last_tick() != b->last_tick()) {
         std::printf("lengths differ: %llu vs %llu ticks\n", static_cast<ull>(a->last_tick()),
                     static_cast<ull>(b->last_tick()));

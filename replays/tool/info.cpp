@@ -40,8 +40,17 @@ nlohmann::json describe_json(const std::string& path, const replay::Replay& r) {
     j["tick_rate"] = h.tick_rate;
     j["seed"] = h.seed;
     j["final_pause_ticks"] = h.final_pause_ticks;
-    j["ticks"] = r.last_tick();
-    j["seconds"] = static_cast<double>(r.last_tick()) / h.tick_rate;
+    j["start_tick"] = h.start_tick;
+    if (h.parent) {
+        j["parent"] = {{"hash", replay::to_hex(h.parent->hash)},
+                       {"name", h.parent->name},
+                       {"tick", h.start_tick}};
+    } else {
+        j["parent"] = nullptr;
+    }
+    j["ticks"] = r.last_tick() - r.first_tick();
+    j["last_tick"] = r.last_tick();
+    j["seconds"] = static_cast<double>(r.last_tick() - r.first_tick()) / h.tick_rate;
     j["keyframes"] = r.keyframes.size();
     j["input_changes"] = r.inputs.size();
     nlohmann::json players = nlohmann::json::array();
@@ -92,11 +101,20 @@ void print_text(const nlohmann::json& j) {
                 j["team_size"].get<unsigned>(), j["seed"].get<unsigned long long>(),
                 j["ticks"].get<unsigned long long>(), j["tick_rate"].get<unsigned>(),
                 j["seconds"].get<double>());
+    if (!j["parent"].is_null())
+        std::printf("  a branch of %s (XXH3-128 %s) at tick %llu, played on to tick %llu\n",
+                    j["parent"]["name"].get<std::string>().c_str(),
+                    j["parent"]["hash"].get<std::string>().c_str(),
+                    j["start_tick"].get<unsigned long long>(),
+                    j["last_tick"].get<unsigned long long>());
+    else if (j["start_tick"].get<unsigned long long>() != 0)
+        std::printf("  starts from the state of tick %llu\n",
+                    j["start_tick"].get<unsigned long long>());
     std::printf("  format %u, core %u, written by %s, %llu bytes, %zu keyframes\n",
                 j["format_version"].get<unsigned>(), j["core_version"].get<unsigned>(),
                 j["producer"].get<std::string>().c_str(), j["bytes"].get<unsigned long long>(),
                 j["keyframes"].get<std::size_t>());
-    std::printf("  players at start:");
+    std::printf("  players at the start:");
     for (const auto& p : j["players"])
         std::printf(" %s(slot %u)", p["name"].get<std::string>().c_str(),
                     p["slot"].get<unsigned>());

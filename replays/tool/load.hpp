@@ -18,3 +18,20 @@ std::string hex64(std::uint64_t value);
 std::string describe(const replay::ReadProblem& problem);
 
 }  // namespace carom::tool
+
+namespace carom::tool {
+
+// A branch's claim on its parent, against the replay at `parent_path`: ok
+// when that file has the hash the branch names and its state at the
+// branch's start tick is the branch's starting state; else what differs.
+// The error when the parent cannot be read.
+struct ParentCheck {
+    bool same_file = false;   // the hash the branch names
+    bool same_state = false;  // the parent's state at the start tick is the branch's start
+    std::string what;         // one line: what differs, or what agrees
+};
+Result<ParentCheck> check_parent(const replay::Replay& branch, const std::string& parent_path);
+// Where a branch's parent would be, by the name it gives, next to the branch.
+std::string parent_beside(const replay::Replay& branch, const std::string& branch_path);
+
+}  // namespace carom::tool

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "carom/replay/verify.hpp"
@@ -45,7 +46,41 @@ void print_divergence(const std::string& file, const replay::Divergence& d) {
     if (shown < d.fields.size()) std::printf("    ... and %zu more\n", d.fields.size() - shown);
 }
 
-int verify_one(const std::string& file, bool synctest) {
+// A branch verifies alone; where its parent is at hand (`parent`, or the
+// file it names beside it), the claim on it is checked too. The exit code.
+int check_branch(const std::string& file, const replay::Replay& r, const std::string& parent) {
+    const replay::ParentReplay& named = *r.header.parent;
+    const unsigned long long tick = r.first_tick();
+    const bool given = !parent.empty();
+    const std::string path = given ? parent : parent_beside(r, file);
+    std::error_code error;
+    if (!given && (path.empty() || !std::filesystem::is_regular_file(path, error))) {
+        std::printf("  a branch of %s at tick %llu; its parent is not at hand: verified alone\n",
+                    named.name.c_str(), tick);
+        return kExitOk;
+    }
+    const auto check = check_parent(r, path);
+    if (!check) {
+        std::printf("  a branch of %s at tick %llu; %s: %s\n", named.name.c_str(), tick,
+                    path.c_str(), check.error().message.c_str());
+        return given ? kExitUnreadable : kExitOk;
+    }
+    if (!given && !check->same_file) {
+        std::printf("  a branch of %s at tick %llu; %s is another file (%s): verified alone\n",
+                    named.name.c_str(), tick, path.c_str(), check->what.c_str());
+        return kExitOk;
+    }
+    if (check->same_file && check->same_state) {
+        std::printf("  a branch of %s at tick %llu; its parent %s: %s\n", named.name.c_str(), tick,
+                    path.c_str(), check->what.c_str());
+        return kExitOk;
+    }
+    std::printf("%s: DIVERGED from its parent at tick %llu: %s\n", file.c_str(), tick,
+                check->what.c_str());
+    return kExitDivergence;
+}
+
+int verify_one(const std::string& file, bool synctest, const std::string& parent) {
     const auto r = load(file);
     if (!r) {
         std::fprintf(stderr, "carom-replay verify: %s\n", r.error().message.c_str());
@@ -85,6 +120,7 @@ int verify_one(const std::string& file, bool synctest) {
                  : "",
         static_cast<unsigned long long>(r->footer->final_hash), seconds,
         seconds > 0 ? game_seconds / seconds : 0.0);
+    if (r->header.parent) return check_branch(file, *r, parent);
     return kExitOk;
 }
 
@@ -94,6 +130,7 @@ Command add_verify(CLI::App& app) {
     struct Options {
         std::vector<std::string> files;
         bool synctest = false;
+        std::string parent;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -104,10 +141,14 @@ Command add_verify(CLI::App& app) {
     cmd->add_option("files", o->files, "Replay files")->required();
     cmd->add_flag("--synctest", o->synctest,
                   "Also re-simulate from each keyframe alone and compare (twice the work)");
+    cmd->add_option("--parent", o->parent,
+                    "A branch's parent: check that it is the file the branch names and that "
+                    "its state at the branch's tick is the branch's start (default: the file "
+                    "it names, when it is beside the branch; else the branch verifies alone)");
     return {cmd, [o] {
                 int worst = kExitOk;
                 for (const std::string& f : o->files) {
-                    const int code = verify_one(f, o->synctest);
+                    const int code = verify_one(f, o->synctest, o->parent);
                     // Unreadable outranks divergence: it means nothing could be concluded.
                     if (code == kExitUnreadable || (code == kExitDivergence && worst == kExitOk))
                         worst = code;

@@ -26,10 +26,11 @@ using replay_view::timeline_length;
 using replay_view::ViewKey;
 using replay_view::ViewOptions;
 
-// The terminal's keys, as the help line names them (play.cpp maps them).
+// The terminal's keys, as the help line names them (play.cpp maps them; Home/End
+// are in its --help).
 inline constexpr const char* kViewerHelp =
-    "space pause  +/- speed  <-/-> 5s  up/down 30s  [ ] goals  , . tick  Home/End  Tab names  q "
-    "quit";
+    "space pause  +/- speed  <-/-> 5s  up/down 30s  [ ] goals  , . tick  Tab names  t take over  "
+    "q quit";
 
 // Where playback stands; the timeline shows it.
 struct Playback {

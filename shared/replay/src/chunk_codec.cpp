@@ -1,5 +1,6 @@
 #include "chunk_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -26,8 +27,12 @@ flatbuffers::Offset<schema::Header> encode(flatbuffers::FlatBufferBuilder& b, co
     std::vector<flatbuffers::Offset<schema::PlayerInfo>> players;
     for (const game::RosterEntry& p : h.players)
         players.push_back(schema::CreatePlayerInfoDirect(b, p.slot, p.name.c_str(), p.bot));
+    std::vector<std::uint8_t> parent_hash;
+    if (h.parent) parent_hash.assign(h.parent->hash.begin(), h.parent->hash.end());
     return schema::CreateHeaderDirect(b, h.format_version, h.core_version, h.producer.c_str(), map,
-                                      h.tick_rate, h.seed, &players, h.final_pause_ticks);
+                                      h.tick_rate, h.seed, &players, h.final_pause_ticks,
+                                      h.start_tick, h.parent ? &parent_hash : nullptr,
+                                      h.parent ? h.parent->name.c_str() : nullptr);
 }
 
 flatbuffers::Offset<schema::Keyframe> encode(flatbuffers::FlatBufferBuilder& b, const Keyframe& k) {
@@ -86,6 +91,26 @@ Status decode(const schema::Header& t, Header& out) {
                 return fail("header: player slot " + std::to_string(p->slot()) + " out of range");
             out.players.push_back({p->slot(), p->name() ? p->name()->str() : "", p->bot()});
         }
+    }
+    out.start_tick = t.start_tick();
+    out.parent.reset();
+    const bool names_parent = t.parent_hash() != nullptr || t.parent_name() != nullptr;
+    if (out.format_version < 3 && (out.start_tick != 0 || names_parent))
+        return fail("header: a start tick or a parent in a format " +
+                    std::to_string(out.format_version) + " file (format 3 on)");
+    if (out.start_tick > kMaxStartTick)
+        return fail("header: start tick " + std::to_string(out.start_tick) + " past " +
+                    std::to_string(kMaxStartTick));
+    if (names_parent) {
+        if (!t.parent_hash() || !t.parent_name())
+            return fail("header: a parent needs both its hash and its name");
+        if (t.parent_hash()->size() != std::tuple_size_v<FileHash>)
+            return fail("header: parent hash of " + std::to_string(t.parent_hash()->size()) +
+                        " bytes, want " + std::to_string(std::tuple_size_v<FileHash>));
+        ParentReplay parent;
+        std::copy(t.parent_hash()->begin(), t.parent_hash()->end(), parent.hash.begin());
+        parent.name = t.parent_name()->str();
+        out.parent = std::move(parent);
     }
     return {};
 }

@@ -236,6 +236,12 @@ std::vector<FieldDiff> diff_starts(const Header& a, const Header& b) {
     d.field("header", "seed", a.seed, b.seed);
     d.field<std::uint64_t>("header", "tick_rate", a.tick_rate, b.tick_rate);
     d.field<std::uint64_t>("header", "final_pause_ticks", a.final_pause_ticks, b.final_pause_ticks);
+    d.field<std::uint64_t>("header", "start_tick", a.start_tick, b.start_tick);
+    const auto parent = [](const Header& h) {
+        return h.parent ? to_hex(h.parent->hash) + " (" + h.parent->name + ")"
+                        : std::string("none");
+    };
+    d.field("header", "parent", parent(a), parent(b));
     d.field<std::uint64_t>("header", "players count", a.players.size(), b.players.size());
     for (std::size_t i = 0; i < std::min(a.players.size(), b.players.size()); ++i) {
         const std::string e = "header player " + std::to_string(i);

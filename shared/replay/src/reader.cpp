@@ -150,6 +150,31 @@ Result<Replay> read_replay(std::span<const std::uint8_t> bytes) {
         return refused_at(header_offset, "the first chunk is not the header");
     if (auto decoded = detail::decode(*head->body_as_Header(), r.header); !decoded)
         return refused_at(header_offset, decoded.error().message);
+    // The preamble's version is outside every checksum: the header's must agree.
+    if (r.header.format_version != version)
+        return refused_at(8, "format version " + std::to_string(version) + " in the preamble, " +
+                                 std::to_string(r.header.format_version) + " in the header");
+
+    // A match that starts from a state: that state (the keyframe of the
+    // start tick) comes right after the header, or the start is unusable.
+    if (r.header.start_tick != 0) {
+        const std::size_t at = chunks.offset;
+        const auto start = chunks.next();
+        if (!start) return refused_at(at, "the starting keyframe: " + start.error().message);
+        const schema::Keyframe* key = start->table ? start->table->body_as_Keyframe() : nullptr;
+        if (!key)
+            return refused_at(at, "a match that starts at tick " +
+                                      std::to_string(r.header.start_tick) +
+                                      " needs its starting keyframe right after the header");
+        Keyframe k;
+        if (auto decoded = detail::decode(*key, k); !decoded)
+            return refused_at(at, decoded.error().message);
+        if (k.state.tick != r.header.start_tick)
+            return refused_at(at, "starting keyframe of tick " + std::to_string(k.state.tick) +
+                                      ", the header starts at tick " +
+                                      std::to_string(r.header.start_tick));
+        r.keyframes.push_back(std::move(k));
+    }
 
     for (;;) {
         const std::size_t at = chunks.offset;

@@ -7,9 +7,13 @@ namespace {
 
 Header header_for(const game::Match& match, std::string producer,
                   const std::vector<game::RosterEntry>& players, std::uint32_t final_pause_ticks,
-                  std::uint32_t format_version) {
+                  std::uint32_t format_version, std::optional<ParentReplay> parent) {
+    if (format_version < 3 && (match.tick() != 0 || parent))
+        throw std::invalid_argument("recorder: a match from a state, or a branch, needs format 3");
     Header h;
     h.format_version = format_version;
+    h.start_tick = match.tick();
+    h.parent = std::move(parent);
     h.producer = std::move(producer);
     h.map = match.map();
     h.seed = match.seed();
@@ -27,10 +31,10 @@ Keyframe keyframe_of(const game::Match& match) {
 MatchRecorder::MatchRecorder(const std::filesystem::path& path, const game::Match& match,
                              std::string producer, const std::vector<game::RosterEntry>& players,
                              std::uint32_t final_pause_ticks, std::uint32_t format_version,
-                             FileWork work)
-    : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version)),
+                             FileWork work, std::optional<ParentReplay> parent)
+    : header_(header_for(match, std::move(producer), players, final_pause_ticks, format_version,
+                         std::move(parent))),
       writer_(path, header_, std::move(work)) {
-    if (match.tick() != 0) throw std::invalid_argument("recorder: the match must be at tick 0");
     applied_.assign(match.slot_count(), game::Input{});
     static_cast<void>(keyframe(match));  // an error is kept as write_error()
 }
@@ -68,7 +72,7 @@ Status MatchRecorder::stepped(const game::Match& match, std::span<const game::Ma
 
 Status MatchRecorder::keyframe(const game::Match& match) {
     Keyframe k = keyframe_of(match);
-    if (match.tick() == 0)
+    if (match.tick() == header_.start_tick)
         for (const physics::HashedValue& v : match.world().hashed_values())
             k.world.push_back(v.bits);
     return writer_.add_keyframe(k);
@@ -83,7 +87,7 @@ Result<Footer> MatchRecorder::finish(const game::Match& match) {
     // The state after the last step: roster changes made since belong to a
     // tick that never ran, so neither the final keyframe nor the footer sees them.
     const Keyframe last = settled_ ? *settled_ : keyframe_of(match);
-    if (last.state.tick % kKeyframeTicks != 0)
+    if (last.state.tick % kKeyframeTicks != 0 && last.state.tick != header_.start_tick)
         if (Status added = writer_.add_keyframe(last); !added) return added.error();
     Footer f;
     f.final_tick = last.state.tick;

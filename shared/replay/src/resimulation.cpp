@@ -23,6 +23,13 @@ Resimulation or_throw(Result<Resimulation> sim) {
 }  // namespace
 
 Result<Resimulation> Resimulation::from_start(const Replay& replay, const game::CheckedMap* map) {
+    if (replay.first_tick() != 0) {
+        // The reader puts the starting state first; a Replay built otherwise may lack it.
+        if (replay.keyframes.empty() || replay.keyframes.front().state.tick != replay.first_tick())
+            return fail("the match starts at tick " + std::to_string(replay.first_tick()) +
+                        " without its starting keyframe");
+        return from_keyframe(replay, replay.keyframes.front(), map);
+    }
     Result<game::CheckedMap> checked_map = checked(replay, map);
     if (!checked_map) return checked_map.error();
     game::Match match(std::move(*checked_map), replay.header.seed,

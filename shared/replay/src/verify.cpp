@@ -82,16 +82,19 @@ Status compare_events(std::span<const game::MatchEvent> recorded,
     return {};
 }
 
-// The keyframes the writer promises (MatchRecorder): tick 0, every
-// kKeyframeTicks, and the final tick of a finished file. A file that stops
-// without a footer may lack the keyframe of its very last tick (killed
-// between the tick's chunk and the keyframe's).
+// The keyframes the writer promises (MatchRecorder): the start (tick 0, or
+// a branch's start tick), every multiple of kKeyframeTicks after it, and the
+// final tick of a finished file. A file that stops without a footer may
+// lack the keyframe of its very last tick (killed between the tick's chunk
+// and the keyframe's).
 Status check_keyframe_schedule(const Replay& replay) {
+    const std::uint64_t first = replay.first_tick();
     const std::uint64_t last = replay.last_tick();
-    std::vector<std::uint64_t> expected;
-    for (std::uint64_t t = 0; t <= last; t += kKeyframeTicks)
+    std::vector<std::uint64_t> expected{first};
+    for (std::uint64_t t = (first / kKeyframeTicks + 1) * kKeyframeTicks; t <= last;
+         t += kKeyframeTicks)
         expected.push_back(t);
-    if (replay.footer && last % kKeyframeTicks != 0) expected.push_back(last);
+    if (replay.footer && last % kKeyframeTicks != 0 && last != first) expected.push_back(last);
     const auto& keys = replay.keyframes;
     std::size_t required = expected.size();
     if (!replay.footer && expected.back() == last && keys.size() + 1 == expected.size())
@@ -103,7 +106,7 @@ Status check_keyframe_schedule(const Replay& replay) {
             i < keys.size() ? "tick " + std::to_string(keys[i].state.tick) : std::string("none");
         if (want == have) continue;
         return fail("keyframe " + std::to_string(i) +
-                    " differs from the writer's schedule (tick 0, "
+                    " differs from the writer's schedule (the start, "
                     "every " +
                     std::to_string(kKeyframeTicks) + ", the final tick): the file has " + have +
                     ", expected " + want + " (" + std::to_string(keys.size()) +
@@ -118,6 +121,25 @@ Outcome outcome_of(const game::Match& match) {
     const std::uint32_t right = match.score(game::Team::right);
     if (left == right) return Outcome::draw;
     return left > right ? Outcome::left_won : Outcome::right_won;
+}
+
+// A match that starts from a state: the header's players are who hold its
+// slots in the starting keyframe, each once, by name.
+Status check_start_players(const Replay& replay, const game::Match& match) {
+    if (replay.first_tick() == 0) return {};
+    std::vector<bool> listed(match.slot_count());
+    for (const game::RosterEntry& p : replay.header.players) {
+        if (p.slot >= listed.size() || listed[p.slot] || !match.active(p.slot) ||
+            match.name(p.slot) != p.name)
+            return fail("header player \"" + p.name + "\" (slot " + std::to_string(p.slot) +
+                        ") is not in the starting keyframe's match");
+        listed[p.slot] = true;
+    }
+    for (game::Slot s = 0; s < listed.size(); ++s)
+        if (match.active(s) && !listed[s])
+            return fail("slot " + std::to_string(s) +
+                        " plays in the starting keyframe, the header lists no one there");
+    return {};
 }
 
 // Roster changes recorded after the last step (before a tick that never ran)
@@ -144,8 +166,8 @@ Status check_trailing_roster(const Replay& replay, const game::Match& match) {
 
 // The ticks a verification steps in all (twice the file's with the synctest), for progress.
 std::uint64_t ticks_in_all(const Replay& replay, const VerifyOptions& options) {
-    const std::uint64_t last = replay.last_tick();
-    return options.synctest ? 2 * last : last;
+    const std::uint64_t ticks = replay.last_tick() - replay.first_tick();
+    return options.synctest ? 2 * ticks : ticks;
 }
 
 // The main pass's place in the file's keyframes, which it meets in order.
@@ -195,7 +217,7 @@ std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOpt
     if (auto d = keys.check(sim, report.final_hash, report.keyframes)) return d;
     const auto& events = replay.events;
     std::size_t next_event = 0;
-    for (std::uint64_t tick = 1; tick <= last; ++tick) {
+    for (std::uint64_t tick = replay.first_tick() + 1; tick <= last; ++tick) {
         const Result<std::uint64_t> stepped = sim.step();
         if (!stepped) {
             report.inconsistency = stepped.error().message;
@@ -218,10 +240,10 @@ std::optional<Divergence> check_every_tick(const Replay& replay, const VerifyOpt
             !same)
             return Divergence{tick, hash, hash, std::nullopt, {}, same.error().message};
         if (auto d = keys.check(sim, hash, report.keyframes)) return d;
-        report.ticks = tick;
+        report.ticks = tick - replay.first_tick();
         report.final_hash = hash;
         if (options.progress && tick % 4096 == 0)
-            options.progress(tick, ticks_in_all(replay, options));
+            options.progress(tick - replay.first_tick(), ticks_in_all(replay, options));
     }
     if (next_event < events.size())
         return Divergence{last,
@@ -268,7 +290,7 @@ std::optional<Divergence> check_footer(const Replay& replay, const Footer& f,
         return Divergence{
             last,         f.final_hash, match.state_hash(),
             std::nullopt, {},           "footer hash differs from the re-simulation's"};
-    if (last > 0 && !replay.hash_agrees(last, f.final_hash)) {
+    if (last > replay.first_tick() && !replay.hash_agrees(last, f.final_hash)) {
         Divergence d{last,
                      replay.kept(f.final_hash),
                      replay.hash_after(last),
@@ -310,7 +332,8 @@ Result<std::optional<Divergence>> synctest(const Replay& replay, const VerifyOpt
                 return std::optional<Divergence>(std::move(d));
             }
             if (options.progress && tick % 4096 == 0)
-                options.progress(last + tick, ticks_in_all(replay, options));
+                options.progress(last + tick - 2 * replay.first_tick(),
+                                 ticks_in_all(replay, options));
         }
         ++windows;
     }
@@ -328,6 +351,11 @@ VerifyReport verify(const Replay& replay, const VerifyOptions& options) {
         return report;
     }
     Resimulation& sim = *start;
+    if (auto listed = check_start_players(replay, sim.match()); !listed) {
+        report.divergence =
+            Divergence{replay.first_tick(), 0, 0, std::nullopt, {}, listed.error().message};
+        return report;
+    }
     report.divergence = check_every_tick(replay, options, sim, report);
     if (report.divergence || report.inconsistency) return report;
     if (auto possible = check_trailing_roster(replay, sim.match()); !possible) {

@@ -133,12 +133,17 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
       work_(std::move(work)),
       format_version_(header.format_version),
       ticks_per_chunk_(header.tick_rate),
+      start_tick_(header.start_tick),
       pending_(std::make_unique<Pending>()) {
     if (2 * header.map.team_size > kMaxSlots)
         throw std::invalid_argument("replay: at most 32 player slots");
     if (format_version_ == 0 || format_version_ > kFormatVersion)
         throw std::invalid_argument("replay: this build writes formats 1 to " +
                                     std::to_string(kFormatVersion));
+    if (format_version_ < 3 && (header.start_tick != 0 || header.parent))
+        throw std::invalid_argument("replay: a start tick or a parent needs format 3");
+    if (header.start_tick > kMaxStartTick)
+        throw std::invalid_argument("replay: start tick out of range");
     held_.assign(2 * std::size_t{header.map.team_size}, game::Input{});
     flatbuffers::FlatBufferBuilder b;
     // An error is kept as write_error().
@@ -198,6 +203,9 @@ void ReplayWriter::add_roster(const game::RosterChange& change) {
 
 Status ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> applied,
                               std::uint64_t hash, std::span<const game::MatchEvent> events) {
+    if (!started_ && start_tick_ != 0)
+        throw std::logic_error("replay: a match from a state starts with its keyframe");
+    started_ = true;
     Pending& p = *pending_;
     if (p.empty()) p.first_tick = tick;
     if (tick != p.first_tick + p.hashes.size())
@@ -215,6 +223,17 @@ Status ReplayWriter::add_tick(std::uint64_t tick, std::span<const game::Input> a
 }
 
 Status ReplayWriter::add_keyframe(const Keyframe& keyframe) {
+    if (!started_ && start_tick_ != 0) {
+        // The starting state: each slot holds its last input on, as a
+        // re-simulation from this keyframe does.
+        if (keyframe.state.tick != start_tick_)
+            throw std::logic_error("replay: the first keyframe is of the start tick");
+        if (keyframe.state.players.size() != held_.size())
+            throw std::invalid_argument("replay: one player per slot in the keyframe");
+        for (std::size_t slot = 0; slot < held_.size(); ++slot)
+            held_[slot] = keyframe.state.players[slot].last_input;
+        started_ = true;
+    }
     if (Status flushed = flush(); !flushed) return flushed;
     flatbuffers::FlatBufferBuilder b;
     return run([table = chunk_table(b, detail::encode(b, keyframe)), format = format_version_](

@@ -30,6 +30,22 @@ render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engin
     return scene;
 }
 
+render::Scene build_scene(render::SceneBuilder& builder, const Takeover& takeover,
+                          const ViewOptions& options) {
+    const game::Match& m = takeover.match();
+    render::SceneRequest request;
+    request.followed = takeover.slot();
+    const std::optional<std::uint64_t> kickoff = takeover.last_kickoff();
+    request.kickoff = kickoff && m.tick() - *kickoff < render::kKickoffShownTicks;
+    request.roster = options.roster;
+    render::Scene scene = builder.build(m, request);
+    render::Hud& h = scene.hud;
+    h.tick_rate_hz = game::kTickRate;
+    h.banner = render::phase_banner(m, takeover.last_goal());
+    h.note = "you: " + render::display_name(m, takeover.slot());
+    return scene;
+}
+
 std::string end_banner(const SeekEngine& engine) {
     if (engine.tick() != engine.last_tick()) return {};
     const replay::Replay& r = engine.replay();

@@ -10,8 +10,7 @@ namespace carom::replay_view {
 SeekEngine::SeekEngine(const replay::Replay& replay) : replay_(replay), map_(replay.header.map) {
     for (const game::MatchEvent& e : replay.events) {
         if (e.tick > replay.last_tick()) continue;
-        if (e.kind == game::MatchEvent::Kind::goal)
-            goals_.push_back(e);
+        if (e.kind == game::MatchEvent::Kind::goal) goals_.push_back(e);
         if (e.kind == game::MatchEvent::Kind::kickoff) kickoffs_.push_back(e.tick);
     }
     const auto by_tick = [](const GoalMark& a, const GoalMark& b) { return a.tick < b.tick; };
@@ -41,7 +40,7 @@ void SeekEngine::restart(const replay::Keyframe* keyframe) {
 }
 
 Status SeekEngine::seek(std::uint64_t target) {
-    target = std::min(target, last_tick());
+    target = std::clamp(target, replay_.first_tick(), last_tick());
     last_steps_ = 0;
     last_restored_ = false;
     const replay::Keyframe* keyframe = keyframe_for(target);

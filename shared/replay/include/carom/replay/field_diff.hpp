@@ -33,7 +33,8 @@ std::vector<FieldDiff> diff_world(std::span<const std::uint64_t> recorded,
                                   std::size_t max_fields = 16);
 
 // How two files start differently: versions, seed, tick rate, the final
-// pause, the players at tick 0 and the map, field by field.
+// pause, the start tick and parent, the players at the start and the map,
+// field by field.
 std::vector<FieldDiff> diff_starts(const Header& a, const Header& b);
 
 // Formats a double exactly (shortest round-trip form).

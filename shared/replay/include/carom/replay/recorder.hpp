@@ -19,15 +19,18 @@ inline constexpr std::uint32_t kKeyframeTicks = 5 * game::kTickRate;
 
 class MatchRecorder {
   public:
-    // `match` is at tick 0 with `players` joined. When the file cannot be
-    // created or written, write_error() says why (ReplayWriter).
-    // `final_pause_ticks` goes to the header (Header::final_pause_ticks); an
-    // older `format_version` is for tests of the readers of old files.
-    // `work`: where the file's work runs (ReplayWriter).
+    // `match` is at tick 0 with `players` joined, or (format 3 on) at any
+    // tick with `players` holding its slots: the file then starts from that
+    // state (Header::start_tick), and a branch names its `parent`. When the
+    // file cannot be created or written, write_error() says why
+    // (ReplayWriter). `final_pause_ticks` goes to the header
+    // (Header::final_pause_ticks); an older `format_version` is for tests of
+    // the readers of old files. `work`: where the file's work runs (ReplayWriter).
     MatchRecorder(const std::filesystem::path& path, const game::Match& match, std::string producer,
                   const std::vector<game::RosterEntry>& players,
                   std::uint32_t final_pause_ticks = 0,
-                  std::uint32_t format_version = kFormatVersion, FileWork work = {});
+                  std::uint32_t format_version = kFormatVersion, FileWork work = {},
+                  std::optional<ParentReplay> parent = std::nullopt);
     // A recorder that was not finished flushes what it has: the file reads
     // up to there and says it has no footer.
     ~MatchRecorder() = default;

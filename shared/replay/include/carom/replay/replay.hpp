@@ -16,7 +16,7 @@ namespace carom::replay {
 // The file format this build writes, and the newest it reads (every older
 // one too). What each version changed: schemas/PROTOCOL.md, "Versions and
 // evolution", as for kCoreVersion.
-inline constexpr std::uint32_t kFormatVersion = 2;
+inline constexpr std::uint32_t kFormatVersion = 3;
 // Bits of each tick's state hash a format 2 file keeps: a divergence is
 // named at its first tick unless its hash agrees there by chance (1 in 64;
 // then a tick or so later), and no tick is further than a keyframe (300
@@ -33,6 +33,22 @@ constexpr game::StaticsInHash statics_in_hash(std::uint32_t core_version) {
     return core_version < 3 ? game::StaticsInHash::streamed : game::StaticsInHash::folded;
 }
 
+// XXH3-128 of a whole replay file, in xxHash's canonical (big-endian) byte
+// order: how a branch names its parent. It identifies a file, it does not
+// authenticate one.
+using FileHash = std::array<std::uint8_t, 16>;
+
+// The replay a branch was taken from (format 3 on).
+struct ParentReplay {
+    FileHash hash{};
+    std::string name;  // the parent's file name when the branch was made: a hint to find it
+    friend bool operator==(const ParentReplay&, const ParentReplay&) = default;
+};
+
+// The largest start tick a file may claim (format 3 on): 580 years at 60 Hz,
+// far past any match, so tick arithmetic never wraps.
+inline constexpr std::uint64_t kMaxStartTick = std::uint64_t{1} << 40;
+
 struct Header {
     std::uint32_t format_version = kFormatVersion;
     std::uint32_t core_version = kCoreVersion;
@@ -40,10 +56,17 @@ struct Header {
     game::Map map;
     std::uint32_t tick_rate = game::kTickRate;
     std::uint64_t seed = 0;
-    std::vector<game::RosterEntry> players;  // in the match at tick 0
+    // In the match at the start: tick 0, or a branch's start tick.
+    std::vector<game::RosterEntry> players;
     // The final whistle: ticks the finished match was shown before the
     // room moved on (not part of the simulation; for viewers).
     std::uint32_t final_pause_ticks = 0;
+    // Format 3 on. The tick the match starts after: 0, the map's kick-off with
+    // `players` joined; past 0, the state of the file's first keyframe (of
+    // this tick), which a branch took from its parent at that tick.
+    std::uint64_t start_tick = 0;
+    // Format 3 on: a branch names the replay it was taken from, at `start_tick`.
+    std::optional<ParentReplay> parent;
 };
 
 // The input a slot holds from `tick` on (until its next change, or a join or
@@ -88,7 +111,8 @@ struct Replay {
     // How many bits of each tick's state hash `hashes` holds: 64 in format
     // 1, kTickHashBits in format 2 (the top ones).
     std::uint32_t tick_hash_bits = 64;
-    std::vector<std::uint64_t> hashes;       // hashes[i]: of Match::state_hash() after tick i + 1
+    // hashes[i]: of Match::state_hash() after tick first_tick() + i + 1
+    std::vector<std::uint64_t> hashes;
     std::vector<InputChange> inputs;         // by tick, then slot
     std::vector<game::RosterChange> roster;  // by tick, in the order applied
     std::vector<game::MatchEvent> events;
@@ -97,11 +121,13 @@ struct Replay {
     std::optional<ReadProblem> problem;
     std::uint64_t file_size = 0;
 
-    std::uint64_t last_tick() const { return hashes.size(); }
-    // The hash recorded after `tick` (1 .. last_tick()); the index fits a
-    // size_t on 32-bit targets too, since the hashes are in memory.
+    // The tick the match starts after (Header::start_tick): tick 0, or a branch's start.
+    std::uint64_t first_tick() const { return header.start_tick; }
+    std::uint64_t last_tick() const { return header.start_tick + hashes.size(); }
+    // The hash recorded after `tick` (first_tick() + 1 .. last_tick()); the
+    // index fits a size_t on 32-bit targets too, since the hashes are in memory.
     std::uint64_t hash_after(std::uint64_t tick) const {
-        return hashes[static_cast<std::size_t>(tick - 1)];
+        return hashes[static_cast<std::size_t>(tick - header.start_tick - 1)];
     }
     // The bits of `hash` this file keeps per tick, comparable with hash_after().
     std::uint64_t kept(std::uint64_t hash) const { return kept_bits(hash, tick_hash_bits); }
@@ -112,5 +138,7 @@ struct Replay {
 };
 
 const char* to_string(Outcome outcome);
+// A file hash as 32 lowercase hex digits.
+std::string to_hex(const FileHash& hash);
 
 }  // namespace carom::replay

@@ -20,7 +20,8 @@ class InconsistentReplay : public std::runtime_error {
 
 class Resimulation {
   public:
-    // From the start: the header's players join at tick 0. `map`, when
+    // From the start: the header's players join at tick 0, or a match that
+    // starts from a state (Header::start_tick) restores its first keyframe. `map`, when
     // given, is the header's map already checked (a caller that restarts
     // often, like a seek, checks it once); else it is checked here. The
     // error when the header's map is not playable or the match refuses its

@@ -33,7 +33,7 @@ struct VerifyOptions {
 };
 
 struct VerifyReport {
-    std::uint64_t ticks = 0;  // ticks re-simulated and matched
+    std::uint64_t ticks = 0;  // ticks re-simulated and matched (a branch's from its start)
     // The state hash after the last of them (tick 0's state when none): a
     // file cut short has one though it has no footer.
     std::uint64_t final_hash = 0;

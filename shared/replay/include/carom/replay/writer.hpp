@@ -42,7 +42,9 @@ class ReplayWriter {
     // Creates the file (never over an existing one) and writes the preamble
     // and header, in the header's format version (kFormatVersion unless a
     // test asks for an older one). When it cannot, write_error() says why
-    // (given a FileWork, once the file work has tried).
+    // (given a FileWork, once the file work has tried). A match that starts
+    // from a state (header.start_tick, format 3 on) gives that state's
+    // keyframe first, before any tick.
     ReplayWriter(const std::filesystem::path& path, const Header& header, FileWork work = {});
     ~ReplayWriter();
     ReplayWriter(const ReplayWriter&) = delete;
@@ -83,6 +85,8 @@ class ReplayWriter {
     bool finished_ = false;
     std::uint32_t format_version_;
     std::uint32_t ticks_per_chunk_;
+    std::uint64_t start_tick_;
+    bool started_ = false;           // the first keyframe or tick was added
     std::vector<game::Input> held_;  // per slot: the input as of the last recorded change
     std::unique_ptr<Pending> pending_;
 };

@@ -8,6 +8,7 @@
 #include "carom/render/render.hpp"
 #include "carom/render/scene_builder.hpp"
 #include "carom/replay_view/seek.hpp"
+#include "carom/replay_view/takeover.hpp"
 
 namespace carom::replay_view {
 
@@ -22,6 +23,12 @@ struct ViewOptions {
 // render::phase_banner() with the goal of the pause, its note names the
 // followed player.
 render::Scene build_scene(render::SceneBuilder& builder, const SeekEngine& engine,
+                          const ViewOptions& options);
+
+// The match of a takeover (takeover.hpp) as the renderer's scene: the taken
+// player drawn as your own and named on the HUD ("you: NAME"), the banner
+// of the branch's own goals; `options.follow` is ignored.
+render::Scene build_scene(render::SceneBuilder& builder, const Takeover& takeover,
                           const ViewOptions& options);
 
 // At the last tick of the file, what the viewer says over the arena: the

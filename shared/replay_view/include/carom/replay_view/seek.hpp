@@ -19,7 +19,7 @@ using GoalMark = game::MatchEvent;
 
 class SeekEngine {
   public:
-    // The replay must outlive the engine. Starts at tick 0.
+    // The replay must outlive the engine. Starts at its first tick (0, or a branch's start).
     explicit SeekEngine(const replay::Replay& replay);
 
     const replay::Replay& replay() const { return replay_; }
@@ -28,7 +28,8 @@ class SeekEngine {
     // The last tick the file holds (its end, or where a damaged file stops).
     std::uint64_t last_tick() const { return replay_.last_tick(); }
 
-    // Moves to `target` (clamped to [0, last_tick()]); the error, at the
+    // Moves to `target` (clamped to [first tick, last_tick()]: a branch
+    // starts past 0); the error, at the
     // tick it stopped on, when the file asks for something the match refuses.
     Status seek(std::uint64_t target);
 
