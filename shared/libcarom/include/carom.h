@@ -253,7 +253,7 @@ typedef struct carom_replay_info {
     char producer[65];
     char map_name[65];
     uint64_t seed;
-    uint64_t ticks; /* ticks recorded */
+    uint64_t ticks; /* the last tick recorded (a branch starts past 0, where its parent was) */
     uint32_t keyframes;
     int32_t has_footer;
     uint64_t final_hash; /* the footer's (0 without one) */

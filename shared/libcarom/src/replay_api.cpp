@@ -47,10 +47,11 @@ void step(carom_replay& r, std::uint64_t ticks, std::uint64_t* stepped) {
     if (stepped != nullptr) *stepped = n;
 }
 
-// Goes to `tick` (at most the last): from the newest keyframe at or before
-// it, unless the match is already nearer (stepping on from where it is).
+// Goes to `tick` (within the first and the last: a branch starts past 0):
+// from the newest keyframe at or before it, unless the match is already
+// nearer (stepping on from where it is).
 void seek(carom_replay& r, std::uint64_t tick) {
-    const std::uint64_t target = std::min(tick, r.replay.last_tick());
+    const std::uint64_t target = std::clamp(tick, r.replay.first_tick(), r.replay.last_tick());
     const auto& keyframes = r.replay.keyframes;
     const auto after = std::partition_point(
         keyframes.begin(), keyframes.end(),
@@ -162,6 +163,10 @@ carom_status carom_replay_match_at(carom_replay* replay, uint64_t tick, carom_ma
             throw Failure{CAROM_ERROR_ARGUMENT, "tick " + std::to_string(tick) +
                                                     " is past the replay's last, " +
                                                     std::to_string(r.replay.last_tick())};
+        if (tick < r.replay.first_tick())
+            throw Failure{CAROM_ERROR_ARGUMENT, "tick " + std::to_string(tick) +
+                                                    " is before the replay's start, " +
+                                                    std::to_string(r.replay.first_tick())};
         seek(r, tick);
         // A fresh match on the replay's map and seed, in the re-simulation's
         // state: every bit that shapes the future, so it steps on exactly as

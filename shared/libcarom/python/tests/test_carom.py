@@ -182,6 +182,20 @@ class ReplayTest(unittest.TestCase):
         self.assertEqual(refused.exception.status, 1)
         self.assertIn("past the replay's last", str(refused.exception))
 
+    def test_a_branch_starts_where_its_parent_was(self):
+        # The replay reader's fuzz seed of a branch: a match from the state of tick 150.
+        branch = carom.Replay(os.path.join(SOURCE, "shared", "replay", "fuzz", "corpus",
+                                           "replay_reader", "branch-at-150"))
+        self.assertEqual(branch.match.tick, 150)
+        start = branch.match.state_hash()
+        self.assertTrue(branch.verify().ok)
+        with self.assertRaises(carom.CaromError) as refused:
+            branch.match_at(149)
+        self.assertIn("before the replay's start, 150", str(refused.exception))
+        self.assertEqual(branch.match_at(150).state_hash(), start)
+        branch.seek(0)  # seeking before the start stops at it
+        self.assertEqual(branch.match.tick, 150)
+
     def test_an_environment_resets_into_a_replay_tick(self):
         from carom.env import CaromEnv
         path = os.path.join(CORPUS, "team-arena.crpl")
