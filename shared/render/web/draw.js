@@ -122,9 +122,13 @@ function sprite(s, key, w, h, paint) {
   return image;
 }
 
+// The canvas's context, opaque (everything is drawn on the ground, and the
+// compositor need not blend the canvas over the page).
+const context2d = (canvas) => canvas.getContext('2d', { alpha: false });
+
 // Draws `field` (fieldOf) and a scene, the map's field fitted to the canvas (y up).
 function draw(canvas, v, scene) {
-  const ctx = canvas.getContext('2d');
+  const ctx = context2d(canvas);
   const { width: W, height: H } = canvas;
   let s = shown.get(canvas);
   if (!s || s.v !== v || s.W !== W || s.H !== H) {
@@ -200,9 +204,10 @@ function draw(canvas, v, scene) {
   ctx.lineDashOffset = DRAWN;
 }
 
-// An empty canvas (nothing to show yet); the next draw() draws it all.
+// An empty field (nothing to show yet); the next draw() draws it all.
 function blank(canvas) {
-  const ctx = canvas.getContext('2d');
-  ctx.clearRect(0, 0, canvas.width, canvas.height);
+  const ctx = context2d(canvas);
+  ctx.fillStyle = '#1f3a2b';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.lineDashOffset = 0;
 }
