@@ -11,12 +11,17 @@
 //     ScriptDuration) over the same seconds, as a % of one core (the
 //     main thread's busy time, not CPU time: on a loaded machine it grows),
 //     for a spectator alone in the browser, then for the players and a
-//     spectator of the 4 v 4;
+//     spectator of the 4 v 4; for the spectator alone also the CPU time of
+//     every Chromium process (SystemInfo.getProcessInfo: the renderer, the
+//     GPU process's software compositing, the network service; nothing
+//     else is open then), which a loaded machine stretches far less; with
+//     BEFORE_DIR (another build's page), the spectator alone in turns with
+//     that page's, ROUNDS times each;
 //   - from opening / to the first accepted input: the timeline and its
 //     round trips.
 //   NODE_PATH=/usr/local/lib/carom-web/node_modules node bench/web/play.js \
 //     build/release/server/carom-server build/release/tools/loadgen/carom-loadgen \
-//     build/web/client/web [SECONDS] [PRESSES]
+//     build/web/client/web [SECONDS] [PRESSES] [BEFORE_DIR [ROUNDS]]
 'use strict';
 const { chromium } = require('playwright-core');
 const { spawn } = require('node:child_process');
@@ -24,13 +29,15 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
-const [serverBin, loadgenBin, pageDir, secondsText = '20', pressesText = '60'] = process.argv.slice(2);
+const [serverBin, loadgenBin, pageDir, secondsText = '20', pressesText = '60', beforeDir,
+  roundsText = '2'] = process.argv.slice(2);
 if (!pageDir) {
-  console.error('usage: node play.js CAROM_SERVER CAROM_LOADGEN PAGE_DIR [SECONDS] [PRESSES]');
+  console.error('usage: node play.js CAROM_SERVER CAROM_LOADGEN PAGE_DIR [SECONDS] [PRESSES] [BEFORE_DIR [ROUNDS]]');
   process.exit(2);
 }
 const SECONDS = Number(secondsText);
 const PRESSES = Number(pressesText);
+const ROUNDS = Number(roundsText);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -44,11 +51,11 @@ const TCP_IP = 52;
 const UDP_IP = 28;
 const wsHeader = (size, masked) => (size <= 125 ? 2 : 4) + (masked ? 4 : 0);
 
-async function startServer(dir, args) {
+async function startServer(dir, args, page = pageDir) {
   fs.mkdirSync(dir, { recursive: true });
   const ready = path.join(dir, 'ready.json');
   const child = spawn(serverBin, ['--bind', '127.0.0.1', '--port', '0', '--http', '127.0.0.1:0',
-    '--web-dir', pageDir, '--ready-file', ready, '--replay-dir', path.join(dir, 'replays'),
+    '--web-dir', page, '--ready-file', ready, '--replay-dir', path.join(dir, 'replays'),
     '--max-sessions-per-ip', '64', ...args], { stdio: 'ignore' });
   for (let i = 0; i < 200 && !fs.existsSync(ready); ++i) await sleep(50);
   const ports = JSON.parse(fs.readFileSync(ready, 'utf8'));
@@ -182,18 +189,45 @@ async function main() {
     // ---- A 4 v 4 of four pages and four UDP clients, and a spectator --------
     const server = await startServer(path.join(work, 'crowd'), ['--bots', '--rooms', '1']);
     // A spectator alone in the browser first, following the bots' match.
-    {
-      const alone = await open(server.url('?room=0&name=solo&spectate=1'));
+    const system = await browser.newBrowserCDPSession();
+    const cpuTimes = async () => {  // seconds of CPU by process type, all of Chromium's processes
+      const { processInfo } = await system.send('SystemInfo.getProcessInfo');
+      const out = { all: 0 };
+      for (const p of processInfo) {
+        out[p.type] = (out[p.type] || 0) + p.cpuTime;
+        out.all += p.cpuTime;
+      }
+      return out;
+    };
+    const spectateAlone = async (url) => {
+      const alone = await open(url('?room=0&name=solo&spectate=1'));
       await until(alone, (i) => i.has_state);
+      await sleep(1000);  // past the start's work
       const a = await metrics(alone);
+      const ca = await cpuTimes();
       await sleep(SECONDS * 1000);
       const b = await metrics(alone);
+      const cb = await cpuTimes();
       const s = b.Timestamp - a.Timestamp;
-      out.cpu_alone = {
+      await alone.context.close();
+      return {
         spectator_task_pct: 100 * (b.TaskDuration - a.TaskDuration) / s,
         spectator_script_pct: 100 * (b.ScriptDuration - a.ScriptDuration) / s,
+        renderer_cpu_pct: 100 * (cb.renderer - ca.renderer) / s,
+        chromium_cpu_pct: 100 * (cb.all - ca.all) / s,
       };
-      await alone.context.close();
+    };
+    out.cpu_alone = await spectateAlone(server.url);
+    if (beforeDir) {
+      // The other build's page against this one, in turns, each on a server
+      // of its own with the same bots' match.
+      const before = await startServer(path.join(work, 'before'), ['--bots', '--rooms', '1'], beforeDir);
+      out.cpu_alone_turns = [];
+      for (let k = 0; k < ROUNDS; ++k) {
+        out.cpu_alone_turns.push({ page: 'before', ...await spectateAlone(before.url) });
+        out.cpu_alone_turns.push({ page: 'after', ...await spectateAlone(server.url) });
+      }
+      await before.stop();
     }
     const players = [];
     for (const name of ['pia', 'pat', 'pem', 'pol']) players.push(await open(server.url(`?room=0&name=${name}`)));
@@ -287,8 +321,12 @@ async function main() {
     `(script ${f1(out.cpu.player_script_pct)} %, style and layout ${f1(out.cpu.player_layout_pct)} %), ` +
     `spectator ${f1(out.cpu.spectator_task_pct)} % (script ${f1(out.cpu.spectator_script_pct)} %, ` +
     `style and layout ${f1(out.cpu.spectator_layout_pct)} %)`);
-  console.log(`  a spectator alone in the browser: ${f1(out.cpu_alone.spectator_task_pct)} % of a core ` +
-    `(script ${f1(out.cpu_alone.spectator_script_pct)} %)`);
+  const alone = (c) => `main thread ${f1(c.spectator_task_pct)} % of a core (script ` +
+    `${f1(c.spectator_script_pct)} %); CPU time: the renderer ${f1(c.renderer_cpu_pct)} %, ` +
+    `all of Chromium ${f1(c.chromium_cpu_pct)} %`;
+  console.log(`  a spectator alone in the browser: ${alone(out.cpu_alone)}`);
+  for (const t of out.cpu_alone_turns || [])
+    console.log(`  a spectator alone, ${t.page === 'before' ? 'BEFORE_DIR\'s page' : 'this page'}: ${alone(t)}`);
   const O = out.open;
   const ws = O.ws;
   const opened = ws.find((m) => m.dir === 'open');

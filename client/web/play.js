@@ -113,6 +113,13 @@ async function main() {
   let showRoster = false;
   let netShownAt = -Infinity;  // performance.now() of the last network line
   let ws = null;
+  // What a frame reads, in buffers kept from frame to frame: the scene's
+  // disks (grown for a map with more), its HUD, a player's record.
+  let disksAt = 0;
+  let disksCapacity = 0;
+  const hudAt = carom.m._malloc(S.hud.size);
+  const playerAt = carom.m._malloc(S.player.size);
+  const names = new Map();  // slot -> { bytes, text }: a name is decoded when its bytes change
 
   const send = (bytes) => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(bytes); };
   // What the client queued goes out, each datagram a message.
@@ -120,9 +127,9 @@ async function main() {
     if (!client) return;
     for (;;) {
       carom.call('carom_client_take_datagram', client, datagram, MAX_DATAGRAM, sizeAt);
-      const n = new DataView(carom.m.HEAPU8.buffer).getUint32(sizeAt, true);
+      const n = carom.data().getUint32(sizeAt, true);
       if (n === 0) return;
-      send(carom.m.HEAPU8.slice(datagram, datagram + n));
+      send(carom.m.HEAPU8.subarray(datagram, datagram + n));  // send() copies it
     }
   }
 
@@ -264,6 +271,15 @@ async function main() {
     }
   }
 
+  // The name of the player in `slot` of the copy of the match.
+  function nameOf(match, slot) {
+    carom.call('carom_match_player', match, slot, playerAt);
+    const f = S.player.offsets.name;
+    let kept = names.get(slot);
+    if (!kept) names.set(slot, kept = { bytes: new Uint8Array(0), text: '' });
+    return carom.text(playerAt + f.at, f.count, kept);
+  }
+
   function rosterText() {
     const match = carom.m._carom_client_match(client);
     if (match === 0) return '';
@@ -287,42 +303,40 @@ async function main() {
     followMap(i);
     const m = carom.m;
     const capacity = field ? field.mapInfo.pucks + field.mapInfo.slots + field.mapInfo.discs : 0;
-    const disksAt = m._malloc(S.sceneDisk.size * Math.max(capacity, 1));
-    const hudAt = m._malloc(S.hud.size);
-    try {
-      carom.call('carom_client_scene', client, now(), disksAt, capacity, sizeAt, hudAt);
-      const n = Math.min(new DataView(m.HEAPU8.buffer).getUint32(sizeAt, true), capacity);
-      const hud = carom.read(S.hud, hudAt);
-      setText('score', `${hud.score[0]} : ${hud.score[1]}`);
-      setText('clock', hud.clock);
-      setText('phase', hud.phase_text);
-      setText('title', `carom: ${i.map_name || 'joining'}` +
-        (i.slot >= 0 ? `, you: ${i.team === 0 ? 'left' : 'right'}` : i.state === CLIENT_STATE.CAROM_CLIENT_CONNECTED ? ', watching' : ''));
-      // The counters move every tick: the line is rewritten four times a second.
-      if (performance.now() >= netShownAt + 250) {
-        netShownAt = performance.now();
-        setText('net', i.rtt_ms >= 0
-          ? `ping ${i.rtt_ms.toFixed(0)} ms, in ${i.bytes_in} B, out ${i.bytes_out} B, resyncs ${i.resyncs}`
-          : hud.phase_text);
-      }
-      if (!field || n === 0 && !i.has_state) {
-        canvas.getContext('2d').clearRect(0, 0, canvas.width, canvas.height);
-        return;
-      }
-      const disks = Array.from({ length: n }, (_, k) => carom.read(S.sceneDisk, disksAt + k * S.sceneDisk.size));
-      const match = m._carom_client_match(client);
-      for (const d of disks) {
-        if (d.slot >= 0 && match !== 0) d.name = carom.get('carom_match_player', S.player, match, d.slot).name;
-      }
-      draw(canvas, field, { disks, hud });
-      // An embedding page (a benchmark) may follow what each frame drew.
-      if (window.carom.onFrame) window.carom.onFrame({ disks, hud, slot: i.slot });
-      $('roster').hidden = !showRoster;
-      if (showRoster) setText('roster', rosterText());
-    } finally {
-      m._free(hudAt);
+    if (capacity > disksCapacity) {
       m._free(disksAt);
+      disksAt = m._malloc(S.sceneDisk.size * capacity);
+      disksCapacity = capacity;
     }
+    carom.call('carom_client_scene', client, now(), disksAt, capacity, sizeAt, hudAt);
+    const n = Math.min(carom.data().getUint32(sizeAt, true), capacity);
+    const hud = carom.read(S.hud, hudAt);
+    setText('score', `${hud.score[0]} : ${hud.score[1]}`);
+    setText('clock', hud.clock);
+    setText('phase', hud.phase_text);
+    setText('title', `carom: ${i.map_name || 'joining'}` +
+      (i.slot >= 0 ? `, you: ${i.team === 0 ? 'left' : 'right'}` : i.state === CLIENT_STATE.CAROM_CLIENT_CONNECTED ? ', watching' : ''));
+    // The counters move every tick: the line is rewritten four times a second.
+    if (performance.now() >= netShownAt + 250) {
+      netShownAt = performance.now();
+      setText('net', i.rtt_ms >= 0
+        ? `ping ${i.rtt_ms.toFixed(0)} ms, in ${i.bytes_in} B, out ${i.bytes_out} B, resyncs ${i.resyncs}`
+        : hud.phase_text);
+    }
+    if (!field || n === 0 && !i.has_state) {
+      blank(canvas);
+      return;
+    }
+    const disks = Array.from({ length: n }, (_, k) => carom.read(S.sceneDisk, disksAt + k * S.sceneDisk.size));
+    const match = m._carom_client_match(client);
+    for (const d of disks) {
+      if (d.slot >= 0 && match !== 0) d.name = nameOf(match, d.slot);
+    }
+    draw(canvas, field, { disks, hud });
+    // An embedding page (a benchmark) may follow what each frame drew.
+    if (window.carom.onFrame) window.carom.onFrame({ disks, hud, slot: i.slot });
+    if ($('roster').hidden === showRoster) $('roster').hidden = !showRoster;
+    if (showRoster) setText('roster', rosterText());
   }
 
   function frame() {

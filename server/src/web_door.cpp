@@ -2,6 +2,9 @@
 // WebSocket links that carry datagrams. Everything here runs on the door's
 // own thread but drain(), send() and flush(), which the tick thread calls
 // (the inbox and the handed-over outbox are the only state both touch).
+// Datagrams cross between the threads in batches whose buffers go back and
+// forth, emptied but kept: none is allocated on one thread and freed on the
+// other (which would make each thread take the other's allocator lock).
 #include "web_door.hpp"
 
 #include <fmt/format.h>
@@ -20,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
@@ -50,9 +54,39 @@ constexpr std::uint32_t kHeaderLimit = 8 * 1024;
 constexpr int kSocketSendBuffer = 64 * 1024;
 constexpr std::uint64_t kBodyLimit = 1024;
 
-struct Message {
-    Endpoint peer;
-    std::vector<std::uint8_t> bytes;
+// Datagrams end to end in one buffer, and whom each is from or for.
+class Batch {
+  public:
+    struct Entry {
+        Endpoint peer;
+        std::size_t at = 0, size = 0;
+    };
+    void add(const Endpoint& peer, std::span<const std::uint8_t> datagram) {
+        entries_.push_back({peer, bytes_.size(), datagram.size()});
+        bytes_.insert(bytes_.end(), datagram.begin(), datagram.end());
+    }
+    void append(const Batch& other) {
+        for (const Entry& e : other.entries_)
+            add(e.peer, other.bytes(e));
+    }
+    std::span<const std::uint8_t> bytes(const Entry& e) const {
+        return {bytes_.data() + e.at, e.size};
+    }
+    const std::vector<Entry>& entries() const { return entries_; }
+    std::size_t size() const { return entries_.size(); }
+    bool empty() const { return entries_.empty(); }
+    void clear() {  // the capacity stays, for the next
+        entries_.clear();
+        bytes_.clear();
+    }
+    void swap(Batch& other) noexcept {
+        entries_.swap(other.entries_);
+        bytes_.swap(other.bytes_);
+    }
+
+  private:
+    std::vector<Entry> entries_;
+    std::vector<std::uint8_t> bytes_;
 };
 
 Endpoint to_endpoint(const tcp::endpoint& e) {
@@ -76,7 +110,7 @@ beast::string_view beast_view(std::string_view s) {
 class Link {
   public:
     virtual ~Link() = default;
-    virtual void deliver(std::vector<std::uint8_t> bytes) = 0;
+    virtual void deliver(std::span<const std::uint8_t> bytes) = 0;
     virtual void shut() = 0;
 };
 
@@ -103,18 +137,27 @@ struct WebDoor::Impl {
     std::size_t open = 0;
     std::map<std::array<std::uint8_t, 16>, std::size_t> open_per_ip;
 
-    // Both threads.
+    // Both threads. Waiting: the messages taken and not yet drained, in the
+    // inbox or in `draining`.
     std::mutex inbox_mutex;
-    std::deque<Message> inbox;
+    Batch inbox;
+    std::size_t waiting = 0;
     std::map<std::uint32_t, std::size_t> waiting_per_link;
     std::function<void()> wake;
     std::mutex handed_mutex;
-    std::vector<Message> handed;
+    Batch handed;
     bool delivery_posted = false;
     std::atomic<std::uint64_t> send_errors{0};
 
-    // Tick thread only: sent since the last flush.
-    std::vector<Message> outbox;
+    // Tick thread only: the inbox's messages being drained (from `drained`
+    // on), and the links of those drained in a call; sent since the last flush.
+    Batch draining;
+    std::size_t drained = 0;
+    std::vector<std::uint32_t> drained_links;
+    Batch outbox;
+
+    // Door thread only: the batch being delivered.
+    Batch delivering;
 
     // Declared after all they use and before all that use it: sockets go
     // before their io_context, handlers' links before the counters they touch.
@@ -173,7 +216,7 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Str
         });
     }
 
-    void deliver(std::vector<std::uint8_t> bytes) override {
+    void deliver(std::span<const std::uint8_t> bytes) override {
         if (closing_) return;
         if (queued_bytes_ + bytes.size() > door_.config.max_send_queue_bytes) {
             // It reads slower than the server sends: dropped, never waited for.
@@ -184,7 +227,7 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Str
             return;
         }
         queued_bytes_ += bytes.size();
-        queue_.push_back(std::move(bytes));
+        queue_.emplace_back(bytes.begin(), bytes.end());
         if (!writing_) write();
     }
 
@@ -543,36 +586,36 @@ void WebDoor::Impl::take(const Endpoint& from, net::const_buffer data) {
     stats.ws_bytes_in += data.size();
     {
         const std::lock_guard lock(inbox_mutex);
-        std::size_t& waiting = waiting_per_link[from.link];
-        if (inbox.size() >= config.max_waiting || waiting >= config.max_waiting_per_link) {
+        std::size_t& of_link = waiting_per_link[from.link];
+        if (waiting >= config.max_waiting || of_link >= config.max_waiting_per_link) {
             ++stats.ws_waiting_dropped;
-            if (waiting == 0) waiting_per_link.erase(from.link);
+            if (of_link == 0) waiting_per_link.erase(from.link);
             return;
         }
         const bool first = inbox.empty();
-        const auto* bytes = static_cast<const std::uint8_t*>(data.data());
-        inbox.push_back({from, std::vector<std::uint8_t>(bytes, bytes + data.size())});
+        inbox.add(from, {static_cast<const std::uint8_t*>(data.data()), data.size()});
         ++waiting;
+        ++of_link;
         // Under the lock: once set_wake(nullptr) returns, nothing calls the old one.
         if (first && wake) wake();
     }
 }
 
 void WebDoor::Impl::deliver() {
-    std::vector<Message> batch;
+    delivering.clear();
     {
         const std::lock_guard lock(handed_mutex);
-        batch.swap(handed);
+        delivering.swap(handed);
         delivery_posted = false;
     }
-    for (Message& m : batch) {
-        const auto it = links.find(m.peer.link);
+    for (const Batch::Entry& e : delivering.entries()) {
+        const auto it = links.find(e.peer.link);
         if (it == links.end()) {
             ++send_errors;  // the link closed; its session times out
             continue;
         }
         const std::shared_ptr<Link> link = it->second;  // deliver() may unregister it
-        link->deliver(std::move(m.bytes));
+        link->deliver(delivering.bytes(e));
     }
 }
 
@@ -666,26 +709,35 @@ std::string WebDoor::prometheus_text() const {
 }
 
 std::size_t WebDoor::drain(std::size_t budget, const Handler& handler) {
-    std::vector<Message> batch;
-    {
-        const std::lock_guard lock(impl_->inbox_mutex);
-        const std::size_t n = std::min(budget, impl_->inbox.size());
-        for (std::size_t i = 0; i < n; ++i) {
-            Message& m = impl_->inbox.front();
-            if (const auto it = impl_->waiting_per_link.find(m.peer.link);
-                it != impl_->waiting_per_link.end() && --it->second == 0)
-                impl_->waiting_per_link.erase(it);
-            batch.push_back(std::move(m));
-            impl_->inbox.pop_front();
+    Impl& d = *impl_;
+    d.drained_links.clear();
+    while (d.drained_links.size() < budget) {
+        if (d.drained == d.draining.size()) {
+            // All handed: the inbox's messages, for the emptied batch.
+            d.draining.clear();
+            d.drained = 0;
+            const std::lock_guard lock(d.inbox_mutex);
+            d.draining.swap(d.inbox);
+            if (d.draining.empty()) break;
+        }
+        const Batch::Entry& e = d.draining.entries()[d.drained++];
+        d.drained_links.push_back(e.peer.link);
+        handler(e.peer, d.draining.bytes(e));
+    }
+    if (!d.drained_links.empty()) {
+        const std::lock_guard lock(d.inbox_mutex);
+        d.waiting -= d.drained_links.size();
+        for (const std::uint32_t link : d.drained_links) {
+            if (const auto it = d.waiting_per_link.find(link);
+                it != d.waiting_per_link.end() && --it->second == 0)
+                d.waiting_per_link.erase(it);
         }
     }
-    for (const Message& m : batch)
-        handler(m.peer, m.bytes);
-    return batch.size();
+    return d.drained_links.size();
 }
 
 void WebDoor::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
-    impl_->outbox.push_back({to, std::vector<std::uint8_t>(datagram.begin(), datagram.end())});
+    impl_->outbox.add(to, datagram);
 }
 
 void WebDoor::flush() {
@@ -694,12 +746,11 @@ void WebDoor::flush() {
     {
         const std::lock_guard lock(impl_->handed_mutex);
         if (impl_->handed.empty()) {
-            impl_->handed.swap(impl_->outbox);
+            impl_->handed.swap(impl_->outbox);  // the outbox takes its emptied buffers
         } else {
-            std::move(impl_->outbox.begin(), impl_->outbox.end(),
-                      std::back_inserter(impl_->handed));
-            impl_->outbox.clear();
+            impl_->handed.append(impl_->outbox);
         }
+        impl_->outbox.clear();
         post = !std::exchange(impl_->delivery_posted, true);
     }
     if (post) net::post(impl_->io, [impl = impl_.get()] { impl->deliver(); });

@@ -3,22 +3,23 @@
 // over the run, so the server's refusals can be watched under load.
 #include <cstdint>
 #include <random>
+#include <utility>  // Boost 1.74's Asio uses std::exchange without it, under C++20
 
-#include <asio.hpp>
+#include <boost/asio.hpp>
 
 namespace carom::loadgen {
 
 class GarbageSender {
   public:
-    GarbageSender(asio::io_context& io, const asio::ip::udp::endpoint& server, std::uint64_t count,
-                  std::uint64_t run_ms, std::uint64_t seed);
+    GarbageSender(boost::asio::io_context& io, const boost::asio::ip::udp::endpoint& server,
+                  std::uint64_t count, std::uint64_t run_ms, std::uint64_t seed);
 
     // Sends every datagram due by `now_ms`.
     void tick(std::uint64_t now_ms);
     std::uint64_t sent() const { return sent_; }
 
   private:
-    asio::ip::udp::socket socket_;
+    boost::asio::ip::udp::socket socket_;
     std::uint64_t count_;
     std::uint64_t run_ms_;
     std::mt19937_64 rng_;

@@ -1,8 +1,10 @@
 // carom-loadgen: many simulated players in one process against a carom-server,
 // then a report of what they saw (acceptance, round-trip time, update rate
-// and loss, bandwidth).
+// and loss, bandwidth). Each talks over UDP, or (--ws) over the server's
+// WebSocket door as a browser does.
 #include <sys/resource.h>
 
+#include <fmt/format.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
@@ -22,6 +24,7 @@
 #include "carom/maps/map_search.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
+#include "wire.hpp"
 
 namespace {
 
@@ -35,6 +38,9 @@ constexpr std::uint64_t kStartsPerTick = 16;  // clients spread their handshakes
 constexpr std::int64_t kMaxLateTicks = 4;
 // The run is cut here whatever happens: --seconds plus this.
 constexpr auto kHardStopSlack = std::chrono::seconds(3);
+// After the run, the WebSockets' last messages (the Disconnect) and their
+// close handshakes are given at most this.
+constexpr auto kCloseTime = std::chrono::seconds(1);
 
 struct Options {
     std::string server;
@@ -51,6 +57,17 @@ struct Options {
     std::uint64_t max_gap_ms = 250;
     std::string sim;
     std::optional<linksim::LinkSpec> link;  // parsed from --sim
+    std::string ws;                         // ws://HOST:PORT/PATH
+    std::optional<std::uint32_t> ws_clients;
+};
+
+// Where the clients go: the server's UDP port, and its WebSocket door for
+// the first ws_clients of them.
+struct Targets {
+    asio::ip::udp::endpoint udp;
+    std::optional<asio::ip::tcp::endpoint> ws;
+    WsUrl ws_url;
+    std::uint32_t ws_clients = 0;
 };
 
 nlohmann::json to_json(const linksim::LinkStats& s) {
@@ -76,12 +93,14 @@ void raise_descriptor_limit() {
     }
 }
 
-std::optional<asio::ip::udp::endpoint> resolve(asio::io_context& io, const client::HostPort& hp) {
-    asio::ip::udp::resolver resolver(io);
-    std::error_code ec;
-    const auto results = resolver.resolve(hp.host, std::to_string(hp.port), ec);
+template <class Protocol>
+std::optional<typename Protocol::endpoint> resolve(asio::io_context& io, const std::string& host,
+                                                   std::uint16_t port) {
+    typename Protocol::resolver resolver(io);
+    boost::system::error_code ec;
+    const auto results = resolver.resolve(host, std::to_string(port), ec);
     if (ec || results.empty()) {
-        spdlog::error("cannot resolve '{}': {}", hp.host, ec ? ec.message() : "no address");
+        spdlog::error("cannot resolve '{}': {}", host, ec ? ec.message() : "no address");
         return std::nullopt;
     }
     return results.begin()->endpoint();
@@ -101,6 +120,11 @@ class Runner {
           run_ms_(run_ms) {}
 
     void start() { schedule(); }
+    // No tick after this, even when the loop runs on (hard stop).
+    void halt() {
+        finished_ = true;
+        timer_.cancel();
+    }
     bool finished() const { return finished_; }
     std::uint64_t skipped_ticks() const { return skipped_; }
 
@@ -114,8 +138,8 @@ class Runner {
 
     void schedule() {
         timer_.expires_at(due(tick_));
-        timer_.async_wait([this](std::error_code ec) {
-            if (!ec) on_tick();
+        timer_.async_wait([this](boost::system::error_code ec) {
+            if (!ec && !finished_) on_tick();
         });
     }
 
@@ -162,15 +186,15 @@ class Runner {
 // a client (all of it is local): a server's limits per address (sessions,
 // handshake replies) then meet one player each, as on the Internet. IPv6
 // has one loopback address, ::1: all clients share it.
-bool spreads_over_loopback(const asio::ip::udp::endpoint& server) {
-    return server.address().is_v4() && server.address().is_loopback();
+bool spreads_over_loopback(const asio::ip::address& server) {
+    return server.is_v4() && server.is_loopback();
 }
 // Client i's: 127.1.0.1 on, clear of the 127.0.0.1 a server usually binds.
 asio::ip::address source_address(std::uint32_t i) {
     return asio::ip::address_v4(0x7F01'0001U + i);
 }
 
-int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_context& io) {
+int run(const Options& o, const Targets& to, asio::io_context& io) {
     const std::uint64_t seed = o.seed.value_or(std::random_device{}());
     std::mt19937_64 rng(seed);
     std::optional<linksim::LinkSpec> link = o.link;
@@ -182,6 +206,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     }
     spdlog::info("{} players, {} spectators, {} rooms against {}; seed {}", o.clients, o.spectators,
                  o.rooms, o.server, seed);
+    if (to.ws_clients > 0)
+        spdlog::info("the first {} clients over WebSocket at {}", to.ws_clients, o.ws);
 
     const std::vector<std::filesystem::path> given(o.maps_dirs.begin(), o.maps_dirs.end());
     std::vector<std::filesystem::path> dirs = maps::map_search_dirs(given);
@@ -191,7 +217,8 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
 
     std::vector<std::unique_ptr<SimClient>> clients;
     const std::uint32_t total = o.clients + o.spectators;
-    const bool spread = spreads_over_loopback(server);
+    const bool spread = spreads_over_loopback(to.udp.address()) &&
+                        (!to.ws || spreads_over_loopback(to.ws->address()));
     if (spread)
         spdlog::info(
             "clients from {} to {} (a source address each: the server's limits are per address)",
@@ -206,25 +233,28 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
                          : -1;
             c.spectator = i >= o.clients;
             c.token = rng();
-            clients.push_back(std::make_unique<SimClient>(
-                io, server, spread ? std::optional(source_address(i)) : std::nullopt, std::move(c),
-                clock, map_store));
+            const auto source = spread ? std::optional(source_address(i)) : std::nullopt;
+            std::unique_ptr<Wire> wire = i < to.ws_clients ? ws_wire(io, *to.ws, source, to.ws_url)
+                                                           : udp_wire(io, to.udp, source);
+            clients.push_back(
+                std::make_unique<SimClient>(io, std::move(wire), std::move(c), clock, map_store));
             if (link)
                 clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
                                               linksim::derive_seed(*link->seed, 2 * i + 1));
         }
-    } catch (const std::system_error& e) {
+    } catch (const boost::system::system_error& e) {
         spdlog::error("cannot open socket {} of {}: {}", clients.size() + 1, total, e.what());
         return kExitFailed;
     }
     std::optional<GarbageSender> garbage;
-    if (o.garbage > 0) garbage.emplace(io, server, o.garbage, run_ms, rng());
+    if (o.garbage > 0) garbage.emplace(io, to.udp, o.garbage, run_ms, rng());
 
     Runner runner(io, clients, garbage ? &*garbage : nullptr, clock, run_ms);
     runner.start();
     // Returns when the runner stops the loop (run over), or at the hard stop.
     io.run_until(clock.start + std::chrono::milliseconds(run_ms) + kHardStopSlack);
     if (!runner.finished()) spdlog::warn("hard stop: the client loop did not finish in time");
+    runner.halt();
     if (runner.skipped_ticks() > 0)
         spdlog::warn("the client loop fell behind and skipped {} ticks", runner.skipped_ticks());
     const std::uint64_t own_stalls_ms = clock.own_stalls_ms(clock.now_ms());
@@ -240,12 +270,16 @@ int run(const Options& o, const asio::ip::udp::endpoint& server, asio::io_contex
     const double seconds = static_cast<double>(clock.now_ms()) / 1000.0;
     Report report = summarise(results, seconds, garbage ? garbage->sent() : 0, o.max_gap_ms);
     report.own_stalls_ms = own_stalls_ms;
+    // The WebSockets' Disconnects and close handshakes; UDP's went out at once.
+    io.restart();
+    io.run_for(kCloseTime);
 
     if (o.json) {
         nlohmann::json j = to_json(report);
         j["server"] = o.server;
         j["rooms"] = o.rooms;
         j["seed"] = seed;
+        j["ws_clients"] = to.ws_clients;
         if (link)
             j["link"] = {
                 {"spec", linksim::to_string(*link)}, {"up", to_json(up)}, {"down", to_json(down)}};
@@ -303,6 +337,12 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
     app.add_option("--seed", o.seed, "Seed of the tokens and the junk (default: random)");
+    app.add_option("--ws", o.ws,
+                   "The server's WebSocket door, ws://HOST:PORT/ws (carom-server --http): "
+                   "clients connect there as the play page does, one datagram a binary message");
+    app.add_option("--ws-clients", o.ws_clients,
+                   "How many of the clients (the first: players, then spectators) use --ws; "
+                   "the others UDP (default with --ws: all)");
     app.add_option("--sim", o.sim,
                    "Simulate a bad link in each direction of every client: "
                    "loss=%,latency=ms,jitter=ms,dup=%,reorder=%,rate=kbit/s,queue=ms,seed=N "
@@ -322,9 +362,26 @@ int main(int argc, char** argv) {
     }
     auto parsed = client::parse_host_port(o.server);
     if (!parsed) return carom::cli::usage_error(app, "--server " + parsed.error().message);
-    raise_descriptor_limit();
+    const std::uint32_t total = o.clients + o.spectators;
+    if (o.ws_clients && o.ws.empty())
+        return carom::cli::usage_error(app,
+                                       "--ws-clients needs --ws (the server's WebSocket door)");
+    if (o.ws_clients && *o.ws_clients > total)
+        return carom::cli::usage_error(
+            app, fmt::format("--ws-clients {} is more than the {} clients", *o.ws_clients, total));
+    Targets to;
     asio::io_context io;
-    const auto server = resolve(io, *parsed);
+    if (!o.ws.empty()) {
+        auto url = parse_ws_url(o.ws);
+        if (!url) return carom::cli::usage_error(app, "--ws " + url.error().message);
+        to.ws = resolve<asio::ip::tcp>(io, url->host, url->port);
+        if (!to.ws) return kExitBadArguments;
+        to.ws_url = *url;
+        to.ws_clients = o.ws_clients.value_or(total);
+    }
+    raise_descriptor_limit();
+    const auto server = resolve<asio::ip::udp>(io, parsed->host, parsed->port);
     if (!server) return kExitBadArguments;
-    return run(o, *server, io);
+    to.udp = *server;
+    return run(o, to, io);
 }

@@ -4,18 +4,14 @@
 
 namespace carom::loadgen {
 
-SimClient::SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
-                     std::optional<asio::ip::address> source, client::ConnectionConfig config,
-                     const RunClock& clock, client::MapStore& maps)
-    : socket_(io, server.protocol()),
+SimClient::SimClient(asio::io_context& io, std::unique_ptr<Wire> wire,
+                     client::ConnectionConfig config, const RunClock& clock, client::MapStore& maps)
+    : wire_(std::move(wire)),
       clock_(clock),
       spectator_(config.spectator),
       connection_(
           std::move(config), [this](std::span<const std::uint8_t> b) { send(b); }, &maps),
-      pump_timer_(io) {
-    if (source) socket_.bind({*source, 0});
-    socket_.connect(server);
-}
+      pump_timer_(io) {}
 
 void SimClient::simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,
                               std::uint64_t down_seed) {
@@ -24,25 +20,15 @@ void SimClient::simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_se
 }
 
 void SimClient::start() {
+    wire_->start([this](std::span<const std::uint8_t> bytes) { on_wire(bytes); });
     connection_.connect(clock_.now_ms());
-    receive();
 }
 
-void SimClient::receive() {
-    socket_.async_receive(asio::buffer(buffer_), [this](std::error_code ec, std::size_t n) {
-        if (ec == asio::error::operation_aborted || !socket_.is_open()) return;
-        if (ec) {
-            // ICMP port unreachable surfaces here on a connected socket: the
-            // server is not up (yet); the handshake retries on its own.
-            ++socket_errors_;
-        } else if (down_) {
-            down_->send(clock_.now_us(), {buffer_.data(), n});
-            arm_pump();
-        } else {
-            on_datagram({buffer_.data(), n});
-        }
-        receive();
-    });
+void SimClient::on_wire(std::span<const std::uint8_t> bytes) {
+    if (closing_) return;
+    if (!down_) return on_datagram(bytes);
+    down_->send(clock_.now_us(), bytes);
+    arm_pump();
 }
 
 void SimClient::on_datagram(std::span<const std::uint8_t> bytes) {
@@ -68,7 +54,7 @@ void SimClient::arm_pump() {
     if (pump_armed_us_ && *pump_armed_us_ <= *due) return;  // already wakes in time
     pump_armed_us_ = due;
     pump_timer_.expires_at(clock_.start + std::chrono::microseconds(*due));
-    pump_timer_.async_wait([this](std::error_code ec) {
+    pump_timer_.async_wait([this](boost::system::error_code ec) {
         if (ec) return;  // re-armed earlier (cancelled), or shutting down
         pump_armed_us_.reset();
         pump();
@@ -99,9 +85,7 @@ void SimClient::send(std::span<const std::uint8_t> bytes) {
 }
 
 void SimClient::send_now(std::span<const std::uint8_t> bytes) {
-    std::error_code ec;
-    socket_.send(asio::buffer(bytes.data(), bytes.size()), 0, ec);
-    if (ec) ++socket_errors_;
+    wire_->send(bytes);
 }
 
 void SimClient::tick() {
@@ -186,9 +170,8 @@ ClientResult SimClient::finish() {
     connection_.disconnect(now);
     r.stats = connection_.stats();
     r.holds_state = connection_.replica() != nullptr && connection_.replica()->holds();
-    r.socket_errors = socket_errors_;
-    std::error_code ignored;
-    socket_.close(ignored);
+    r.socket_errors = wire_->errors();
+    wire_->close();
     return r;
 }
 

@@ -1,29 +1,26 @@
 #pragma once
-// One simulated player (or spectator): a Connection over its own connected
-// UDP socket, driven by the game's bot (client::BotDriver) once the server accepted it. With a
-// link spec, both directions pass through a simulated link (linksim) between
-// the Connection and the socket.
-#include <array>
+// One simulated player (or spectator): a Connection over its own wire (a
+// connected UDP socket, or a WebSocket as a browser's), driven by the game's
+// bot (client::BotDriver) once the server accepted it. With a link spec, both
+// directions pass through a simulated link (linksim) between the Connection
+// and the wire.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
-
-#include <asio.hpp>
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
 #include "carom/linksim/link_simulator.hpp"
 #include "clock.hpp"
 #include "report.hpp"
+#include "wire.hpp"
 
 namespace carom::loadgen {
 
 class SimClient {
   public:
-    // Throws asio::system_error when the socket cannot be opened, bound to
-    // `source` (when given; any port) or connected.
-    SimClient(asio::io_context& io, const asio::ip::udp::endpoint& server,
-              std::optional<asio::ip::address> source, client::ConnectionConfig config,
+    SimClient(asio::io_context& io, std::unique_ptr<Wire> wire, client::ConnectionConfig config,
               const RunClock& clock, client::MapStore& maps);
     // Every datagram from here on crosses the simulated link, each direction
     // with its own seed.
@@ -35,7 +32,8 @@ class SimClient {
     void start();
     // Once per client tick: retries and timeouts, then one input when connected.
     void tick();
-    // What happened, then a clean Disconnect and the socket closed.
+    // What happened, then a clean Disconnect and the wire closed (a
+    // WebSocket's close completes as the io_context runs on).
     ClientResult finish();
 
     const client::Connection& connection() const { return connection_; }
@@ -46,7 +44,7 @@ class SimClient {
     }
 
   private:
-    void receive();
+    void on_wire(std::span<const std::uint8_t> bytes);
     void send(std::span<const std::uint8_t> bytes);
     void send_now(std::span<const std::uint8_t> bytes);
     void on_datagram(std::span<const std::uint8_t> bytes);
@@ -59,12 +57,10 @@ class SimClient {
     void note_map();
     game::Input next_input();
 
-    asio::ip::udp::socket socket_;
+    std::unique_ptr<Wire> wire_;
     const RunClock& clock_;
     bool spectator_;
     client::Connection connection_;
-    alignas(8) std::array<std::uint8_t, 2048> buffer_{};  // larger than any valid datagram
-    std::uint64_t socket_errors_ = 0;
     std::optional<linksim::LinkSimulator<>> up_;    // client -> server
     std::optional<linksim::LinkSimulator<>> down_;  // server -> client
     asio::steady_timer pump_timer_;

@@ -23,18 +23,19 @@ function fieldOf(carom, map) {
   };
 }
 
-// Draws `field` (fieldOf) and a scene, the map's field fitted to the canvas (y up).
-function draw(canvas, v, scene) {
-  const ctx = canvas.getContext('2d');
-  const { width: W, height: H } = canvas;
-  const m = v.mapInfo;
+// Where the map's field goes on a W×H canvas (y up), fitted with a margin.
+function fieldPlace(m, W, H) {
   const margin = 0.04 * Math.max(m.width, m.height);
   const scale = Math.min(W / (m.width + 2 * margin), H / (m.height + 2 * margin));
   const ox = (W - m.width * scale) / 2;
   const oy = (H - m.height * scale) / 2;
-  const X = (x) => ox + x * scale;
-  const Y = (y) => oy + (m.height - y) * scale;
+  return { scale, X: (x) => ox + x * scale, Y: (y) => oy + (m.height - y) * scale };
+}
 
+// What never moves: the ground, walls, goal lines and posts.
+function drawGround(ctx, v, W, H) {
+  const m = v.mapInfo;
+  const { scale, X, Y } = fieldPlace(m, W, H);
   ctx.fillStyle = '#1f3a2b';
   ctx.fillRect(0, 0, W, H);
   ctx.fillStyle = '#2e6b45';
@@ -80,38 +81,133 @@ function draw(canvas, v, scene) {
     ctx.lineTo(X(g.bx), Y(g.by));
     ctx.stroke();
   }
-  const disc = (x, y, r, fill, outline) => {
-    ctx.beginPath();
-    ctx.arc(X(x), Y(y), Math.max(1.5, r * scale), 0, 2 * Math.PI);
-    ctx.fillStyle = fill;
-    ctx.fill();
-    if (outline) {
-      ctx.lineWidth = Math.max(1, 0.15 * scale);
-      ctx.strokeStyle = outline;
-      ctx.stroke();
-    }
+  for (const p of v.posts) drawDisc(ctx, scale, X(p.x), Y(p.y), p.radius, p.rgb ? rgbText(p.rgb) : WALL, '#0b1b12');
+}
+
+function drawDisc(ctx, scale, x, y, r, fill, outline) {
+  ctx.beginPath();
+  ctx.arc(x, y, Math.max(1.5, r * scale), 0, 2 * Math.PI);
+  ctx.fillStyle = fill;
+  ctx.fill();
+  if (outline) {
+    ctx.lineWidth = Math.max(1, 0.15 * scale);
+    ctx.strokeStyle = outline;
+    ctx.stroke();
+  }
+}
+
+// What a canvas holds between frames: its ground, drawn once (for the field
+// and the canvas's size) on a canvas of its own, the rectangles the last
+// frame drew over it, and the moving things' images (a disk by its colours
+// and size, a name by its text and colour), each drawn once. A frame puts
+// the ground back under those rectangles only and copies the images onto
+// it: a still field is not drawn again, nor a name's text shaped and
+// rasterised, every frame.
+const shown = new WeakMap();  // canvas -> { v, W, H, ground, dirty, sprites }
+// Left in the context after a frame. Setting a canvas's width or height
+// (even to the same value) clears it and resets its context, this too: the
+// next frame then draws the whole ground again. A dash offset draws nothing
+// without dashes, which nothing here uses.
+const DRAWN = 0.5;
+
+// An image of `w`×`h` pixels drawn once by `paint(ctx)`, kept under `key`.
+function sprite(s, key, w, h, paint) {
+  let image = s.sprites.get(key);
+  if (image) return image;
+  image = document.createElement('canvas');
+  image.width = Math.max(1, Math.ceil(w));
+  image.height = Math.max(1, Math.ceil(h));
+  paint(image.getContext('2d'));
+  s.sprites.set(key, image);
+  return image;
+}
+
+// The canvas's context, opaque (everything is drawn on the ground, and the
+// compositor need not blend the canvas over the page).
+const context2d = (canvas) => canvas.getContext('2d', { alpha: false });
+
+// Draws `field` (fieldOf) and a scene, the map's field fitted to the canvas (y up).
+function draw(canvas, v, scene) {
+  const ctx = context2d(canvas);
+  const { width: W, height: H } = canvas;
+  let s = shown.get(canvas);
+  if (!s || s.v !== v || s.W !== W || s.H !== H) {
+    const ground = document.createElement('canvas');
+    ground.width = W;
+    ground.height = H;
+    drawGround(ground.getContext('2d'), v, W, H);
+    s = { v, W, H, ground, dirty: [], sprites: new Map() };
+    shown.set(canvas, s);
+    ctx.lineDashOffset = 0;
+  }
+  if (ctx.lineDashOffset !== DRAWN) {
+    ctx.drawImage(s.ground, 0, 0);
+  } else {
+    for (const [x, y, w, h] of s.dirty) ctx.drawImage(s.ground, x, y, w, h, x, y, w, h);
+  }
+  const dirty = [];
+  // An image put at (x, y): the rectangle it covers, rounded out to whole
+  // pixels (its edge is filtered into the next one), clipped to the canvas.
+  const put = (image, x, y) => {
+    ctx.drawImage(image, x, y);
+    const x0 = Math.max(0, Math.floor(x) - 1);
+    const y0 = Math.max(0, Math.floor(y) - 1);
+    const w = Math.min(W, Math.ceil(x + image.width) + 1) - x0;
+    const h = Math.min(H, Math.ceil(y + image.height) + 1) - y0;
+    if (w > 0 && h > 0) dirty.push([x0, y0, w, h]);
   };
-  for (const p of v.posts) disc(p.x, p.y, p.radius, p.rgb ? rgbText(p.rgb) : WALL, '#0b1b12');
+
+  const { scale, X, Y } = fieldPlace(v.mapInfo, W, H);
+  const outline = Math.max(1, 0.15 * scale);
   for (const d of scene.disks) {
     const fill = d.ink === INK.CAROM_INK_DISC ? rgbText(d.rgb) : COLOUR[d.ink];
-    disc(d.x, d.y, d.radius, fill, d.ink === INK.CAROM_INK_OWN ? '#ffffff' : '#0b1b12');
+    const edge = d.ink === INK.CAROM_INK_OWN ? '#ffffff' : '#0b1b12';
+    const r = Math.max(1.5, d.radius * scale);
+    const half = r + outline;
+    const image = sprite(s, `disc ${fill} ${edge} ${r}`, 2 * half + 2, 2 * half + 2,
+      (c) => drawDisc(c, scale, half + 1, half + 1, d.radius, fill, edge));
+    put(image, X(d.x) - half - 1, Y(d.y) - half - 1);
   }
-  ctx.font = `${Math.max(10, Math.round(1.1 * scale))}px sans-serif`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
+  const size = Math.max(10, Math.round(1.1 * scale));
+  const font = `${size}px sans-serif`;
   for (const d of scene.disks) {
     if (d.name === undefined) continue;
-    ctx.fillStyle = d.ink === INK.CAROM_INK_OWN ? COLOUR[INK.CAROM_INK_OWN] : '#ffffffcc';
-    ctx.fillText(d.name, X(d.x), Y(d.y - d.radius) + 2);
+    const colour = d.ink === INK.CAROM_INK_OWN ? COLOUR[INK.CAROM_INK_OWN] : '#ffffffcc';
+    const key = `name ${colour} ${d.name}`;
+    let image = s.sprites.get(key);
+    if (!image) {
+      ctx.font = font;
+      const w = ctx.measureText(d.name).width + 4;
+      image = sprite(s, key, w, 1.4 * size, (c) => {
+        c.font = font;
+        c.textAlign = 'center';
+        c.textBaseline = 'top';
+        c.fillStyle = colour;
+        c.fillText(d.name, w / 2, 0);
+      });
+    }
+    put(image, Math.round(X(d.x) - image.width / 2), Math.round(Y(d.y - d.radius) + 2));
   }
   if (scene.hud.banner) {
     ctx.font = `bold ${Math.max(16, Math.round(0.045 * W))}px sans-serif`;
+    ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     const w = ctx.measureText(scene.hud.banner).width + 40;
     ctx.fillStyle = '#000000b0';
     ctx.fillRect((W - w) / 2, H / 2 - 30, w, 60);
     ctx.fillStyle = scene.hud.phase === 'goal' ? COLOUR[INK.CAROM_INK_OWN] : '#ffffff';
     ctx.fillText(scene.hud.banner, W / 2, H / 2);
+    const x0 = Math.max(0, Math.floor((W - w) / 2) - 1);
+    dirty.push([x0, Math.max(0, Math.floor(H / 2 - 30) - 1), Math.min(W - x0, Math.ceil(w) + 3), 63]);
   }
+  s.dirty = dirty;
+  ctx.lineDashOffset = DRAWN;
 }
 
+// An empty field (nothing to show yet); the next draw() draws it all.
+function blank(canvas) {
+  const ctx = context2d(canvas);
+  ctx.fillStyle = '#1f3a2b';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.lineDashOffset = 0;
+}
