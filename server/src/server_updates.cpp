@@ -8,9 +8,9 @@
 namespace carom::server {
 namespace {
 
-// A FullState not acknowledged within this many ticks is sent again (more
-// than a 200 ms round trip with its jitter): the budget's own pace.
-constexpr std::uint64_t kFullStateResendTicks = FullStateBudget::kEveryTicks;
+// The copy of a FullState to a client that holds nothing: this many ticks
+// after it, so that one lost datagram does not cost a round trip.
+constexpr std::uint64_t kFullStateCopyTicks = 2;
 // Updates carry the server's tick time once a second (for the HUD).
 constexpr std::uint64_t kTickTimeEveryTicks = 60;
 
@@ -29,6 +29,8 @@ void Server::send_full_state(Session& s, const Room& room) {
                                     stats_.full_state_bytes += bytes.size();
                                     send(s.endpoint, bytes);
                                 });
+    // A first FullState to a client that holds nothing gets its copy; a resend does not.
+    s.full_copy_due = s.acked == 0 && s.full_sent_tick == 0;
     s.full_sent_tick = tick_;
     ++stats_.full_states;
 }
@@ -42,13 +44,15 @@ void Server::send_updates() {
         const Room& room = *rooms_[s.room];
         const TickHistory& history = room.history();
         // From the newest state the client holds; else from the FullState on
-        // its way, until it has had time to come back acknowledged.
+        // its way, until it has had time to come back acknowledged (about 1.5
+        // round trips; its copy's couple of ticks for a client holding nothing).
+        const std::uint64_t resend_after =
+            s.full_copy_due ? kFullStateCopyTicks : s.round_trip.full_state_resend_ticks();
         std::uint64_t baseline = 0;
         if (config_.delta_updates) {
             if (history.covers(s.acked)) {
                 baseline = s.acked;
-            } else if (s.full_sent_tick > s.acked &&
-                       tick_ - s.full_sent_tick < kFullStateResendTicks &&
+            } else if (s.full_sent_tick > s.acked && tick_ - s.full_sent_tick < resend_after &&
                        history.covers(s.full_sent_tick)) {
                 baseline = s.full_sent_tick;
             }

@@ -57,6 +57,7 @@ std::string_view to_string(CloseReason reason) {
 Connection::Connection(ConnectionConfig config, SendFn send, MapStore* maps)
     : config_(std::move(config)), send_(std::move(send)), maps_(maps) {
     config_.name = protocol::clean_name(config_.name);
+    policy_ = SendPolicy(config_.send);
 }
 
 void Connection::connect(std::uint64_t now_ms) {
@@ -68,6 +69,7 @@ void Connection::connect(std::uint64_t now_ms) {
     // Sequences keep counting across reconnects: a reclaimed slot on the
     // server may still hold our old ones, and it drops anything not newer.
     unapplied_.clear();
+    policy_.reset();
     acks_ = {};
     if (replica_) replica_->drop();
     assembly_.clear();
@@ -272,6 +274,7 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes,
     server_tick_ms_ = state.server_tick_ms;
     events_.clear();  // the events of a match that was not stepped here are not known
     (void)replica_->take_events();
+    policy_.ack_soon();
     on_new_state(bytes, now_ms);
 }
 
@@ -362,9 +365,10 @@ void Connection::on_new_state(std::size_t bytes, std::uint64_t now_ms) {
         events_.push_back(e);
     }
     // Inputs the server has now applied need not be sent again.
-    const std::uint32_t next = next_sequence_;
-    const std::uint32_t unapplied = next - 1 - last_input_sequence_;
-    if (unapplied < unapplied_.size())
+    const std::uint32_t unapplied = run_end_ - last_input_sequence_;
+    if (static_cast<std::int32_t>(unapplied) <= 0)
+        unapplied_.clear();
+    else if (unapplied < unapplied_.size())
         unapplied_.erase(unapplied_.begin(),
                          unapplied_.end() - static_cast<std::ptrdiff_t>(unapplied));
 }
@@ -385,15 +389,42 @@ void Connection::note_round_trip(std::uint64_t baseline, std::uint64_t now_ms) {
         stats_.rtt_ms.push_back(static_cast<double>(now_ms - a.sent_ms));
 }
 
+std::uint32_t Connection::applied_through() const {
+    std::uint32_t through = last_input_sequence_;
+    if (!replica_ || !replica_->holds() || replica_->tick() < replica_->last_input_tick())
+        return through;
+    const std::uint64_t repeated =
+        std::min<std::uint64_t>(replica_->tick() - replica_->last_input_tick(), kSentRing - 1);
+    for (std::uint64_t k = 0; k < repeated; ++k) {
+        const std::uint32_t next = through + 1;
+        if (next == next_sequence_ || sent_[next % kSentRing] == next) break;
+        through = next;
+    }
+    return through;
+}
+
 void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     if (state_ != State::connected) return;
-    if (admission_.slot >= 0) {
-        ++next_sequence_;
-        unapplied_.push_back(input);
-        if (unapplied_.size() > protocol::kMaxInputRedundancy)
-            unapplied_.erase(unapplied_.begin(),
-                             unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
+    const bool player = admission_.slot >= 0;
+    std::optional<std::uint64_t> held;
+    if (replica_ && replica_->holds()) held = replica_->tick();
+    const SendPolicy::Send send = policy_.tick(player ? std::optional(input) : std::nullopt, held);
+    if (player) {
+        const std::uint32_t sequence = next_sequence_++;
+        const bool sent = send == SendPolicy::Send::input;
+        sent_[sequence % kSentRing] = sent ? sequence : sequence + 1;
+        if (sent) {
+            // After ticks not sent, a new run: the server repeated the last
+            // input on them, and they need not reach it.
+            if (run_end_ + 1 != sequence) unapplied_.clear();
+            run_end_ = sequence;
+            unapplied_.push_back(input);
+            if (unapplied_.size() > protocol::kMaxInputRedundancy)
+                unapplied_.erase(unapplied_.begin(),
+                                 unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
+        }
     }
+    if (send == SendPolicy::Send::nothing) return;
     protocol::ClientReport report;
     if (replica_ && replica_->holds()) {
         report.ack = replica_->tick();
@@ -401,7 +432,7 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     }
     const std::size_t k = std::min<std::size_t>(admission_.input_redundancy, unapplied_.size());
     report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
-    report.sequence = k > 0 ? next_sequence_ - 1 : 0;
+    report.sequence = k > 0 ? run_end_ : 0;
     report.proof =
         protocol::client_proof(admission_.secret, report.sequence, report.ack.value_or(0));
     transmit(protocol::encode_client_report(builder_, report), now_ms);

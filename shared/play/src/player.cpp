@@ -127,7 +127,7 @@ void Player::on_new_state(std::uint64_t now_ms) {
     if (!map_) return;
     interpolator_->on_state(newest_tick_, static_cast<double>(now_ms));
     if (predictor_)
-        predictor_->on_state(connection_.replica()->match(), connection_.last_input_sequence());
+        predictor_->on_state(connection_.replica()->match(), connection_.applied_through());
 }
 
 game::Input Player::next_input(std::uint64_t now_ms) {
