@@ -8,15 +8,15 @@ namespace carom::client {
 SendPolicy::Send SendPolicy::tick(std::optional<game::Input> input,
                                   std::optional<std::uint64_t> held) {
     if (since_sent_ < std::numeric_limits<std::uint32_t>::max()) ++since_sent_;
-    if (input) {
-        if (!last_input_ || *last_input_ != *input)
-            change_left_ = std::max<std::uint32_t>(config_.change_ticks, 1);
-        last_input_ = input;
-    }
     Send send = Send::nothing;
-    if (change_left_ > 0) {
-        --change_left_;
+    if (input && (!last_input_ || *last_input_ != *input)) {
+        repeat_left_ = std::max<std::uint32_t>(config_.change_ticks, 1) - 1;
         send = Send::input;
+    } else if (repeat_left_ > 0) {
+        // The same inputs again, no new one: a copy that a lost first
+        // datagram needs to arrive no later than its input is due.
+        --repeat_left_;
+        send = Send::ack;
     } else {
         const std::uint32_t every =
             std::max<std::uint32_t>(input ? config_.ack_ticks : config_.spectator_ack_ticks, 1);
@@ -27,6 +27,7 @@ SendPolicy::Send SendPolicy::tick(std::optional<game::Input> input,
         if (!sent_any_ || lost || (ack_soon_ && held) || (newer && since_sent_ >= every))
             send = Send::ack;
     }
+    if (input) last_input_ = input;
     if (send != Send::nothing) {
         sent_any_ = true;
         since_sent_ = 0;

@@ -17,7 +17,7 @@ TEST_CASE("send_policy_sends_a_change_at_once_and_again_then_only_acknowledges")
     SendPolicy p(SendPolicyConfig{2, 4, 24});
     const game::Input a = game::Input::move(3), b = game::Input::move(4);
     CHECK(p.tick(a, std::nullopt) == Send::input);  // the first input is a change
-    CHECK(p.tick(a, std::nullopt) == Send::input);  // again, for loss
+    CHECK(p.tick(a, std::nullopt) == Send::ack);    // again, for loss
     CHECK(p.tick(a, std::nullopt) == Send::nothing);
     // A state: acknowledged once 4 ticks passed since the last datagram, not before.
     for (std::uint64_t t = 10; t < 12; ++t)
@@ -31,7 +31,7 @@ TEST_CASE("send_policy_sends_a_change_at_once_and_again_then_only_acknowledges")
         CHECK(p.tick(a, 16) == Send::nothing);
     // The first change after a quiet spell waits for no timer.
     CHECK(p.tick(b, 16) == Send::input);
-    CHECK(p.tick(b, 17) == Send::input);
+    CHECK(p.tick(b, 17) == Send::ack);
     CHECK(p.tick(b, 18) == Send::nothing);
 }
 
@@ -63,14 +63,15 @@ TEST_CASE("a_quiet_input_is_not_sent_and_the_next_change_goes_alone") {
     const std::size_t before = h.sent.size();
     for (int i = 0; i < 10; ++i)
         h.connection.send_input(game::Input::move(2), static_cast<std::uint64_t>(16 * i));
-    // The first tick (a change) and the next; then nothing: no state to acknowledge.
+    // The first tick (a change) and its copy on the next; then nothing: no
+    // state to acknowledge.
     CHECK(h.sent.size() == before + 2);
-    CHECK(h.last_report().sequence == 2);
-    CHECK(h.connection.newest_sent_sequence() == 2);
+    CHECK(h.last_report().sequence == 1);
+    CHECK(h.connection.newest_sent_sequence() == 1);
     h.connection.send_input(game::Input::move(5), 160);  // sequence 11
     const protocol::ClientReport r = h.last_report();
     CHECK(r.sequence == 11);
-    // Sequences 3 to 10 never left: the server repeats 2's input on them.
+    // Sequences 2 to 10 never left: the server repeats 1's input on them.
     REQUIRE(r.inputs.size() == 1);
     CHECK(r.inputs[0] == game::Input::move(5));
 }
@@ -81,18 +82,23 @@ TEST_CASE("applied_through_counts_the_ticks_the_server_repeated_an_unsent_input"
     h.join(room, kSecret);
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
-    // Sequences 1 and 2 sent (a change), 3 to 8 not.
+    // Sequence 1 sent (a change, twice), 2 to 8 not.
     for (int i = 0; i < 8; ++i)
         h.connection.send_input(game::Input::move(2), static_cast<std::uint64_t>(16 * i));
-    // The server applied 1 and 2 on the next two ticks, then repeated 2 for three.
+    CHECK(h.connection.sent(1));
+    CHECK_FALSE(h.connection.sent(2));
+    // The server applied 1 on the next tick, then repeated it for four.
     const std::vector<game::Input> inputs(room.match().slot_count(), game::Input::move(2));
     room.step(inputs, 1);
-    room.step(inputs, 2);
-    for (int i = 0; i < 3; ++i)
-        room.step(inputs, 2);
-    h.receive(room.update(held), 130);
-    CHECK(h.connection.last_input_sequence() == 2);
-    CHECK(h.connection.replica()->last_input_tick() == held + 2);
+    h.receive(room.update(held), 100);
+    CHECK(h.connection.last_input_sequence() == 1);
+    CHECK(h.connection.applied_through() == 1);
+    const std::uint64_t applied = room.tick();
+    for (int i = 0; i < 4; ++i)
+        room.step(inputs, 1);
+    h.receive(room.update(applied), 130);
+    CHECK(h.connection.last_input_sequence() == 1);
+    CHECK(h.connection.replica()->last_input_tick() == applied);
     CHECK(h.connection.applied_through() == 5);
 }
 

@@ -177,8 +177,10 @@ class Connection {
     // the client had not sent those ticks' inputs (they were the same). What a
     // predictor replays its inputs after.
     std::uint32_t applied_through() const;
-    // The newest input sequence sent (0: none yet).
+    // The newest input sequence sent (0: none yet), and whether one of the
+    // last 256 sequences went out (or stayed here: its input did not change).
     std::uint32_t newest_sent_sequence() const { return run_end_; }
+    bool sent(std::uint32_t sequence) const { return sent_[sequence % kSentRing] == sequence; }
     // The sequence number the next send_input() will use (starts at 1).
     std::uint32_t next_sequence() const { return next_sequence_; }
     float server_tick_ms() const { return server_tick_ms_; }
@@ -245,10 +247,14 @@ class Connection {
     // shown applied: newest last, at most kMaxInputRedundancy.
     std::vector<game::Input> unapplied_;
     std::uint32_t run_end_ = 0;
+    bool cushioned_ = false;      // unapplied_'s first is the cushion (SendPolicyConfig::cushion)
+    game::Input previous_input_;  // the last send_input()'s
     std::uint32_t next_sequence_ = 1;
     SendPolicy policy_;
     // Per recent sequence: itself when its input was sent (else another value).
     std::array<std::uint32_t, kSentRing> sent_{};
+    // The server tick the newest input shown applied was applied on.
+    std::uint64_t input_tick_ = 0;
     std::array<SentAck, kAckRing> acks_{};
 
     std::optional<protocol::MapDownload> download_;

@@ -14,22 +14,31 @@
 namespace carom::client {
 
 struct SendPolicyConfig {
-    // Ticks an input change goes out on: its own and the next ones, each
-    // datagram carrying the inputs of the run not yet shown applied.
+    // Ticks an input change goes out on: its own (with its new sequence) and
+    // the next ones (the same inputs again), each datagram carrying the
+    // inputs of the run not yet shown applied.
     std::uint32_t change_ticks = 2;
     // Without a change, a player acknowledges a newer state it holds at most
     // every this many ticks; a spectator, whose updates wait on nobody, less
     // often. 1: every tick a newer state came, as a client that sends every tick.
     std::uint32_t ack_ticks = 4;
     std::uint32_t spectator_ack_ticks = 24;
+    // A change after ticks not sent goes out with the tick before it (its
+    // input unchanged) in its first datagram: the server, whose queue ran
+    // empty, applies that one on the tick it arrives and the change a tick
+    // later, as it does each input while they flow; when the first datagram
+    // is lost, the next brings the change in time for that same tick. What a
+    // predicting client wants (it counts on when its inputs apply), at a
+    // tick of latency.
+    bool cushion = false;
 };
 
 class SendPolicy {
   public:
     enum class Send : std::uint8_t {
         nothing,
-        input,  // this tick's input, with the run's not yet shown applied
-        ack,    // the acknowledgement (and the run's inputs still unapplied)
+        input,  // this tick's input (a change), with the run's not yet shown applied
+        ack,    // the acknowledgement, with the run's inputs still unapplied
     };
 
     explicit SendPolicy(SendPolicyConfig config = {}) : config_(config) {}
@@ -46,7 +55,7 @@ class SendPolicy {
   private:
     SendPolicyConfig config_;
     std::optional<game::Input> last_input_;
-    std::uint32_t change_left_ = 0;  // ticks the current change still goes out on
+    std::uint32_t repeat_left_ = 0;  // ticks the last change still goes out again on
     std::uint32_t since_sent_ = 0;   // ticks since the last datagram
     bool sent_any_ = false;
     std::optional<std::uint64_t> acked_;  // the last acknowledgement sent (none: holds nothing)
