@@ -113,7 +113,7 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
         session.acked = *report.ack;
         if (session.acked >= session.full_sent_tick) {
             session.full_sent_tick = 0;
-            session.full_copy_due = false;
+            session.full_copy.clear();
         }
     }
     if (!session.slot) return;

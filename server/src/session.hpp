@@ -51,8 +51,8 @@ struct Session {
     // after about 1.5 of it.
     RoundTrip round_trip;
     // The first FullState to a client holding nothing goes out twice, the
-    // copy a couple of ticks after: the copy is still to come.
-    bool full_copy_due = false;
+    // same datagrams a couple of ticks apart: the copy still to send.
+    std::vector<std::vector<std::uint8_t>> full_copy;
     // The newest input of this client's applied by each recent tick (players):
     // an update says how far it moved since its baseline.
     struct Applied {

@@ -331,8 +331,19 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
             // The first inputs of a session come with its first
             // acknowledgement, and the updates the client can read start
             // from there: applied last, not first, of the ticks these span.
-            if (replica_->last_input_sequence() != sequence_before)
+            if (replica_->last_input_sequence() != sequence_before) {
                 input_tick_ = sequence_before == 0 ? tick : replica_->last_input_tick();
+                // An input sent is a change (a cushion is not sent): the
+                // update lists the tick it changed the slot's input on.
+                if (admission_.slot >= 0 && sent(replica_->last_input_sequence())) {
+                    for (auto c = update->inputs.rbegin(); c != update->inputs.rend(); ++c) {
+                        if (c->tick <= before) break;
+                        if (c->slot != static_cast<game::Slot>(admission_.slot)) continue;
+                        input_tick_ = c->tick;
+                        break;
+                    }
+                }
+            }
             break;
         case Replica::Applied::old:
             ++stats_.out_of_order;

@@ -21,7 +21,7 @@ struct SendPolicyConfig {
     // Without a change, a player acknowledges a newer state it holds at most
     // every this many ticks; a spectator, whose updates wait on nobody, less
     // often. 1: every tick a newer state came, as a client that sends every tick.
-    std::uint32_t ack_ticks = 4;
+    std::uint32_t ack_ticks = 5;
     std::uint32_t spectator_ack_ticks = 24;
     // A change after ticks not sent goes out with the tick before it (its
     // input unchanged) in its first datagram: the server, whose queue ran
