@@ -14,7 +14,8 @@ namespace carom::server {
 class FullStateBudget {
   public:
     static constexpr std::uint64_t kEveryTicks = 20;
-    static constexpr std::uint64_t kBurst = 2;
+    // A join's FullState, its copy (PROTOCOL.md) and one resend.
+    static constexpr std::uint64_t kBurst = 3;
 
     // Spends one FullState's credit at server tick `tick`; false (nothing
     // spent) when the session has none left.

@@ -109,8 +109,12 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
         session.acked = 0;
     } else if (*report.ack > session.acked) {
         map_transfer_done(session);
+        session.round_trip.sample(tick_ - *report.ack, tick_);
         session.acked = *report.ack;
-        if (session.acked >= session.full_sent_tick) session.full_sent_tick = 0;
+        if (session.acked >= session.full_sent_tick) {
+            session.full_sent_tick = 0;
+            session.full_copy.clear();
+        }
     }
     if (!session.slot) return;
     const std::size_t n = report.inputs.size();

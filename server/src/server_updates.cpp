@@ -8,9 +8,9 @@
 namespace carom::server {
 namespace {
 
-// A FullState not acknowledged within this many ticks is sent again (more
-// than a 200 ms round trip with its jitter): the budget's own pace.
-constexpr std::uint64_t kFullStateResendTicks = FullStateBudget::kEveryTicks;
+// The copy of a FullState to a client that holds nothing: this many ticks
+// after it, so that one lost datagram does not cost a round trip.
+constexpr std::uint64_t kFullStateCopyTicks = 2;
 // Updates carry the server's tick time once a second (for the HUD).
 constexpr std::uint64_t kTickTimeEveryTicks = 60;
 
@@ -24,10 +24,15 @@ void Server::send_full_state(Session& s, const Room& room) {
     protocol::RoomState state = room.state();
     state.last_input_sequence = s.inputs.last_applied_sequence();
     state.server_tick_ms = last_tick_ms_;
+    // A first FullState to a client that holds nothing gets its copy (the
+    // same datagrams); a resend does not.
+    const bool copy = s.acked == 0 && s.full_sent_tick == 0;
+    s.full_copy.clear();
     protocol::encode_full_state(builder_, s.client_id, s.secret, state,
                                 [&](std::span<const std::uint8_t> bytes) {
                                     stats_.full_state_bytes += bytes.size();
                                     send(s.endpoint, bytes);
+                                    if (copy) s.full_copy.emplace_back(bytes.begin(), bytes.end());
                                 });
     s.full_sent_tick = tick_;
     ++stats_.full_states;
@@ -41,14 +46,29 @@ void Server::send_updates() {
         if (!s.connected || (tick_ + s.spread) % interval != 0) continue;
         const Room& room = *rooms_[s.room];
         const TickHistory& history = room.history();
+        // The copy of a join's FullState, the same datagrams: whichever lands,
+        // the updates built on it meanwhile are decodable.
+        if (!s.full_copy.empty() && tick_ - s.full_sent_tick >= kFullStateCopyTicks) {
+            if (s.full_budget.take(tick_)) {
+                for (const std::vector<std::uint8_t>& d : s.full_copy) {
+                    stats_.full_state_bytes += d.size();
+                    send(s.endpoint, d);
+                }
+                ++stats_.full_states;
+            } else {
+                ++stats_.full_states_held_back;
+            }
+            s.full_copy.clear();
+        }
         // From the newest state the client holds; else from the FullState on
-        // its way, until it has had time to come back acknowledged.
+        // its way, until it has had time to come back acknowledged (about 1.5
+        // round trips).
+        const std::uint64_t resend_after = s.round_trip.full_state_resend_ticks();
         std::uint64_t baseline = 0;
         if (config_.delta_updates) {
             if (history.covers(s.acked)) {
                 baseline = s.acked;
-            } else if (s.full_sent_tick > s.acked &&
-                       tick_ - s.full_sent_tick < kFullStateResendTicks &&
+            } else if (s.full_sent_tick > s.acked && tick_ - s.full_sent_tick < resend_after &&
                        history.covers(s.full_sent_tick)) {
                 baseline = s.full_sent_tick;
             }

@@ -11,6 +11,7 @@
 #include "endpoint.hpp"
 #include "full_state_budget.hpp"
 #include "input_queue.hpp"
+#include "round_trip.hpp"
 
 namespace carom::server {
 
@@ -46,6 +47,12 @@ struct Session {
     // updates go against it meanwhile (0: none pending).
     std::uint64_t full_sent_tick = 0;
     FullStateBudget full_budget;
+    // Its acknowledgements' round trip: a pending FullState is sent again
+    // after about 1.5 of it.
+    RoundTrip round_trip;
+    // The first FullState to a client holding nothing goes out twice, the
+    // same datagrams a couple of ticks apart: the copy still to send.
+    std::vector<std::vector<std::uint8_t>> full_copy;
     // The newest input of this client's applied by each recent tick (players):
     // an update says how far it moved since its baseline.
     struct Applied {

@@ -66,12 +66,14 @@ TEST_CASE(
     REQUIRE(c.connect("ana", 0, true)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
 
-    // Unacknowledged, the FullState is not sent again at once: updates go
-    // against it meanwhile, and the client that holds it can read them.
+    // To a client holding nothing, the FullState and its copy (the same
+    // datagram) two ticks later; unacknowledged, it is not sent again at
+    // once: updates go against it meanwhile, and the client that holds it
+    // can read them.
     for (int t = 0; t < 5; ++t)
         server.tick();
-    CHECK(server.stats().full_states == 1);
-    CHECK(c.take() == 5);
+    CHECK(server.stats().full_states == 2);
+    CHECK(c.take() == 6);  // this scripted copy takes the copy too, a carom client drops it
     CHECK(c.copy().tick() == server.current_tick());
     CHECK(c.last_baseline == 1);
 
@@ -83,7 +85,7 @@ TEST_CASE(
         REQUIRE(c.copy().match().state_hash() == server.room(0).state_hash());
     }
     CHECK(c.last_baseline == server.current_tick() - 1);
-    CHECK(server.stats().full_states == 1);
+    CHECK(server.stats().full_states == 2);
     CHECK(server.room(0).match().score(game::Team::left) +
               server.room(0).match().score(game::Team::right) >
           0);
@@ -253,12 +255,42 @@ TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") 
     Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
-    // The client never answers: a FullState, updates against it, and after
-    // a while (longer than a 200 ms round trip) another.
+    // The client never answers: a FullState and its copy, updates against
+    // it, and after a while (no round trip measured: 20 ticks) another.
     for (int t = 0; t < 60; ++t)
         server.tick();
-    CHECK(server.stats().full_states == 3);  // ticks 1, 21, 41
+    CHECK(server.stats().full_states == 4);  // ticks 1, 3 (the copy), 21, 41
     CHECK(server.stats().updates == 57);
+}
+
+TEST_CASE("a FullState not acknowledged is sent again after about 1.5 measured round trips") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    // Acknowledgements that come back 4 ticks after their tick: a round trip of 4.
+    for (int t = 0; t < 120; ++t) {
+        server.tick();
+        if (server.current_tick() > 10) c.ack(server.current_tick() - 4);
+    }
+    REQUIRE(server.session(c.client_id()) != nullptr);
+    CHECK(server.session(c.client_id())->round_trip.ticks() == 4);
+    CHECK(server.session(c.client_id())->round_trip.full_state_resend_ticks() == 6);
+    // The copy lost: a FullState at once, its copy 2 ticks on, then none
+    // acknowledged: sent again 6 ticks after it, not 20.
+    const std::uint64_t before = server.stats().full_states;
+    c.ack(std::nullopt);
+    std::vector<std::uint64_t> sent_on;
+    for (int t = 0; t < 12; ++t) {
+        server.tick();
+        if (server.stats().full_states != before + sent_on.size())
+            sent_on.push_back(server.current_tick());
+    }
+    REQUIRE(sent_on.size() == 3);
+    CHECK(sent_on[1] == sent_on[0] + 2);
+    CHECK(sent_on[2] == sent_on[0] + 6);
 }
 
 TEST_CASE("PROTOCOL.md's steady-state ServerUpdate carries the MAC it shows") {

@@ -59,6 +59,8 @@ struct Options {
     std::optional<linksim::LinkSpec> link;  // parsed from --sim
     std::string ws;                         // ws://HOST:PORT/PATH
     std::optional<std::uint32_t> ws_clients;
+    std::string input = "bot";
+    std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
 };
 
 // Where the clients go: the server's UDP port, and its WebSocket door for
@@ -236,8 +238,10 @@ int run(const Options& o, const Targets& to, asio::io_context& io) {
             const auto source = spread ? std::optional(source_address(i)) : std::nullopt;
             std::unique_ptr<Wire> wire = i < to.ws_clients ? ws_wire(io, *to.ws, source, to.ws_url)
                                                            : udp_wire(io, to.udp, source);
+            c.send.ack_ticks = o.ack_ticks;
             clients.push_back(
                 std::make_unique<SimClient>(io, std::move(wire), std::move(c), clock, map_store));
+            if (o.input == "human") clients.back()->play_human(rng());
             if (link)
                 clients.back()->simulate_link(*link, linksim::derive_seed(*link->seed, 2 * i),
                                               linksim::derive_seed(*link->seed, 2 * i + 1));
@@ -347,6 +351,16 @@ int main(int argc, char** argv) {
                    "Simulate a bad link in each direction of every client: "
                    "loss=%,latency=ms,jitter=ms,dup=%,reorder=%,rate=kbit/s,queue=ms,seed=N "
                    "(seed default: --seed, else random; printed)");
+    app.add_option("--input", o.input,
+                   "What the players play: the game's bot, or scripted human-like keys "
+                   "(a direction held 100 to 300 ms, about 5 changes a second)")
+        ->check(CLI::IsMember({"bot", "human"}))
+        ->capture_default_str();
+    app.add_option("--ack-ticks", o.ack_ticks,
+                   "A player without an input change acknowledges a newer state at most "
+                   "every this many ticks (1: every tick)")
+        ->check(CLI::Range(1, 60))
+        ->capture_default_str();
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     if (!o.sim.empty() || app.count("--sim") > 0) {

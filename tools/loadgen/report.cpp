@@ -41,7 +41,8 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
     bool first_share = true;
     r.seconds = seconds;
     r.garbage_sent = garbage_sent;
-    std::vector<double> all_rtt, client_p50, client_p99, update_rates, in_rates, out_rates;
+    std::vector<double> input_waits, all_rtt, client_p50, client_p99, update_rates, in_rates,
+        out_rates;
     std::uint64_t missed = 0, expected = 0, taken_bytes = 0;
     for (const ClientResult& c : clients) {
         ++r.clients;
@@ -79,6 +80,7 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
         }
         r.with_updates += s.states_taken > 0 ? 1 : 0;
         all_rtt.insert(all_rtt.end(), s.rtt_ms.begin(), s.rtt_ms.end());
+        input_waits.insert(input_waits.end(), c.input_waits_ms.begin(), c.input_waits_ms.end());
         if (!s.rtt_ms.empty()) {
             client_p50.push_back(percentile(s.rtt_ms, 0.50));
             client_p99.push_back(percentile(s.rtt_ms, 0.99));
@@ -107,6 +109,8 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
     r.rtt_p99_ms = percentile(all_rtt, 0.99);
     r.client_rtt_p50_ms = mean(client_p50);
     r.client_rtt_p99_ms = mean(client_p99);
+    r.input_wait_p50_ms = percentile(input_waits, 0.50);
+    r.input_wait_p99_ms = percentile(input_waits, 0.99);
     r.updates_per_s = mean(update_rates);
     r.updates_per_s_min =
         update_rates.empty() ? 0.0 : *std::min_element(update_rates.begin(), update_rates.end());
@@ -131,6 +135,9 @@ std::string to_text(const Report& r) {
     out += fmt::format(
         "  rtt ms           p50 {:.1f}  p99 {:.1f}  (per-client mean p50 {:.1f}, p99 {:.1f})\n",
         r.rtt_p50_ms, r.rtt_p99_ms, r.client_rtt_p50_ms, r.client_rtt_p99_ms);
+    out +=
+        fmt::format("  input → update   p50 {:.1f}  p99 {:.1f} ms (an input sent, shown applied)\n",
+                    r.input_wait_p50_ms, r.input_wait_p99_ms);
     out += fmt::format("  updates/s      {:.1f} per client (min {:.1f})\n", r.updates_per_s,
                        r.updates_per_s_min);
     out += fmt::format("  loss             {:.2f} % overall, worst client {:.2f} %\n", r.loss_pct,
@@ -196,6 +203,7 @@ nlohmann::json to_json(const Report& r) {
           {"p99", r.rtt_p99_ms},
           {"client_mean_p50", r.client_rtt_p50_ms},
           {"client_mean_p99", r.client_rtt_p99_ms}}},
+        {"input_to_update_ms", {{"p50", r.input_wait_p50_ms}, {"p99", r.input_wait_p99_ms}}},
         {"updates_per_s", {{"client_mean", r.updates_per_s}, {"client_min", r.updates_per_s_min}}},
         {"loss_pct", {{"overall", r.loss_pct}, {"client_max", r.client_loss_pct_max}}},
         {"bytes_per_s",

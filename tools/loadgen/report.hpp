@@ -29,6 +29,8 @@ struct ClientResult {
     // A player's longest time without the server applying a new input of
     // its own (as its updates report), the end of the run included.
     std::uint64_t max_input_stall_ms = 0;
+    // Each input sent: how long until the first update that shows it applied.
+    std::vector<double> input_waits_ms;
     std::uint32_t update_rate_hz = 0;  // from Accepted: what was due
     // Its copy of the match held a state at the end (after any failed proof, it got one again).
     bool holds_state = false;
@@ -52,6 +54,8 @@ struct Report {
     double rtt_p99_ms = 0.0;
     double client_rtt_p50_ms = 0.0;  // mean of each client's own percentile
     double client_rtt_p99_ms = 0.0;
+    double input_wait_p50_ms = 0.0;  // input sent → update showing it applied, every player's
+    double input_wait_p99_ms = 0.0;
     double updates_per_s = 0.0;  // per accepted client, mean
     double updates_per_s_min = 0.0;
     double loss_pct = 0.0;  // all clients' missed / expected updates

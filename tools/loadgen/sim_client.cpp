@@ -71,11 +71,43 @@ void SimClient::note_updates(std::uint64_t now_ms) {
     last_update_awake_ms_ = awake;
 
     const std::uint32_t applied = connection_.last_input_sequence();
-    if (spectator_ || applied == applied_seen_) return;
-    applied_seen_ = applied;
-    max_input_stall_ms_ =
-        std::max(max_input_stall_ms_, awake - last_applied_awake_ms_.value_or(*accepted_awake_ms_));
-    last_applied_awake_ms_ = awake;
+    while (!waiting_.empty() && static_cast<std::int32_t>(applied - waiting_.front().first) >= 0) {
+        max_input_stall_ms_ = std::max(max_input_stall_ms_, awake - waiting_.front().second);
+        if (input_waits_ms_.size() < 1'000'000)
+            input_waits_ms_.push_back(static_cast<double>(awake - waiting_.front().second));
+        waiting_.pop_front();
+    }
+}
+
+void SimClient::note_sent() {
+    const std::uint32_t sent = connection_.newest_sent_sequence();
+    if (spectator_ || !accepted_awake_ms_ || sent == 0) return;
+    if (!waiting_.empty() && waiting_.back().first == sent) return;
+    if (static_cast<std::int32_t>(sent - connection_.last_input_sequence()) <= 0) return;
+    waiting_.emplace_back(sent, clock_.awake_ms(clock_.now_ms()));
+    if (waiting_.size() > 4096) waiting_.pop_front();
+}
+
+game::Input SimClient::human_input() {
+    HumanKeys& h = *human_;
+    if (h.kick_left > 0 && --h.kick_left == 0)
+        h.held = game::Input::from_bits(
+            static_cast<std::uint8_t>(h.held.bits() & ~unsigned{game::Input::kKickBit}));
+    if (h.ticks_left > 0) {
+        --h.ticks_left;
+        return h.held;
+    }
+    h.ticks_left = 6 + static_cast<std::uint32_t>(h.rng() % 13);
+    const std::uint64_t roll = h.rng() % 10;
+    if (roll == 0) {
+        h.held = game::Input::idle();
+    } else if (roll == 1) {
+        h.held = game::Input::from_bits(h.held.bits() | game::Input::kKickBit);  // tapped, 3 ticks
+        h.kick_left = 3;
+    } else {
+        h.held = game::Input::move(static_cast<std::uint8_t>(h.rng() % 16));
+    }
+    return h.held;
 }
 
 void SimClient::send(std::span<const std::uint8_t> bytes) {
@@ -93,6 +125,7 @@ void SimClient::tick() {
     connection_.update(now);
     if (connection_.state() != client::State::connected) return;
     connection_.send_input(next_input(), now);
+    note_sent();
 }
 
 void SimClient::on_accepted(std::uint64_t now_ms) {
@@ -119,6 +152,7 @@ void SimClient::note_map() {
 game::Input SimClient::next_input() {
     const client::Replica* replica = connection_.replica();
     if (replica == nullptr || spectator_) return game::Input::idle();
+    if (human_) return human_input();
     return bot_.next(*replica, connection_.admission().slot);
 }
 
@@ -153,8 +187,8 @@ ClientResult SimClient::finish() {
         const std::uint64_t since = last_update_awake_ms_.value_or(*accepted_awake_ms_);
         r.max_gap_ms = std::max(max_gap_ms_, awake - since);
         if (!spectator_)
-            r.max_input_stall_ms = std::max(
-                max_input_stall_ms_, awake - last_applied_awake_ms_.value_or(*accepted_awake_ms_));
+            r.max_input_stall_ms = std::max(max_input_stall_ms_,
+                                            waiting_.empty() ? 0 : awake - waiting_.front().second);
         r.update_rate_hz = connection_.admission().update_rate_hz;
     }
     r.client_id = connection_.admission().client_id;
@@ -169,6 +203,7 @@ ClientResult SimClient::finish() {
     pump_timer_.cancel();
     connection_.disconnect(now);
     r.stats = connection_.stats();
+    r.input_waits_ms = std::move(input_waits_ms_);
     r.holds_state = connection_.replica() != nullptr && connection_.replica()->holds();
     r.socket_errors = wire_->errors();
     wire_->close();

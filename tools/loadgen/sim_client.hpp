@@ -5,9 +5,13 @@
 // directions pass through a simulated link (linksim) between the Connection
 // and the wire.
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "carom/client/bot_driver.hpp"
 #include "carom/client/connection.hpp"
@@ -26,6 +30,8 @@ class SimClient {
     // with its own seed.
     void simulate_link(const linksim::LinkSpec& spec, std::uint64_t up_seed,
                        std::uint64_t down_seed);
+    // Plays scripted human-like keys (seeded) instead of the game's bot.
+    void play_human(std::uint64_t seed) { human_ = HumanKeys{std::mt19937_64(seed), 0, 0, {}}; }
     SimClient(const SimClient&) = delete;
     SimClient& operator=(const SimClient&) = delete;
 
@@ -76,12 +82,25 @@ class SimClient {
     std::uint64_t updates_seen_ = 0;
     std::uint64_t max_gap_ms_ = 0;
     void note_updates(std::uint64_t now_ms);
-    // Input application: the longest time the server's last applied input of
-    // this client (carried in each update) stood still. A session frozen by
-    // a forged sequence number shows here, even while updates keep coming.
-    std::uint32_t applied_seen_ = 0;
-    std::optional<std::uint64_t> last_applied_awake_ms_;
+    // Input application: the longest an input sent waited for an update that
+    // shows it applied (the server's last applied input of this client). A
+    // session frozen by a forged sequence number shows here, even while
+    // updates keep coming.
+    std::deque<std::pair<std::uint32_t, std::uint64_t>> waiting_;  // sequence, awake ms sent
     std::uint64_t max_input_stall_ms_ = 0;
+    std::vector<double> input_waits_ms_;
+    void note_sent();
+    // Keys a person holds instead of the bot (play_human): a direction for
+    // 100 to 300 ms, about 5 changes a second, now and then let go or a kick
+    // tapped.
+    struct HumanKeys {
+        std::mt19937_64 rng;
+        std::uint32_t ticks_left = 0;
+        std::uint32_t kick_left = 0;
+        game::Input held;
+    };
+    std::optional<HumanKeys> human_;
+    game::Input human_input();
     bool map_known_ = false;  // the connection holds the room's map
     std::string map_problem_;
     client::BotDriver bot_;

@@ -57,6 +57,7 @@ std::string_view to_string(CloseReason reason) {
 Connection::Connection(ConnectionConfig config, SendFn send, MapStore* maps)
     : config_(std::move(config)), send_(std::move(send)), maps_(maps) {
     config_.name = protocol::clean_name(config_.name);
+    policy_ = SendPolicy(config_.send);
 }
 
 void Connection::connect(std::uint64_t now_ms) {
@@ -68,6 +69,8 @@ void Connection::connect(std::uint64_t now_ms) {
     // Sequences keep counting across reconnects: a reclaimed slot on the
     // server may still hold our old ones, and it drops anything not newer.
     unapplied_.clear();
+    cushioned_ = false;
+    policy_.reset();
     acks_ = {};
     if (replica_) replica_->drop();
     assembly_.clear();
@@ -272,6 +275,8 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes,
     server_tick_ms_ = state.server_tick_ms;
     events_.clear();  // the events of a match that was not stepped here are not known
     (void)replica_->take_events();
+    policy_.ack_soon();
+    input_tick_ = replica_->last_input_tick();
     on_new_state(bytes, now_ms);
 }
 
@@ -320,8 +325,25 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
         return;
     }
     const std::uint64_t before = replica_->tick();
+    const std::uint32_t sequence_before = replica_->last_input_sequence();
     switch (replica_->apply(*update)) {
         case Replica::Applied::taken:
+            // The first inputs of a session come with its first
+            // acknowledgement, and the updates the client can read start
+            // from there: applied last, not first, of the ticks these span.
+            if (replica_->last_input_sequence() != sequence_before) {
+                input_tick_ = sequence_before == 0 ? tick : replica_->last_input_tick();
+                // An input sent is a change (a cushion is not sent): the
+                // update lists the tick it changed the slot's input on.
+                if (admission_.slot >= 0 && sent(replica_->last_input_sequence())) {
+                    for (auto c = update->inputs.rbegin(); c != update->inputs.rend(); ++c) {
+                        if (c->tick <= before) break;
+                        if (c->slot != static_cast<game::Slot>(admission_.slot)) continue;
+                        input_tick_ = c->tick;
+                        break;
+                    }
+                }
+            }
             break;
         case Replica::Applied::old:
             ++stats_.out_of_order;
@@ -362,11 +384,15 @@ void Connection::on_new_state(std::size_t bytes, std::uint64_t now_ms) {
         events_.push_back(e);
     }
     // Inputs the server has now applied need not be sent again.
-    const std::uint32_t next = next_sequence_;
-    const std::uint32_t unapplied = next - 1 - last_input_sequence_;
-    if (unapplied < unapplied_.size())
+    const std::uint32_t unapplied = run_end_ - last_input_sequence_;
+    if (static_cast<std::int32_t>(unapplied) <= 0) {
+        unapplied_.clear();
+        cushioned_ = false;
+    } else if (unapplied < unapplied_.size()) {
         unapplied_.erase(unapplied_.begin(),
                          unapplied_.end() - static_cast<std::ptrdiff_t>(unapplied));
+        cushioned_ = false;  // the cushion was the first
+    }
 }
 
 void Connection::note_ack_sent(std::uint64_t tick, std::uint64_t now_ms) {
@@ -385,15 +411,51 @@ void Connection::note_round_trip(std::uint64_t baseline, std::uint64_t now_ms) {
         stats_.rtt_ms.push_back(static_cast<double>(now_ms - a.sent_ms));
 }
 
+std::uint32_t Connection::applied_through() const {
+    std::uint32_t through = last_input_sequence_;
+    if (!replica_ || !replica_->holds() || replica_->tick() < input_tick_) return through;
+    const std::uint64_t repeated =
+        std::min<std::uint64_t>(replica_->tick() - input_tick_, kSentRing - 1);
+    for (std::uint64_t k = 0; k < repeated; ++k) {
+        const std::uint32_t next = through + 1;
+        if (next == next_sequence_ || sent_[next % kSentRing] == next) break;
+        through = next;
+    }
+    return through;
+}
+
 void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     if (state_ != State::connected) return;
-    if (admission_.slot >= 0) {
-        ++next_sequence_;
-        unapplied_.push_back(input);
-        if (unapplied_.size() > protocol::kMaxInputRedundancy)
-            unapplied_.erase(unapplied_.begin(),
-                             unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
+    const bool player = admission_.slot >= 0;
+    std::optional<std::uint64_t> held;
+    if (replica_ && replica_->holds()) held = replica_->tick();
+    const SendPolicy::Send send = policy_.tick(player ? std::optional(input) : std::nullopt, held);
+    if (player) {
+        const std::uint32_t sequence = next_sequence_++;
+        const bool sent = send == SendPolicy::Send::input;
+        sent_[sequence % kSentRing] = sent ? sequence : sequence + 1;
+        if (sent) {
+            // After ticks not sent, a new run: the server repeated the last
+            // input on them, and they need not reach it.
+            if (run_end_ + 1 != sequence) {
+                unapplied_.clear();
+                const std::uint32_t before = sequence - 1;
+                // The cushion counts as not sent (applied_through, sent()): its
+                // input is the one the server repeats until it comes.
+                if (config_.send.cushion && before != 0) {
+                    unapplied_.push_back(previous_input_);
+                    cushioned_ = true;
+                }
+            }
+            run_end_ = sequence;
+            unapplied_.push_back(input);
+            if (unapplied_.size() > protocol::kMaxInputRedundancy)
+                unapplied_.erase(unapplied_.begin(),
+                                 unapplied_.end() - std::ptrdiff_t{protocol::kMaxInputRedundancy});
+        }
+        previous_input_ = input;
     }
+    if (send == SendPolicy::Send::nothing) return;
     protocol::ClientReport report;
     if (replica_ && replica_->holds()) {
         report.ack = replica_->tick();
@@ -401,10 +463,14 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     }
     const std::size_t k = std::min<std::size_t>(admission_.input_redundancy, unapplied_.size());
     report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
-    report.sequence = k > 0 ? next_sequence_ - 1 : 0;
+    report.sequence = k > 0 ? run_end_ : 0;
     report.proof =
         protocol::client_proof(admission_.secret, report.sequence, report.ack.value_or(0));
     transmit(protocol::encode_client_report(builder_, report), now_ms);
+    // The cushion goes in the run's first datagram only: in a later one it
+    // would hold the change back.
+    if (cushioned_ && !unapplied_.empty()) unapplied_.erase(unapplied_.begin());
+    cushioned_ = false;
 }
 
 void Connection::disconnect(std::uint64_t now_ms) {

@@ -83,6 +83,7 @@ Status Replica::restore(const protocol::RoomState& s) {
     start_tick_ = s.match_start_tick;
     halted_since_ = s.halted_since;
     sequence_ = s.last_input_sequence;
+    sequence_tick_ = tick_;
     bots_ = s.bots;
     applied_.assign(applied_.size(), HeldSequence{});
     note_sequence(tick_, sequence_);
@@ -164,8 +165,11 @@ Replica::Applied Replica::apply(const protocol::Update& u) {
         back_to(saved);
         return Applied::mismatch;
     }
+    const std::uint64_t ticks = u.tick - tick_;
+    const std::uint32_t advance = *from + u.sequence_advance - sequence_;
     tick_ = u.tick;
-    sequence_ = *from + u.sequence_advance;
+    sequence_ += advance;
+    if (advance != 0) sequence_tick_ = advance >= ticks ? tick_ : tick_ - (ticks - advance);
     note_sequence(tick_, sequence_);
     return Applied::taken;
 }

@@ -44,8 +44,8 @@ TEST_CASE("redundancy_defaults_to_8_when_accepted_says_0") {
     test::AcceptedFields f;
     f.input_redundancy = 0;
     h.connect(f);
-    for (int i = 0; i < 20; ++i)
-        h.connection.send_input(game::Input::idle(), 0);
+    for (int i = 0; i < 20; ++i)  // a change every tick: every tick sent
+        h.connection.send_input(game::Input::move(static_cast<std::uint8_t>(i)), 0);
     const protocol::ClientReport r = h.last_report();
     CHECK(r.inputs.size() == 8);
     CHECK(r.sequence == 20);
@@ -56,7 +56,8 @@ TEST_CASE("inputs_the_server_shows_applied_are_not_sent_again") {
     Harness h;
     h.join(room, kSecret);
     for (int i = 0; i < 6; ++i)
-        h.connection.send_input(game::Input::move(2), static_cast<std::uint64_t>(16 * i));
+        h.connection.send_input(game::Input::move(static_cast<std::uint8_t>(i)),
+                                static_cast<std::uint64_t>(16 * i));
     CHECK(h.last_report().inputs.size() == 6);
     // The server applied 1 to 4 by the state it sends.
     const std::vector<game::Input> inputs(room.match().slot_count(), game::Input::move(2));
@@ -94,7 +95,7 @@ TEST_CASE("client_update_acknowledges_the_tick_whose_state_it_holds") {
     const std::uint64_t first = room.tick();
     room.step_idle(3);
     h.receive(room.update(first), 40);
-    h.connection.send_input(game::Input::idle(), 48);
+    h.connection.send_input(game::Input::move(1), 48);  // a change: sent at once, with the ack
     CHECK(h.last_report(room.tick()).ack == room.tick());
 }
 

@@ -11,6 +11,12 @@
 namespace carom::play {
 namespace {
 
+// A player predicts its own disk: its changes go with a tick of cushion.
+client::ConnectionConfig cushioned(client::ConnectionConfig config) {
+    config.send.cushion = true;
+    return config;
+}
+
 // Exit codes of carom-client (its --help lists them).
 constexpr int kExitUnreachable = 3;
 constexpr int kExitRefused = 4;
@@ -53,7 +59,7 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
 
 Player::Player(PlayerConfig config, client::MapStore& maps, client::Connection::SendFn send)
     : config_(std::move(config)),
-      connection_(config_.connection, std::move(send), &maps),
+      connection_(cushioned(config_.connection), std::move(send), &maps),
       keys_(config_.keys) {}
 
 const game::Match* Player::match() const {
@@ -127,7 +133,7 @@ void Player::on_new_state(std::uint64_t now_ms) {
     if (!map_) return;
     interpolator_->on_state(newest_tick_, static_cast<double>(now_ms));
     if (predictor_)
-        predictor_->on_state(connection_.replica()->match(), connection_.last_input_sequence());
+        predictor_->on_state(connection_.replica()->match(), connection_.applied_through());
 }
 
 game::Input Player::next_input(std::uint64_t now_ms) {

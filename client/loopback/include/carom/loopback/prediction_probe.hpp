@@ -53,16 +53,31 @@ class ServerSide {
         if (m.phase() != phase_) since_phase_ = 0;
         phase_ = m.phase();
         ++since_phase_;
-        if (ss->inputs.repeated() != repeated_) clean_ = false;
+        // A tick without a new input repeats the last: the client's own
+        // input of that tick when it did not send it (it had not changed),
+        // else that input was late.
+        const client::Connection& c = s.connection();
+        const bool repeated = ss->inputs.repeated() != repeated_;
         repeated_ = ss->inputs.repeated();
+        bool stepped = false;  // an input of ours, applied or repeated, this tick
+        if (repeated && last_ != 0) {
+            const std::uint32_t next = effective_ + 1;
+            if (c.sent(next) || next >= c.next_sequence()) {
+                clean_ = false;
+            } else {
+                effective_ = next;
+                stepped = true;
+            }
+        }
         // At rest (a join, a kick-off): nothing earlier can matter any more.
         if (own.velocity == game::Vec2{}) clean_ = true;
         const std::uint32_t l = ss->inputs.last_applied_sequence();
         if (l != last_) {
-            if (l != last_ + 1) clean_ = false;  // skipped inputs
-            applied_[l] = {own.position, clean_, since_touch_, since_phase_};
-            last_ = l;
+            if (l != effective_ + 1) clean_ = false;  // skipped inputs
+            last_ = effective_ = l;
+            stepped = true;
         }
+        if (stepped) applied_[effective_] = {own.position, clean_, since_touch_, since_phase_};
     }
     const std::map<std::uint32_t, Applied>& applied() const { return applied_; }
 
@@ -84,6 +99,7 @@ class ServerSide {
     LossyWorld& world_;
     std::map<std::uint32_t, Applied> applied_;
     std::uint32_t last_ = 0;
+    std::uint32_t effective_ = 0;  // the client's sequence whose input this tick stepped
     std::uint64_t repeated_ = 0;
     std::uint64_t since_touch_ = 0;
     std::uint64_t since_phase_ = 0;

@@ -31,6 +31,7 @@
 #include "carom/client/connection_stats.hpp"
 #include "carom/client/map_store.hpp"
 #include "carom/client/replica.hpp"
+#include "carom/client/send_policy.hpp"
 #include "carom/game/input.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_transfer.hpp"
@@ -51,6 +52,7 @@ struct ConnectionConfig {
     // Held ticks the copy keeps for drawing the past (Replica::history());
     // 0 for a client that draws nothing.
     std::size_t history_ticks = Replica::kHistoryTicks;
+    SendPolicyConfig send;  // when send_input() sends
     protocol::MapDownload::Config map_download;
 };
 
@@ -125,9 +127,12 @@ class Connection {
     Status set_map(game::Map map);
     void set_map(game::CheckedMap map);
     // Once per client tick while connected (ignored otherwise): the input gets
-    // the next sequence number and goes out with those the server has not yet
-    // shown it applied (at most input_redundancy). A spectator's ClientUpdate
-    // carries no inputs, only the acknowledgement.
+    // the next sequence number. It goes out when it changed (and on the next
+    // ticks again, config.send), with those of its run the server has not yet
+    // shown it applied (at most input_redundancy); an input that did not change
+    // stays here (the server repeats the last it applied) unless an
+    // acknowledgement is due (SendPolicy). A spectator's ClientUpdate carries
+    // no inputs, only the acknowledgement.
     void send_input(game::Input input, std::uint64_t now_ms);
     // Once connected, when no map of Accepted.map_hash is at hand (done
     // on Accepted when the store has none): asks the server for the map's
@@ -166,6 +171,16 @@ class Connection {
     const std::optional<MatchInfo>& match_info() const { return match_info_; }
     // The newest input sequence the server applied for us (0: none yet).
     std::uint32_t last_input_sequence() const { return last_input_sequence_; }
+    // The sequence of the client's input the server's state at the held tick
+    // stepped last: the newest it applied, then one more for each tick since
+    // that it repeated that input because nothing newer had come, as long as
+    // the client had not sent those ticks' inputs (they were the same). What a
+    // predictor replays its inputs after.
+    std::uint32_t applied_through() const;
+    // The newest input sequence sent (0: none yet), and whether one of the
+    // last 256 sequences went out (or stayed here: its input did not change).
+    std::uint32_t newest_sent_sequence() const { return run_end_; }
+    bool sent(std::uint32_t sequence) const { return sent_[sequence % kSentRing] == sequence; }
     // The sequence number the next send_input() will use (starts at 1).
     std::uint32_t next_sequence() const { return next_sequence_; }
     float server_tick_ms() const { return server_tick_ms_; }
@@ -181,6 +196,7 @@ class Connection {
         bool answered = false;
     };
     static constexpr std::size_t kAckRing = 256;
+    static constexpr std::size_t kSentRing = 256;
     static constexpr std::size_t kMaxEventsHeld = 64;
 
     void send_connect_request(std::uint64_t now_ms);
@@ -227,9 +243,18 @@ class Connection {
     std::optional<std::uint64_t> cookie_;
     Admission admission_;
 
-    // Inputs sent and not yet shown applied: newest last, at most kMaxInputRedundancy.
+    // The run of inputs sent on consecutive ticks, up to `run_end_`, not yet
+    // shown applied: newest last, at most kMaxInputRedundancy.
     std::vector<game::Input> unapplied_;
+    std::uint32_t run_end_ = 0;
+    bool cushioned_ = false;      // unapplied_'s first is the cushion (SendPolicyConfig::cushion)
+    game::Input previous_input_;  // the last send_input()'s
     std::uint32_t next_sequence_ = 1;
+    SendPolicy policy_;
+    // Per recent sequence: itself when its input was sent (else another value).
+    std::array<std::uint32_t, kSentRing> sent_{};
+    // The server tick the newest input shown applied was applied on.
+    std::uint64_t input_tick_ = 0;
     std::array<SentAck, kAckRing> acks_{};
 
     std::optional<protocol::MapDownload> download_;

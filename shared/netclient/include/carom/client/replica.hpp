@@ -65,6 +65,10 @@ class Replica {
     const game::Match& match() const { return *match_; }
     // The newest input of the client's the server had applied by tick().
     std::uint32_t last_input_sequence() const { return sequence_; }
+    // The tick that input was applied on, as far as the updates held tell (a
+    // FullState: its own tick; updates lost between: the newest inputs taken
+    // first, then the repeats).
+    std::uint64_t last_input_tick() const { return sequence_tick_; }
     std::uint64_t match_seed() const { return seed_; }
     std::uint64_t match_start_tick() const { return start_tick_; }
     bool bot(game::Slot slot) const { return slot < bots_.size() && bots_[slot]; }
@@ -100,6 +104,7 @@ class Replica {
     std::uint64_t start_tick_ = 0;
     std::uint64_t halted_since_ = 0;
     std::uint32_t sequence_ = 0;
+    std::uint64_t sequence_tick_ = 0;
     std::vector<bool> bots_;
     std::vector<game::Input> inputs_;  // scratch: one per slot
     std::vector<ServerEvent> events_;
