@@ -3,7 +3,6 @@
 #include "server.hpp"
 
 #include "carom/protocol/full_state.hpp"
-#include "carom/protocol/proof.hpp"
 
 namespace carom::server {
 namespace {
@@ -24,10 +23,10 @@ void Server::send_full_state(Session& s, const Room& room) {
     protocol::RoomState state = room.state();
     state.last_input_sequence = s.inputs.last_applied_sequence();
     state.server_tick_ms = last_tick_ms_;
-    protocol::encode_full_state(builder_, s.client_id, s.secret, state,
+    protocol::encode_full_state(builder_, s.client_id, state,
                                 [&](std::span<const std::uint8_t> bytes) {
-                                    stats_.full_state_bytes += bytes.size();
-                                    send(s.endpoint, bytes);
+                                    stats_.full_state_bytes += bytes.size() + protocol::kSealOverheadBytes;
+                                    send_sealed(s, bytes);
                                 });
     s.full_sent_tick = tick_;
     ++stats_.full_states;
@@ -61,7 +60,6 @@ void Server::send_updates() {
         protocol::Update& u = update_;
         u.tick = tick_;
         u.baseline = baseline;
-        u.mac = 0;  // sealed below, once the datagram is whole
         u.state = protocol::state_check(room.state_hash());
         u.sequence_advance = s.inputs.last_applied_sequence() - *from;
         history.fill(u);
@@ -70,14 +68,12 @@ void Server::send_updates() {
         const protocol::UpdateContext context{room.slot_count(), s.slot.has_value()};
         const auto bytes = protocol::encode_update(builder_, u, context);
         // An update too long for a datagram (a long gap in a busy room): the state instead.
-        if (bytes.empty() || bytes.size() > protocol::kMaxDatagramBytes) {
+        if (bytes.empty() || bytes.size() > protocol::kMaxSessionDatagramBytes) {
             send_full_state(s, room);
             continue;
         }
-        const std::span<std::uint8_t> datagram(builder_.GetBufferPointer(), bytes.size());
-        protocol::seal_update(datagram, protocol::update_mac_offset(datagram), s.secret, tick_);
         ++stats_.updates;
-        send(s.endpoint, bytes);
+        send_sealed(s, bytes);
     }
 }
 

@@ -7,6 +7,10 @@
 // Lifecycle: connect() → connecting (ConnectRequest, then ConnectResponse
 // once a Challenge arrives, resent every retry interval) → connected
 // (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
+// Every reply in the handshake must answer this attempt: Challenge and
+// Denied echo its random nonce, Accepted comes sealed with the keys agreed
+// with its fresh key pair; anything else is dropped and counted (unasked).
+// From Accepted on, every datagram both ways is sealed (protocol::SessionSeal).
 // Call update() regularly: it resends, times out and keeps the link alive.
 //
 // Once connected it needs the room's map: given a MapStore, it takes the map
@@ -35,6 +39,7 @@
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_transfer.hpp"
 #include "carom/protocol/packet.hpp"
+#include "carom/protocol/seal.hpp"
 
 namespace carom::client {
 
@@ -42,7 +47,8 @@ struct ConnectionConfig {
     std::string name = "player";
     std::int32_t room = -1;  // -1: the first room with space
     bool spectator = false;
-    // Random per client, chosen by the caller: the same token reclaims a slot.
+    // Random per client, chosen by the caller: the same token reclaims a
+    // slot. It travels sealed (the hello of ConnectResponse).
     std::uint64_t token = 0;
     std::uint64_t connect_retry_ms = 250;
     std::uint64_t connect_timeout_ms = 5000;
@@ -57,9 +63,6 @@ struct ConnectionConfig {
 // What the server told us in Accepted: the session's terms.
 struct Admission {
     std::uint32_t client_id = 0;
-    // From Accepted: sent on every packet of the session, and required on
-    // every packet the server sends in it (a forged one is dropped, counted).
-    std::uint64_t secret = 0;
     std::uint32_t room = 0;
     std::int32_t slot = -1;  // -1: a spectator
     std::uint8_t team = 0;   // 0 left, 1 right
@@ -186,13 +189,20 @@ class Connection {
     void send_connect_request(std::uint64_t now_ms);
     void send_connect_response(std::uint64_t now_ms);
     void send_keepalive(std::uint64_t now_ms);
+    // A datagram of the session: sealed, or not sent before the keys are agreed.
     void transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // A datagram of the handshake, in the clear.
+    void transmit_clear(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void close(CloseReason reason);
     void note_ack_sent(std::uint64_t tick, std::uint64_t now_ms);
     void note_round_trip(std::uint64_t baseline, std::uint64_t now_ms);
 
-    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms);
-    void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
+    // `sealed`: it came sealed with the session's keys.
+    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms,
+                   bool sealed);
+    void on_sealed(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // False (counted) when the server's key is refused.
+    bool on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
     void on_accepted(const net::Accepted& accepted, std::uint64_t now_ms);
     void use_map(game::CheckedMap map, MapReady ready);
     void on_denied(const net::Denied& denied);
@@ -226,6 +236,14 @@ class Connection {
     std::uint64_t last_sent_ms_ = 0;
     std::optional<std::uint64_t> cookie_;
     Admission admission_;
+    // This attempt's: the nonce its replies echo, its key pair, and the
+    // session's seal once a Challenge gave the server's key.
+    std::uint64_t nonce_ = 0;
+    protocol::KeyPair key_pair_;
+    std::optional<protocol::SessionSeal> seal_;
+    std::vector<std::uint8_t> server_key_;  // the Challenge's the keys came from
+    protocol::DatagramBuffer sealed_{};     // sealed out
+    protocol::DatagramBuffer opened_{};     // opened in
 
     // Inputs sent and not yet shown applied: newest last, at most kMaxInputRedundancy.
     std::vector<game::Input> unapplied_;
