@@ -21,7 +21,7 @@ void ask(ScriptedClient& c, std::uint64_t hash, const std::vector<std::uint32_t>
 }
 
 // The MapChunks waiting for `c`, by index (anything else is dropped).
-std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c, Link& link) {
+std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c, Link& /*link*/) {
     std::map<std::uint32_t, std::vector<std::uint8_t>> got;
     while (const std::optional<Datagram> d = c.pop()) {
         const net::Packet* p = d->packet();

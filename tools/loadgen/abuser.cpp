@@ -10,7 +10,6 @@
 
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
 #include "flood_sockets.hpp"
 
 namespace carom::loadgen {
@@ -78,8 +77,7 @@ void Abuser::send_input(std::uint32_t first, std::uint32_t count, std::uint64_t 
     r.inputs.assign(count, game::Input::idle());
     r.sequence = first + count - 1;
     if (ack != 0) r.ack = ack;
-    r.proof = protocol::client_proof(connection_.admission().secret, r.sequence, ack);
-    const auto bytes = protocol::encode_client_report(b, r);
+    const auto bytes = connection_.seal(protocol::encode_client_report(b, r));
     (void)::send(fd_, bytes.data(), bytes.size(), 0);
     ++inputs_sent;
 }

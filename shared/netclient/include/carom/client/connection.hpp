@@ -175,6 +175,17 @@ class Connection {
 
     const ConnectionStats& stats() const { return stats_; }
 
+    // For a tool that writes its own datagrams of the session (a load test's
+    // abuse): `datagram` sealed with the session's keys, as the connection
+    // sends its own; empty before the keys are agreed.
+    std::span<const std::uint8_t> seal(std::span<const std::uint8_t> datagram) {
+        return seal_ ? seal_->seal(datagram, sealed_) : std::span<const std::uint8_t>{};
+    }
+    // The session's keys and replay window (null before a Challenge): for a
+    // tool that reads what the server sends it (a copy opens a datagram
+    // without taking its sequence).
+    const protocol::SessionSeal* session_seal() const { return seal_ ? &*seal_ : nullptr; }
+
   private:
     // When an acknowledgement was first sent: an update built on it arrives
     // one round trip later.
