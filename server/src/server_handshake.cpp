@@ -139,10 +139,9 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
     std::copy(r.client_key()->begin(), r.client_key()->end(), client_key.begin());
     // A repeated response (our Accepted was lost): answer the same.
     Session* existing = find_by_endpoint(from);
-    if (existing != nullptr && existing->client_key == client_key) {
-        existing->last_heard_tick = tick_;
-        return send_accepted(*existing);
-    }
+    // (Within the cookie's life, anyone who saw it can send it again: it
+    // keeps nothing alive, and the Accepted opens only with the client's key.)
+    if (existing != nullptr && existing->client_key == client_key) return send_accepted(*existing);
     switch (check_client_key(client_key)) {
         case KeyUse::fresh:
             break;

@@ -54,7 +54,16 @@ void Abuser::drain(const RunClock& clock) {
     for (;;) {
         const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
         if (n <= 0) return;
-        const std::span<const std::uint8_t> d(buffer.data(), static_cast<std::size_t>(n));
+        const std::span<const std::uint8_t> sealed(buffer.data(), static_cast<std::size_t>(n));
+        // Read as the connection will: opened with a copy of its keys.
+        std::span<const std::uint8_t> d = sealed;
+        protocol::DatagramBuffer opened{};
+        if (const protocol::SessionSeal* seal = connection_.session_seal();
+            seal != nullptr && protocol::is_sealed(sealed)) {
+            protocol::SessionSeal copy = *seal;
+            protocol::SealRefusal refused{};
+            d = copy.open(sealed, opened, refused);
+        }
         if (protocol::classify(d) == protocol::DatagramKind::server_update) {
             if (const auto u = protocol::verify_server_update(d)) {
                 ++delta;
@@ -63,11 +72,11 @@ void Abuser::drain(const RunClock& clock) {
             }
         } else if (const auto p = protocol::verify_packet(d); p && (*p)->body_as_FullState()) {
             ++full;
-            full_bytes += d.size();
+            full_bytes += sealed.size();
             newest_tick = std::max(newest_tick, (*p)->body_as_FullState()->tick());
         }
         if (connection_.state() != client::State::closed)
-            connection_.on_datagram(d, clock.now_ms());
+            connection_.on_datagram(sealed, clock.now_ms());
     }
 }
 

@@ -62,10 +62,10 @@ TEST_CASE("player_survives_malformed_and_hostile_updates") {
                 bytes = room.update(held != 0 ? held : room.tick() - 1);
                 break;
         }
-        if (rng() % 3 != 0) bytes = server.answer(bytes, sent);  // else left in the clear
-        if (rng() % 2 == 0)  // flipped bytes
+        if (rng() % 2 == 0)  // flipped bytes, sealed after (the decoders see them) or not
             for (int k = 0; k < 4; ++k)
                 bytes[rng() % bytes.size()] ^= static_cast<std::uint8_t>(rng());
+        if (rng() % 3 != 0) bytes = server.answer(bytes, sent);  // else left in the clear
         if (rng() % 8 == 0) bytes.resize(rng() % bytes.size());
         player.on_datagram(bytes, now);
         if (const client::Replica* r = player.connection().replica(); r != nullptr && r->holds())
