@@ -232,7 +232,8 @@ bool Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
         key != nullptr ? std::span<const std::uint8_t>(key->data(), key->size())
                        : std::span<const std::uint8_t>{};
     // The same server key again (a retry's Challenge) keeps the keys and what they opened.
-    if (!seal_ || !std::ranges::equal(server_key_, server_key)) {
+    if (!seal_ || !std::equal(server_key_.begin(), server_key_.end(), server_key.begin(),
+                              server_key.end())) {
         const auto keys = protocol::client_session_keys(key_pair_, server_key);
         if (!keys) {
             ++stats_.unasked;
