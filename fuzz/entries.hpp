@@ -21,8 +21,8 @@
 
 namespace carom::fuzz {
 
-inline constexpr std::uint32_t kFuzzClientId = 0x5A5A5546;        // "FUZZ"
-inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;        // client target's Challenge
+inline constexpr std::uint32_t kFuzzClientId = 0x5A5A5546;  // "FUZZ"
+inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;  // client target's Challenge
 
 int server_datagrams(std::span<const std::uint8_t> input);
 int client_updates(std::span<const std::uint8_t> input);

@@ -110,8 +110,8 @@ Bytes connect_response(const std::string& name, std::uint64_t cookie, bool spect
     for (std::size_t padding = 0;; padding += 8) {
         flatbuffers::FlatBufferBuilder b;
         const Bytes pad(padding, 0);
-        const auto body = net::CreateConnectResponse(b, b.CreateString(name), -1, spectator,
-                                                     cookie, b.CreateVector(pad), 77);
+        const auto body = net::CreateConnectResponse(b, b.CreateString(name), -1, spectator, cookie,
+                                                     b.CreateVector(pad), 77);
         const auto bytes = protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) return copy_of(bytes);
     }

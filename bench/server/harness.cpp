@@ -42,8 +42,7 @@ std::uint8_t scripted_input(std::uint32_t client, std::uint32_t sequence) {
 void CountingTransport::send(const server::Endpoint& to, std::span<const std::uint8_t> datagram) {
     const auto seal = seals.find(to);
     protocol::DatagramBuffer buffer{};
-    const auto inner =
-        opened(datagram, seal == seals.end() ? nullptr : seal->second.get(), buffer);
+    const auto inner = opened(datagram, seal == seals.end() ? nullptr : seal->second.get(), buffer);
     last[to].assign(inner.begin(), inner.end());
     Traffic& t = by_client[to];
     ++t.datagrams;
@@ -71,7 +70,8 @@ std::optional<std::uint64_t> update_tick(std::span<const std::uint8_t> datagram,
 }
 
 std::span<const std::uint8_t> opened(std::span<const std::uint8_t> datagram,
-                                     protocol::SessionSeal* seal, protocol::DatagramBuffer& buffer) {
+                                     protocol::SessionSeal* seal,
+                                     protocol::DatagramBuffer& buffer) {
     if (seal == nullptr || !protocol::is_sealed(datagram)) return datagram;
     protocol::SealRefusal refused{};
     return seal->open(datagram, buffer, refused);
@@ -81,8 +81,8 @@ std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& b,
                                               const InProcessClient& c) {
     b.Clear();
     const std::vector<std::uint8_t> pad(protocol::kConnectRequestMinBytes, 0);
-    const auto body = net::CreateConnectRequest(b, b.CreateString(fmt::format("c{}", c.index)),
-                                                -1, false, b.CreateVector(pad), c.nonce);
+    const auto body = net::CreateConnectRequest(b, b.CreateString(fmt::format("c{}", c.index)), -1,
+                                                false, b.CreateVector(pad), c.nonce);
     return protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union());
 }
 
@@ -104,8 +104,8 @@ std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& b
     const std::vector<std::uint8_t> pad(protocol::kConnectRequestMinBytes, 0);
     const auto body = net::CreateConnectResponse(
         b, b.CreateString(fmt::format("c{}", c.index)), -1, false, challenge.cookie(),
-        b.CreateVector(pad), c.nonce, b.CreateVector(c.keys.public_key.data(), c.keys.public_key.size()),
-        b.CreateVector(hello));
+        b.CreateVector(pad), c.nonce,
+        b.CreateVector(c.keys.public_key.data(), c.keys.public_key.size()), b.CreateVector(hello));
     return protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
 }
 

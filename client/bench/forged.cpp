@@ -120,14 +120,15 @@ struct ServerEnd {
 
 // A Connection that joined slot 0 and holds the room's state.
 Connection joined(const Room& room, ServerEnd& server) {
-    Connection c({}, [&server](std::span<const std::uint8_t> d) { server.sent.push_back(copy_of(d)); });
+    Connection c({},
+                 [&server](std::span<const std::uint8_t> d) { server.sent.push_back(copy_of(d)); });
     c.connect(0);
     const std::uint64_t nonce =
         (*protocol::verify_packet(server.sent.back()))->body_as_ConnectRequest()->nonce();
     flatbuffers::FlatBufferBuilder b;
     const auto key = b.CreateVector(server.keys.public_key.data(), server.keys.public_key.size());
-    c.on_datagram(packet_of(net::Body::Challenge, b, net::CreateChallenge(b, 1, nonce, key).Union()),
-                  0);
+    c.on_datagram(
+        packet_of(net::Body::Challenge, b, net::CreateChallenge(b, 1, nonce, key).Union()), 0);
     const net::ConnectResponse& r =
         *(*protocol::verify_packet(server.sent.back()))->body_as_ConnectResponse();
     const auto keys = protocol::server_session_keys(

@@ -123,8 +123,7 @@ class Server {
     Session* find_by_endpoint(const Endpoint& from);
     void expire_sessions();
     void remove_session(std::uint32_t client_id);
-    void send_disconnect(Session& session, net::DisconnectReason reason,
-                         const std::string& detail);
+    void send_disconnect(Session& session, net::DisconnectReason reason, const std::string& detail);
 
     // The map transfer (server_map_transfer.cpp) and the status query (server_status.cpp).
     void on_map_request(Session& session, const net::MapRequest& request);
@@ -170,7 +169,7 @@ class Server {
     std::unordered_map<std::uint64_t, std::uint64_t> used_client_keys_;
     protocol::DatagramBuffer sealed_{};  // sealed out
     protocol::DatagramBuffer opened_{};  // opened in
-    RefusalLog refusals_;  // refused handshakes, logged per address at a bounded rate
+    RefusalLog refusals_;                // refused handshakes, logged per address at a bounded rate
     std::vector<std::unique_ptr<Room>> rooms_;
     std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
     // Connected sessions by address (nodes of sessions_, which never move).

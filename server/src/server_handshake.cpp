@@ -185,8 +185,8 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
     open_session(from, r, name, token, *seal, client_key);
 }
 
-bool Server::reclaim_session(const Endpoint& from, std::uint64_t token,
-                             protocol::SessionSeal& seal, const protocol::Key& client_key) {
+bool Server::reclaim_session(const Endpoint& from, std::uint64_t token, protocol::SessionSeal& seal,
+                             const protocol::Key& client_key) {
     // The same token within the grace window reclaims its session and slot.
     for (auto& [id, s] : sessions_) {
         if (s.token != token || token == 0) continue;
@@ -216,8 +216,8 @@ bool Server::reclaim_session(const Endpoint& from, std::uint64_t token,
 }
 
 void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
-                          const std::string& name, std::uint64_t token,
-                          protocol::SessionSeal& seal, const protocol::Key& client_key) {
+                          const std::string& name, std::uint64_t token, protocol::SessionSeal& seal,
+                          const protocol::Key& client_key) {
     const std::uint64_t nonce = r.nonce();
     if (sessions_.size() >= config_.max_clients)
         return send_denied(from, net::DenyReason::server_full,
@@ -332,8 +332,8 @@ void Server::send_accepted(Session& s) {
     a.add_slots(static_cast<std::uint16_t>(room.slot_count()));
     a.add_team_size(static_cast<std::uint8_t>(room.map().team_size));
     a.add_map_bytes(static_cast<std::uint32_t>(room.map_bytes().size()));
-    send_sealed(s, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,
-                                           a.Finish().Union()));
+    send_sealed(
+        s, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted, a.Finish().Union()));
 }
 
 }  // namespace carom::server

@@ -23,11 +23,11 @@ void Server::send_full_state(Session& s, const Room& room) {
     protocol::RoomState state = room.state();
     state.last_input_sequence = s.inputs.last_applied_sequence();
     state.server_tick_ms = last_tick_ms_;
-    protocol::encode_full_state(builder_, s.client_id, state,
-                                [&](std::span<const std::uint8_t> bytes) {
-                                    stats_.full_state_bytes += bytes.size() + protocol::kSealOverheadBytes;
-                                    send_sealed(s, bytes);
-                                });
+    protocol::encode_full_state(
+        builder_, s.client_id, state, [&](std::span<const std::uint8_t> bytes) {
+            stats_.full_state_bytes += bytes.size() + protocol::kSealOverheadBytes;
+            send_sealed(s, bytes);
+        });
     s.full_sent_tick = tick_;
     ++stats_.full_states;
 }

@@ -111,13 +111,13 @@ TEST_CASE("packets forged from a player's address without its keys neither kick 
         const auto report = protocol::encode_client_report(b, r);
         forged.emplace_back(report.begin(), report.end());
         flatbuffers::FlatBufferBuilder k;
-        const auto keep = protocol::finish_packet(k, id, net::Body::KeepAlive,
-                                                  net::CreateKeepAlive(k).Union());
+        const auto keep =
+            protocol::finish_packet(k, id, net::Body::KeepAlive, net::CreateKeepAlive(k).Union());
         forged.emplace_back(keep.begin(), keep.end());
         flatbuffers::FlatBufferBuilder d;
-        const auto quit = protocol::finish_packet(
-            d, id, net::Body::Disconnect,
-            net::CreateDisconnect(d, net::DisconnectReason::quit).Union());
+        const auto quit =
+            protocol::finish_packet(d, id, net::Body::Disconnect,
+                                    net::CreateDisconnect(d, net::DisconnectReason::quit).Union());
         forged.emplace_back(quit.begin(), quit.end());
     }
     for (const auto& clear : forged)

@@ -33,8 +33,8 @@ std::vector<std::vector<std::uint8_t>> forgeries(std::mt19937_64& rng) {
         copy(protocol::finish_packet(b, 0, net::Body::Challenge, body.Union()));
     }
     flatbuffers::FlatBufferBuilder a;
-    const auto accepted = net::CreateAcceptedDirect(a, 0x0BAD, 0, 0, 0, 60, 60, "evil", rng(),
-                                                    rng(), 8, 4, 2, 64);
+    const auto accepted =
+        net::CreateAcceptedDirect(a, 0x0BAD, 0, 0, 0, 60, 60, "evil", rng(), rng(), 8, 4, 2, 64);
     const auto clear = protocol::finish_packet(a, 0x0BAD, net::Body::Accepted, accepted.Union());
     copy(clear);  // in the clear
     // Sealed with keys of the attacker's own (it never saw the client's key).
@@ -125,7 +125,8 @@ TEST_CASE("an attacker who sees every packet can neither read the keys nor act f
         }
     };
     c.connect(now);
-    for (int i = 0; i < 10 && c.state() == client::State::connecting; ++i) deliver();
+    for (int i = 0; i < 10 && c.state() == client::State::connecting; ++i)
+        deliver();
     REQUIRE(c.state() == client::State::connected);
     REQUIRE(c.set_map(map_named("rink.json")));
     for (int t = 0; t < 120; ++t) {
@@ -157,8 +158,10 @@ TEST_CASE("an attacker who sees every packet can neither read the keys nor act f
         }
     // After the handshake, every datagram both ways was sealed.
     std::size_t sealed_up = 0, sealed_down = 0;
-    for (const auto& d : up) sealed_up += protocol::is_sealed(d) ? 1U : 0U;
-    for (const auto& d : down) sealed_down += protocol::is_sealed(d) ? 1U : 0U;
+    for (const auto& d : up)
+        sealed_up += protocol::is_sealed(d) ? 1U : 0U;
+    for (const auto& d : down)
+        sealed_down += protocol::is_sealed(d) ? 1U : 0U;
     CHECK(sealed_up == up.size() - 2);      // all but ConnectRequest and ConnectResponse
     CHECK(sealed_down == down.size() - 1);  // all but the Challenge
 

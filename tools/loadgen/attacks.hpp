@@ -15,7 +15,7 @@ enum class Attack : std::uint8_t {
     bit_flips,       // valid packets with one to three bits flipped
     forged_cookies,  // ConnectResponses with random cookies
     wrong_versions,  // valid packets of another protocol version
-    wrong_ids,       // session packets with random client ids, in the clear or sealed with random keys
+    wrong_ids,       // session packets with random client ids, clear or randomly sealed
     many_ports,      // padded ConnectRequests, each from another source port
     forged_source,   // inputs and disconnects as if from a victim's address (raw socket, root)
     status_queries,  // padded StatusRequests (the rooms listed), far past the address's rate

@@ -49,10 +49,10 @@ std::uint64_t client_updates_taken(std::span<const std::uint8_t> input) {
     connection.on_datagram(server.sealed(accepted()), now_ms);
     connection.set_map(game::CheckedMap(rink()));
     for_each_record(input, [&](const Record& r) {
-        const std::vector<std::uint8_t> bytes = (r.flags & kRecordAsItIs) != 0
-                                                    ? std::vector<std::uint8_t>(r.bytes.begin(),
-                                                                                r.bytes.end())
-                                                    : server.sealed(r.bytes);
+        const std::vector<std::uint8_t> bytes =
+            (r.flags & kRecordAsItIs) != 0
+                ? std::vector<std::uint8_t>(r.bytes.begin(), r.bytes.end())
+                : server.sealed(r.bytes);
         connection.on_datagram(bytes, now_ms);
         if ((r.flags & kRecordTick) != 0) {
             now_ms += 16;

@@ -50,9 +50,8 @@ int map_transfer(std::span<const std::uint8_t> input) {
         const auto accepted =
             net::CreateAcceptedDirect(b, kFuzzClientId, 0, 0, 0, 60, 60, "fuzz", hash, 1, 8, 2, 1,
                                       static_cast<std::uint32_t>(input.size()));
-        connection.on_datagram(server.sealed(packet(net::Body::Accepted, b, accepted.Union(),
-                                                    kFuzzClientId)),
-                               0);
+        connection.on_datagram(
+            server.sealed(packet(net::Body::Accepted, b, accepted.Union(), kFuzzClientId)), 0);
     }
     connection.fetch_map(0);
     const std::uint32_t n = protocol::chunk_count(input.size());
@@ -64,12 +63,14 @@ int map_transfer(std::span<const std::uint8_t> input) {
     // Chunks to refuse first: each changes nothing.
     connection.on_datagram(server.sealed(chunk(hash ^ 1, 0, input.first(1))), now_ms);
     connection.on_datagram(server.sealed(chunk(hash, n, input.first(1))), now_ms);
-    if (input.size() > 1) connection.on_datagram(server.sealed(chunk(hash, 0, input.first(0))), now_ms);
+    if (input.size() > 1)
+        connection.on_datagram(server.sealed(chunk(hash, 0, input.first(0))), now_ms);
     for (const std::uint32_t i : order) {
         const std::size_t at = std::size_t{i} * protocol::kMapChunkBytes;
         const auto data = input.subspan(at, std::min(protocol::kMapChunkBytes, input.size() - at));
         connection.on_datagram(server.sealed(chunk(hash, i, data)), now_ms);
-        if (rng() % 4 == 0) connection.on_datagram(server.sealed(chunk(hash, i, data)), now_ms);  // a duplicate
+        if (rng() % 4 == 0)
+            connection.on_datagram(server.sealed(chunk(hash, i, data)), now_ms);  // a duplicate
         connection.update(now_ms += 16);
     }
     const bool decodes = protocol::map_from_binary(Bytes(input.begin(), input.end())).ok();

@@ -232,8 +232,8 @@ bool Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
         key != nullptr ? std::span<const std::uint8_t>(key->data(), key->size())
                        : std::span<const std::uint8_t>{};
     // The same server key again (a retry's Challenge) keeps the keys and what they opened.
-    if (!seal_ || !std::equal(server_key_.begin(), server_key_.end(), server_key.begin(),
-                              server_key.end())) {
+    if (!seal_ ||
+        !std::equal(server_key_.begin(), server_key_.end(), server_key.begin(), server_key.end())) {
         const auto keys = protocol::client_session_keys(key_pair_, server_key);
         if (!keys) {
             ++stats_.unasked;
@@ -479,8 +479,8 @@ void Connection::send_connect_request(std::uint64_t now_ms) {
         builder_.Clear();
         const auto name = builder_.CreateString(config_.name);
         const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
-        const auto body = net::CreateConnectRequest(builder_, name, config_.room, config_.spectator,
-                                                    pad, nonce_);
+        const auto body =
+            net::CreateConnectRequest(builder_, name, config_.room, config_.spectator, pad, nonce_);
         const auto bytes =
             protocol::finish_packet(builder_, 0, net::Body::ConnectRequest, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) {
@@ -503,12 +503,12 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
         builder_.Clear();
         const auto name = builder_.CreateString(config_.name);
         const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
-        const auto client_key = builder_.CreateVector(key_pair_.public_key.data(),
-                                                      key_pair_.public_key.size());
+        const auto client_key =
+            builder_.CreateVector(key_pair_.public_key.data(), key_pair_.public_key.size());
         const auto sealed_hello = builder_.CreateVector(sealed);
-        const auto body = net::CreateConnectResponse(builder_, name, config_.room,
-                                                     config_.spectator, cookie_.value_or(0), pad,
-                                                     nonce_, client_key, sealed_hello);
+        const auto body =
+            net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
+                                       cookie_.value_or(0), pad, nonce_, client_key, sealed_hello);
         const auto bytes =
             protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) {
@@ -522,9 +522,9 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateKeepAlive(builder_);
-    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive,
-                                     body.Union()),
-             now_ms);
+    transmit(
+        protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive, body.Union()),
+        now_ms);
 }
 
 void Connection::transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {

@@ -52,8 +52,8 @@ TEST_CASE("fetch_map asks for the chunks, sealed, then holds the map") {
     h.receive_raw(first, 5);
     CHECK(h.connection.stats().unsealed == 1);
     h.receive_raw(forged_seal(first), 5);
-    CHECK(h.connection.stats().refused_sealed[static_cast<std::size_t>(
-              protocol::SealRefusal::bad_tag)] == 1);
+    CHECK(h.connection.stats()
+              .refused_sealed[static_cast<std::size_t>(protocol::SealRefusal::bad_tag)] == 1);
     CHECK(h.connection.map_download()->chunks_held() == 0);
     send_all(h, bytes, protocol::map_bytes_hash(bytes));
     REQUIRE(h.connection.replica() != nullptr);

@@ -15,7 +15,6 @@ namespace {
 using test::FakeRoom;
 using test::Harness;
 
-
 std::uint64_t invalid(const Harness& h, protocol::PacketError e) {
     return h.connection.stats().invalid[static_cast<std::size_t>(e)];
 }

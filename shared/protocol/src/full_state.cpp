@@ -23,7 +23,8 @@ std::pair<std::size_t, std::size_t> share(std::size_t count, std::size_t part, s
 }
 
 std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
-                                          std::uint32_t client_id, const RoomState& s, std::size_t part, std::size_t parts) {
+                                          std::uint32_t client_id, const RoomState& s,
+                                          std::size_t part, std::size_t parts) {
     b.Clear();
     const auto [slot_begin, slot_end] = share(s.match.players.size(), part, parts);
     const auto [puck_begin, puck_end] = share(s.match.pucks.size(), part, parts);

@@ -117,12 +117,12 @@ std::uint64_t ReplayWindow::extend(std::uint32_t low) const {
     const std::uint32_t step = (low - static_cast<std::uint32_t>(newest_)) & kSequenceMask;
     const std::int64_t signed_step =
         step >= (kSequenceMask + 1) / 2 ? std::int64_t{step} - (kSequenceMask + 1) : step;
-    return newest_ + static_cast<std::uint64_t>(signed_step);  // modulo 2^64: far below is far ahead
+    return newest_ +
+           static_cast<std::uint64_t>(signed_step);  // modulo 2^64: far below is far ahead
 }
 
 std::optional<SealRefusal> ReplayWindow::check(std::uint64_t sequence) const {
-    if (sequence > newest_ && sequence - newest_ > kMaxSequenceAhead)
-        return SealRefusal::far_ahead;
+    if (sequence > newest_ && sequence - newest_ > kMaxSequenceAhead) return SealRefusal::far_ahead;
     if (sequence + kReplayWindow <= newest_) return SealRefusal::old_sequence;
     if (seen_[sequence % kReplayWindow] == sequence) return SealRefusal::replayed;
     return std::nullopt;
@@ -213,8 +213,7 @@ std::vector<std::uint8_t> SessionSeal::seal_hello(std::span<const std::uint8_t> 
     std::vector<std::uint8_t> sealed(plain.size() + kSealTagBytes);
     const auto nonce = nonce_of(kHelloSequence);
     crypto_aead_chacha20poly1305_ietf_encrypt(sealed.data(), nullptr, plain.data(), plain.size(),
-                                              nullptr, 0, nullptr, nonce.data(),
-                                              keys_.send.data());
+                                              nullptr, 0, nullptr, nonce.data(), keys_.send.data());
     return sealed;
 }
 

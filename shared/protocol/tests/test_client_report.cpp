@@ -46,8 +46,7 @@ Bytes raw_update(const Bytes& stream, std::uint16_t sequence = 1, std::uint16_t 
     std::copy_n(stream.begin(), std::min<std::size_t>(stream.size(), 4), head_bytes.begin());
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> more;
     if (stream.size() > 4) more = b.CreateVector(stream.data() + 4, stream.size() - 4);
-    const net::ClientHead head(sequence, ack,
-                               flatbuffers::span<const std::uint8_t, 4>(head_bytes));
+    const net::ClientHead head(sequence, ack, flatbuffers::span<const std::uint8_t, 4>(head_bytes));
     net::ClientUpdateBuilder u(b);
     u.add_head(&head);
     if (!more.IsNull()) u.add_more(more);

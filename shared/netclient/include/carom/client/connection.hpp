@@ -209,8 +209,7 @@ class Connection {
     void note_round_trip(std::uint64_t baseline, std::uint64_t now_ms);
 
     // `sealed`: it came sealed with the session's keys.
-    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms,
-                   bool sealed);
+    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms, bool sealed);
     void on_sealed(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     // False (counted) when the server's key is refused.
     bool on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);

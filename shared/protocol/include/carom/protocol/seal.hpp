@@ -114,8 +114,7 @@ class SessionSeal {
     // `datagram`: a Packet, ServerUpdate or ClientUpdate (with its file
     // identifier), at most kMaxSessionDatagramBytes. The sealed datagram, in
     // `out`; empty when `datagram` is none of those or too long.
-    std::span<const std::uint8_t> seal(std::span<const std::uint8_t> datagram,
-                                       DatagramBuffer& out);
+    std::span<const std::uint8_t> seal(std::span<const std::uint8_t> datagram, DatagramBuffer& out);
     // The datagram inside `sealed` (its identifier restored), in `out`; or
     // empty, with the reason in `refused`. Its sequence is taken only once
     // its tag checked.

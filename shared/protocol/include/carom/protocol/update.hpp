@@ -42,7 +42,7 @@ struct MatchStart {
 struct Update {
     std::uint64_t tick = 0;      // the server tick it brings the client to
     std::uint64_t baseline = 0;  // the server tick the client's state must be at (< tick)
-    std::uint16_t state = 0;  // the low 16 bits of the state hash after `tick`
+    std::uint16_t state = 0;     // the low 16 bits of the state hash after `tick`
     // How far the newest input of the receiver's that the server applied
     // moved from `baseline` to `tick`, modulo 2^32 (one a tick when none was
     // lost). Players only: a spectator's stream has none.

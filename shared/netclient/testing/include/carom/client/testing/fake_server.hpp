@@ -233,9 +233,8 @@ class FakeRoom {
         s.bots[0] = true;
         std::vector<Bytes> parts;
         flatbuffers::FlatBufferBuilder b;
-        protocol::encode_full_state(b, client_id, s, [&](std::span<const std::uint8_t> d) {
-            parts.push_back(copy_of(d));
-        });
+        protocol::encode_full_state(
+            b, client_id, s, [&](std::span<const std::uint8_t> d) { parts.push_back(copy_of(d)); });
         REQUIRE(parts.size() == 1);
         return parts.front();
     }
