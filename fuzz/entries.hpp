@@ -10,26 +10,24 @@
 // 16 ms) passes after the datagram; bit 1 (server), it comes from a stranger's
 // address instead of the session's.
 //
-// Session packets in the inputs carry placeholder ids: the harness swaps
-// kFuzzClientId and kFuzzSecret for the real session's (server), or the
-// session it accepted is given them (client), so mutated packets still pass
-// the session checks and reach the deep paths. The server harness also
-// proves each ClientUpdate with the session's secret (bit 2 of the flags
-// keeps its proof as it is); the client's corpus is proven with kFuzzSecret.
+// Session packets in the inputs carry a placeholder id: the harness swaps
+// kFuzzClientId for the real session's (server), or the session it accepted
+// is given it (client). The datagrams are in the clear: the harness seals
+// each with the session's keys (bit 2 of the flags: sent as it is), so
+// mutated packets still pass the session checks and reach the deep paths.
 #include <cstdint>
 #include <functional>
 #include <span>
 
 namespace carom::fuzz {
 
-inline constexpr std::uint32_t kFuzzClientId = 0x5A5A5546;        // "FUZZ"
-inline constexpr std::uint64_t kFuzzSecret = 0x4645524345534554;  // "TESECREF"
-inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;        // client target's Challenge
+inline constexpr std::uint32_t kFuzzClientId = 0x5A5A5546;  // "FUZZ"
+inline constexpr std::uint64_t kFuzzCookie = 0x454B4F4F43;  // client target's Challenge
 
 int server_datagrams(std::span<const std::uint8_t> input);
 int client_updates(std::span<const std::uint8_t> input);
 // The same, and how many updates the client's copy of the match took: the
-// corpus must reach past the proof.
+// corpus must reach past the seal.
 std::uint64_t client_updates_taken(std::span<const std::uint8_t> input);
 int replay_reader(std::span<const std::uint8_t> input);
 int map_json(std::span<const std::uint8_t> input);
@@ -44,7 +42,7 @@ struct Record {
 };
 inline constexpr std::uint8_t kRecordTick = 1;
 inline constexpr std::uint8_t kRecordStranger = 2;
-inline constexpr std::uint8_t kRecordKeepProof = 4;
+inline constexpr std::uint8_t kRecordAsItIs = 4;
 
 // Calls `each` for every record of `input`, in order.
 inline void for_each_record(std::span<const std::uint8_t> input,

@@ -20,7 +20,6 @@
 #include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/proof.hpp"
 #include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"
 #include "entries.hpp"
@@ -62,16 +61,13 @@ class Records {
 };
 
 // A ClientUpdate: `count` inputs from sequence `first` on, and `ack` (0:
-// none), proven with the placeholder secret (the harness proves it again
-// with the session's, unless the record says kRecordKeepProof).
-Bytes client_update(std::uint32_t first, std::uint32_t count, std::uint64_t ack,
-                    std::uint64_t secret = kFuzzSecret) {
+// none), in the clear (the harness seals it, unless the record says kRecordAsItIs).
+Bytes client_update(std::uint32_t first, std::uint32_t count, std::uint64_t ack) {
     protocol::ClientReport r;
     for (std::uint32_t i = 0; i < count; ++i)
         r.inputs.push_back(game::Input::from_bits(static_cast<std::uint8_t>((first + i) % 17)));
     r.sequence = count > 0 ? first + count - 1 : 0;
     if (ack != 0) r.ack = ack;
-    r.proof = protocol::client_proof(secret, r.sequence, ack);
     flatbuffers::FlatBufferBuilder b;
     return copy_of(protocol::encode_client_report(b, r));
 }
@@ -79,15 +75,14 @@ Bytes client_update(std::uint32_t first, std::uint32_t count, std::uint64_t ack,
 Bytes keep_alive(std::uint32_t id = kFuzzClientId) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateKeepAlive(b);
-    return copy_of(protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union(), kFuzzSecret));
+    return copy_of(protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union()));
 }
 
 // The chunks `chunks` of the map of `hash` (rink's, the harness's room).
 Bytes map_request(std::uint64_t hash, const std::vector<std::uint32_t>& chunks) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateMapRequestDirect(b, hash, &chunks);
-    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::MapRequest, body.Union(),
-                                           kFuzzSecret));
+    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::MapRequest, body.Union()));
 }
 
 Bytes status_request(std::uint32_t first_room, bool padded) {
@@ -100,15 +95,14 @@ Bytes status_request(std::uint32_t first_room, bool padded) {
 Bytes disconnect() {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
-    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::Disconnect, body.Union(),
-                                           kFuzzSecret));
+    return copy_of(protocol::finish_packet(b, kFuzzClientId, net::Body::Disconnect, body.Union()));
 }
 
 Bytes connect_request(const std::string& name, bool spectator, std::size_t padding) {
     flatbuffers::FlatBufferBuilder b;
     const Bytes pad(padding, 0);
     const auto body =
-        net::CreateConnectRequest(b, b.CreateString(name), -1, spectator, 77, b.CreateVector(pad));
+        net::CreateConnectRequest(b, b.CreateString(name), -1, spectator, b.CreateVector(pad), 77);
     return copy_of(protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union()));
 }
 
@@ -116,8 +110,8 @@ Bytes connect_response(const std::string& name, std::uint64_t cookie, bool spect
     for (std::size_t padding = 0;; padding += 8) {
         flatbuffers::FlatBufferBuilder b;
         const Bytes pad(padding, 0);
-        const auto body = net::CreateConnectResponse(b, b.CreateString(name), -1, spectator, 77,
-                                                     cookie, b.CreateVector(pad));
+        const auto body = net::CreateConnectResponse(b, b.CreateString(name), -1, spectator, cookie,
+                                                     b.CreateVector(pad), 77);
         const auto bytes = protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) return copy_of(bytes);
     }
@@ -154,8 +148,8 @@ void server_corpus(const fs::path& dir) {
     write(
         dir, "disconnect",
         Records().add(client_update(4, 2, 2), kRecordTick).add(disconnect(), kRecordTick).bytes());
-    write(dir, "wrong-proof",
-          Records().add(client_update(4, 8, 2, 1), kRecordKeepProof | kRecordTick).bytes());
+    write(dir, "unsealed",
+          Records().add(client_update(4, 8, 2), kRecordAsItIs | kRecordTick).bytes());
     write(dir, "wrong-id", Records().add(keep_alive(12345)).bytes());
     write(dir, "connect-request",
           Records()
@@ -227,8 +221,8 @@ void swap_placeholder(Bytes& bytes, T from, T to) {
     }
 }
 
-// What a real server sends one player over a few seconds, its ids swapped
-// for the placeholders and each update sealed with kFuzzSecret. The player
+// What a real server sends one player over a few seconds, opened, its ids
+// swapped for the placeholders. The player
 // keeps a copy of the match and acknowledges what it holds, all but every
 // 40th tick (a FullState then, within the server's budget of one per 20
 // ticks); the room's bots score, kick off, and the match goes on.
@@ -244,7 +238,6 @@ void client_corpus(const fs::path& dir) {
     c.keep_copy(server::test::map_named("rink.json"));
     const auto placeholders = [&](Bytes bytes) {
         swap_placeholder(bytes, c.client_id(), kFuzzClientId);
-        swap_placeholder(bytes, c.secret(), kFuzzSecret);
         return bytes;
     };
     for (std::uint32_t t = 1; t <= 240; ++t) {
@@ -252,20 +245,14 @@ void client_corpus(const fs::path& dir) {
                 c.copy().holds() && t % 40 != 0 ? std::optional(c.copy().tick()) : std::nullopt);
         s.tick();
         auto& q = link.inbox[c.at()];
-        for (const auto& d : q) {
-            Bytes bytes = placeholders(d.bytes);
-            // Sealed again, with the placeholder secret.
-            if (d.update() != nullptr)
-                protocol::seal_update(bytes, protocol::update_mac_offset(bytes), kFuzzSecret,
-                                      s.current_tick());
-            received.push_back(std::move(bytes));
-        }
+        for (const auto& d : q)
+            received.push_back(placeholders(c.peek(d).bytes));
         c.take();
     }
     s.shutdown();
     Bytes goodbye;
     for (const auto& d : link.inbox[c.at()])
-        goodbye = placeholders(d.bytes);
+        goodbye = placeholders(c.peek(d).bytes);
     if (received.size() < 40) throw std::runtime_error("too few updates");
 
     write(dir, "full-state", Records().add(received[0], kRecordTick).bytes());

@@ -46,10 +46,10 @@ TEST_CASE("fuzz inputs: client updates") {
     CHECK(run_all("shared/netclient", "client_updates", carom::fuzz::client_updates) >= 4);
 }
 
-TEST_CASE("fuzz inputs: the client seeds reach past the proof: every update is taken") {
+TEST_CASE("fuzz inputs: the client seeds reach past the seal: every update is taken") {
     // Four seconds of a real server's updates to one player (its FullState,
     // then an update a tick): the client's copy takes them all, so mutations
-    // of these seeds start from the deep paths, not from a refused proof.
+    // of these seeds start from the deep paths, not from a refused seal.
     const fs::path file =
         fs::path(CAROM_SOURCE_DIR) / "shared/netclient/fuzz/corpus/client_updates/four-seconds";
     std::ifstream in(file, std::ios::binary);

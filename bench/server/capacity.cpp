@@ -61,9 +61,7 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
         SocketClient c;
         c.socket = std::make_unique<asio::ip::udp::socket>(client_io);
         const InProcessClient accepted = connect_socket(io, *c.socket, server_at, i);
-        c.state.index = i;
-        c.state.id = accepted.id;
-        c.state.secret = accepted.secret;
+        c.state = accepted;
         const asio::ip::udp::endpoint local = c.socket->local_endpoint();
         std::memcpy(&c.address, local.data(), sizeof c.address);
         clients.push_back(std::move(c));
@@ -110,7 +108,8 @@ Capacity measure_capacity(std::uint32_t n, std::uint32_t ticks) {
         for (auto& c : clients) {
             drain(*c.socket, [&](std::span<const std::uint8_t> d) {
                 replies.push_back({c.address, static_cast<std::uint16_t>(d.size())});
-                if (const auto tick = update_tick(d, c.newest))
+                protocol::DatagramBuffer buffer{};
+                if (const auto tick = update_tick(opened(d, c.state.seal.get(), buffer), c.newest))
                     c.newest = std::max(c.newest, *tick);
             });
             if (t >= 61 && c.newest + 2 < server.current_tick()) ++missing;

@@ -7,7 +7,6 @@
 
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
 
 namespace carom::bench {
 
@@ -41,7 +40,10 @@ std::uint8_t scripted_input(std::uint32_t client, std::uint32_t sequence) {
 }
 
 void CountingTransport::send(const server::Endpoint& to, std::span<const std::uint8_t> datagram) {
-    last[to].assign(datagram.begin(), datagram.end());
+    const auto seal = seals.find(to);
+    protocol::DatagramBuffer buffer{};
+    const auto inner = opened(datagram, seal == seals.end() ? nullptr : seal->second.get(), buffer);
+    last[to].assign(inner.begin(), inner.end());
     Traffic& t = by_client[to];
     ++t.datagrams;
     t.bytes += datagram.size();
@@ -67,22 +69,43 @@ std::optional<std::uint64_t> update_tick(std::span<const std::uint8_t> datagram,
     }
 }
 
+std::span<const std::uint8_t> opened(std::span<const std::uint8_t> datagram,
+                                     protocol::SessionSeal* seal,
+                                     protocol::DatagramBuffer& buffer) {
+    if (seal == nullptr || !protocol::is_sealed(datagram)) return datagram;
+    protocol::SealRefusal refused{};
+    return seal->open(datagram, buffer, refused);
+}
+
 std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& b,
-                                              std::uint32_t index) {
+                                              const InProcessClient& c) {
     b.Clear();
     const std::vector<std::uint8_t> pad(protocol::kConnectRequestMinBytes, 0);
-    const auto body = net::CreateConnectRequest(b, b.CreateString(fmt::format("c{}", index)), -1,
-                                                false, index + 1, b.CreateVector(pad));
+    const auto body = net::CreateConnectRequest(b, b.CreateString(fmt::format("c{}", c.index)), -1,
+                                                false, b.CreateVector(pad), c.nonce);
     return protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union());
 }
 
 std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& b,
-                                               std::uint32_t index, std::uint64_t cookie) {
+                                               InProcessClient& c,
+                                               const net::Challenge& challenge) {
+    const auto* key = challenge.server_key();
+    const auto keys = protocol::client_session_keys(
+        c.keys, key != nullptr ? std::span<const std::uint8_t>(key->data(), key->size())
+                               : std::span<const std::uint8_t>{});
+    if (!keys) throw std::runtime_error("bench client: the server's key is refused");
+    c.seal = std::make_shared<protocol::SessionSeal>(*keys);
+    std::array<std::uint8_t, protocol::kHelloBytes> token{};
+    token[0] = static_cast<std::uint8_t>(c.index + 1);
+    token[1] = static_cast<std::uint8_t>((c.index + 1) >> 8);
+    const std::vector<std::uint8_t> hello = c.seal->seal_hello(token);
     b.Clear();
     // Padded like the request: the server answers no shorter response (protocol 4).
     const std::vector<std::uint8_t> pad(protocol::kConnectRequestMinBytes, 0);
-    const auto body = net::CreateConnectResponse(b, b.CreateString(fmt::format("c{}", index)), -1,
-                                                 false, index + 1, cookie, b.CreateVector(pad));
+    const auto body = net::CreateConnectResponse(
+        b, b.CreateString(fmt::format("c{}", c.index)), -1, false, challenge.cookie(),
+        b.CreateVector(pad), c.nonce,
+        b.CreateVector(c.keys.public_key.data(), c.keys.public_key.size()), b.CreateVector(hello));
     return protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union());
 }
 
@@ -98,16 +121,18 @@ std::vector<InProcessClient> connect_clients(server::Server& server, CountingTra
         c.at.address[14] = static_cast<std::uint8_t>(i >> 8);
         c.at.address[15] = static_cast<std::uint8_t>(i & 0xFF);
         c.at.port = 40000;
-        server.receive(c.at, connect_request(b, i));
+        server.receive(c.at, connect_request(b, c));
         const auto challenge = protocol::verify_packet(link.last[c.at]);
         if (!challenge || (*challenge)->body_type() != net::Body::Challenge)
             throw std::runtime_error("bench client got no challenge");
-        server.receive(c.at, connect_response(b, i, (*challenge)->body_as_Challenge()->cookie()));
+        flatbuffers::FlatBufferBuilder r;
+        const auto response = connect_response(r, c, *(*challenge)->body_as_Challenge());
+        link.seals[c.at] = c.seal;
+        server.receive(c.at, response);
         const auto accepted = protocol::verify_packet(link.last[c.at]);
         if (!accepted || (*accepted)->body_type() != net::Body::Accepted)
             throw std::runtime_error(fmt::format("bench client {} was not accepted", i));
         c.id = (*accepted)->body_as_Accepted()->client_id();
-        c.secret = (*accepted)->body_as_Accepted()->session_secret();
         clients.push_back(c);
     }
     return clients;
@@ -122,8 +147,8 @@ std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& b, InPr
         r.inputs.push_back(game::Input::from_bits(scripted_input(c.index, s)));
     r.sequence = c.sequence;
     if (ack != 0) r.ack = ack;
-    r.proof = protocol::client_proof(c.secret, r.sequence, ack);
-    return protocol::encode_client_report(b, r);
+    thread_local protocol::DatagramBuffer sealed{};
+    return c.seal->seal(protocol::encode_client_report(b, r), sealed);
 }
 
 }  // namespace carom::bench

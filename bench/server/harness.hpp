@@ -4,8 +4,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
+
+#include "carom/protocol/seal.hpp"
 
 #include "server.hpp"
 
@@ -33,7 +36,10 @@ class CountingTransport final : public server::Transport {
         std::uint64_t newest_update = 0;  // server tick of the newest update or state sent to it
     };
     std::map<server::Endpoint, Traffic> by_client;
-    std::map<server::Endpoint, std::vector<std::uint8_t>> last;  // the newest datagram to each
+    // The newest datagram to each, opened with its seal when there is one.
+    std::map<server::Endpoint, std::vector<std::uint8_t>> last;
+    // Each client's end of its session, where the bench keeps one.
+    std::map<server::Endpoint, std::shared_ptr<protocol::SessionSeal>> seals;
     std::vector<std::uint16_t> sizes;  // every update's size, for the datagram cost bench
 };
 
@@ -42,9 +48,17 @@ struct InProcessClient {
     server::Endpoint at;
     std::uint32_t index = 0;
     std::uint32_t id = 0;
-    std::uint64_t secret = 0;  // Accepted.session_secret, on every input
+    // The handshake's key pair and nonce, and the session's keys once a Challenge came.
+    protocol::KeyPair keys = protocol::make_key_pair();
+    std::uint64_t nonce = protocol::random_u64();
+    std::shared_ptr<protocol::SessionSeal> seal;
     std::uint32_t sequence = 0;
 };
+
+// The datagram inside `datagram`, opened with `seal` into `buffer` when it
+// is sealed (empty when it does not open); else `datagram` itself.
+std::span<const std::uint8_t> opened(std::span<const std::uint8_t> datagram,
+                                     protocol::SessionSeal* seal, protocol::DatagramBuffer& buffer);
 
 // Handshake for clients 127.0.0.x:port; throws if one is not accepted.
 std::vector<InProcessClient> connect_clients(server::Server& server, CountingTransport& link,
@@ -60,10 +74,12 @@ std::optional<std::uint64_t> update_tick(std::span<const std::uint8_t> datagram,
 std::span<const std::uint8_t> next_input(flatbuffers::FlatBufferBuilder& builder,
                                          InProcessClient& client, std::uint32_t redundancy,
                                          std::uint64_t ack);
-// A padded ConnectRequest, and a ConnectResponse with `cookie`.
+// A padded ConnectRequest, and the ConnectResponse to `challenge` (the
+// client's keys agreed from it).
 std::span<const std::uint8_t> connect_request(flatbuffers::FlatBufferBuilder& builder,
-                                              std::uint32_t index);
+                                              const InProcessClient& client);
 std::span<const std::uint8_t> connect_response(flatbuffers::FlatBufferBuilder& builder,
-                                               std::uint32_t index, std::uint64_t cookie);
+                                               InProcessClient& client,
+                                               const net::Challenge& challenge);
 
 }  // namespace carom::bench

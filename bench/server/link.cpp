@@ -117,13 +117,24 @@ class Downlinks final : public server::Transport {
     DownstreamBytes bytes;  // totals, not yet per second
 
   private:
-    void count(Player& p, std::span<const std::uint8_t> datagram) {
-        const auto size = static_cast<double>(datagram.size());
+    void count(Player& p, std::span<const std::uint8_t> sealed) {
+        const auto size = static_cast<double>(sealed.size());
+        // Read as the player will: opened with a copy of its keys.
+        std::span<const std::uint8_t> datagram = sealed;
+        protocol::DatagramBuffer buffer{};
+        if (protocol::is_sealed(sealed)) {
+            const protocol::SessionSeal* seal = p.connection->session_seal();
+            if (seal == nullptr) return;
+            protocol::SessionSeal copy = *seal;
+            protocol::SealRefusal refused{};
+            datagram = copy.open(sealed, buffer, refused);
+            if (datagram.empty()) return;
+        }
         if (protocol::classify(datagram) == protocol::DatagramKind::packet) {
             const auto packet = protocol::verify_packet(datagram);
             if (packet && (*packet)->body_as_FullState() != nullptr) {
                 ++full_states;
-                full_bytes_max = std::max<std::uint64_t>(full_bytes_max, datagram.size());
+                full_bytes_max = std::max<std::uint64_t>(full_bytes_max, sealed.size());
                 bytes.full_states += size;
                 p.newest_sent = std::max(p.newest_sent, (*packet)->body_as_FullState()->tick());
             }
@@ -136,11 +147,11 @@ class Downlinks final : public server::Transport {
         const auto u = protocol::decode_update(s, tick, {slots_, true});
         if (!u) return;
         ++updates;
-        update_bytes += datagram.size();
-        // The 32 bytes every update has: 20 of FlatBuffers, the MAC, the tick,
-        // the state check, 4 of stream.
-        bytes.framing += 20;
-        bytes.mac += 4;
+        update_bytes += sealed.size();
+        // The 44 bytes every update has: 16 of FlatBuffers (the identifier
+        // left out), the seal's header and tag, the tick, the state check, 4 of stream.
+        bytes.framing += 16;
+        bytes.mac += protocol::kSealHeaderBytes + protocol::kSealTagBytes;
         bytes.tick += 2;
         bytes.state += 2;
         const std::uint64_t n = u->tick - u->baseline;
@@ -163,10 +174,10 @@ class Downlinks final : public server::Transport {
         const double more = s.more() != nullptr ? static_cast<double>(s.more()->size()) : 0.0;
         bytes.unused += 4.0 + more - bits / 8.0;
         const double table =
-            32.0 + (more > 0
+            44.0 + (more > 0
                         ? 8.0 + more + static_cast<double>((4 - static_cast<int>(more) % 4) % 4)
                         : 0.0);
-        bytes.more_framing += more > 0 ? table - 32.0 - more : 0.0;
+        bytes.more_framing += more > 0 ? table - 44.0 - more : 0.0;
         bytes.rare += size - table;
         p.newest_sent = std::max(p.newest_sent, tick);
     }

@@ -29,7 +29,7 @@ struct LinkRunOptions {
 struct DownstreamBytes {
     // ServerUpdates: the FlatBuffers root offset, identifier, vtable and
     // table offset (20 bytes each), the MAC (4), the tick (2) and the state check (2).
-    double framing = 0, mac = 0, tick = 0, state = 0;
+    double framing = 0, mac = 0, tick = 0, state = 0;  // mac: the seal (header and tag)
     // The stream: the baseline's age, the sequence, the count of changes,
     // changes sent for the first time and again (their tick step, slot and
     // change code), and the bits left unused (the head's 6 bytes are always

@@ -62,7 +62,7 @@ void print_link_json(const LinkRunOptions& r, const std::string& map, const Link
         {"down",
          {
              {"framing", rounded(d.framing, 1)},
-             {"mac", rounded(d.mac, 1)},
+             {"seal", rounded(d.mac, 1)},
              {"tick", rounded(d.tick, 1)},
              {"state", rounded(d.state, 1)},
              {"age", rounded(d.age, 1)},
@@ -99,7 +99,7 @@ std::vector<LinkFigures> run_seeds(const ServerOptions& o, const std::string& ma
 void print_breakdown(const char* title, const std::vector<LinkFigures>& runs) {
     const auto col = [&](auto field) { return range_of(runs, field, "{:.0f}"); };
     fmt::print(
-        "  {}: down {} B/s = framing {} + mac {} + tick {} + state {} + stream [age {} + "
+        "  {}: down {} B/s = framing {} + seal {} + tick {} + state {} + stream [age {} + "
         "sequence {} + "
         "count {} + changes {} (first {}, again {}) + unused {}] + more {} + rare {} + full "
         "states {}; floor {}\n",

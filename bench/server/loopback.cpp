@@ -34,23 +34,26 @@ InProcessClient connect_socket(asio::io_context& io, asio::ip::udp::socket& sock
                                const asio::ip::udp::endpoint& server, std::uint32_t index) {
     open_loopback(socket, server);
     flatbuffers::FlatBufferBuilder b;
-    const auto request = connect_request(b, index);
+    InProcessClient accepted;
+    accepted.index = index;
+    const auto request = connect_request(b, accepted);
     socket.send(asio::buffer(request.data(), request.size()));
     poll(io);
-    std::uint64_t cookie = 0;
+    std::vector<std::uint8_t> response;
     drain(socket, [&](std::span<const std::uint8_t> d) {
-        if (const net::Packet* p = packet_of(d); p && p->body_as_Challenge())
-            cookie = p->body_as_Challenge()->cookie();
+        if (const net::Packet* p = packet_of(d); p && p->body_as_Challenge()) {
+            flatbuffers::FlatBufferBuilder r;
+            const auto bytes = connect_response(r, accepted, *p->body_as_Challenge());
+            response.assign(bytes.begin(), bytes.end());
+        }
     });
-    const auto response = connect_response(b, index, cookie);
     socket.send(asio::buffer(response.data(), response.size()));
     poll(io);
-    InProcessClient accepted;
     drain(socket, [&](std::span<const std::uint8_t> d) {
-        if (const net::Packet* p = packet_of(d); p && p->body_as_Accepted()) {
+        protocol::DatagramBuffer buffer{};
+        if (const net::Packet* p = packet_of(opened(d, accepted.seal.get(), buffer));
+            p && p->body_as_Accepted())
             accepted.id = p->body_as_Accepted()->client_id();
-            accepted.secret = p->body_as_Accepted()->session_secret();
-        }
     });
     if (accepted.id == 0)
         throw std::runtime_error(fmt::format("bench client {} not accepted", index));

@@ -271,8 +271,7 @@ int play_as_bot(const Options& o, carom::play::Player& player, carom::app::UdpLi
             "{} failed state checks, {} full states asked again, {} forged dropped, {}",
             static_cast<double>(clock.now_ms() - joined_ms) / 1000.0, st.states_taken,
             st.undecodable, st.loss_estimate() * 100.0, score(carom::game::Team::left),
-            score(carom::game::Team::right), st.hash_mismatches, st.resyncs,
-            st.forged_updates + st.wrong_secret,
+            score(carom::game::Team::right), st.hash_mismatches, st.resyncs, st.forged_total(),
             player.connection().replica() != nullptr && player.connection().replica()->holds()
                 ? "the match held"
                 : "no match held");

@@ -1,6 +1,8 @@
 #include "forged.hpp"
 
 #include <chrono>
+#include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -11,7 +13,7 @@
 #include "carom/maps/map_file.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_codec.hpp"
-#include "carom/protocol/proof.hpp"
+#include "carom/protocol/seal.hpp"
 #include "carom/protocol/update.hpp"
 
 namespace carom::client::bench {
@@ -21,7 +23,6 @@ using Bytes = std::vector<std::uint8_t>;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint32_t kClientId = 7;
-constexpr std::uint64_t kSecret = 0x5EC2'E7F0'0D15'EA5E;
 
 Bytes copy_of(std::span<const std::uint8_t> s) {
     return {s.begin(), s.end()};
@@ -29,7 +30,7 @@ Bytes copy_of(std::span<const std::uint8_t> s) {
 
 // The server's side: a 4 v 4 on the arena, stepped with random inputs (each
 // player changes its input one tick in `change_one_in`), whose updates and
-// full state a session of kSecret would get.
+// full state a session would get.
 class Room {
   public:
     Room(game::Map map, std::uint64_t change_one_in)
@@ -68,13 +69,13 @@ class Room {
         s.bots.assign(match_.slot_count(), false);
         Bytes out;
         flatbuffers::FlatBufferBuilder b;
-        protocol::encode_full_state(b, kClientId, kSecret, s,
+        protocol::encode_full_state(b, kClientId, s,
                                     [&](std::span<const std::uint8_t> d) { out = copy_of(d); });
         return out;
     }
-    // The update of (baseline, tick], sealed; a random MAC when `forged`,
-    // and then of `claimed` ticks on when given (the changes left out).
-    Bytes update(std::uint64_t baseline, bool forged, std::uint64_t claimed = 0) {
+    // The update of (baseline, tick], in the clear; of `claimed` ticks on
+    // when given (the changes left out).
+    Bytes update(std::uint64_t baseline, std::uint64_t claimed = 0) {
         protocol::Update u;
         u.tick = tick_ + claimed;
         u.baseline = claimed == 0 ? baseline : tick_;
@@ -83,11 +84,7 @@ class Room {
         for (const protocol::InputChange& c : changes_)
             if (c.tick > baseline && claimed == 0) u.inputs.push_back(c);
         flatbuffers::FlatBufferBuilder b;
-        Bytes bytes = copy_of(protocol::encode_update(b, u, {match_.slot_count(), true}));
-        const std::size_t at = protocol::update_mac_offset(bytes);
-        protocol::seal_update(bytes, at, kSecret, u.tick);
-        if (forged) bytes[at] ^= static_cast<std::uint8_t>(1 + rng_() % 255);
-        return bytes;
+        return copy_of(protocol::encode_update(b, u, {match_.slot_count(), true}));
     }
 
   private:
@@ -99,24 +96,52 @@ class Room {
     std::mt19937_64 rng_{5};
 };
 
-Bytes packet_of(net::Body type, flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<void> body,
-                std::uint64_t secret) {
-    return copy_of(protocol::finish_packet(b, kClientId, type, body, secret));
+Bytes packet_of(net::Body type, flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<void> body) {
+    return copy_of(protocol::finish_packet(b, kClientId, type, body));
 }
 
+// The server's end of the session: its key pair, and the seal agreed with
+// the client's ConnectResponse.
+struct ServerEnd {
+    protocol::KeyPair keys = protocol::make_key_pair();
+    std::optional<protocol::SessionSeal> seal;
+    std::vector<Bytes> sent;  // by the client
+    Bytes sealed(const Bytes& clear) {
+        protocol::DatagramBuffer out{};
+        return copy_of(seal->seal(clear, out));
+    }
+    // Sealed, then one byte of the ciphertext changed: what a forger sends.
+    Bytes forged(const Bytes& clear) {
+        Bytes bytes = sealed(clear);
+        bytes[protocol::kSealHeaderBytes + 2] ^= 0x5A;
+        return bytes;
+    }
+};
+
 // A Connection that joined slot 0 and holds the room's state.
-Connection joined(const Room& room) {
-    Connection c({}, [](std::span<const std::uint8_t>) {});
+Connection joined(const Room& room, ServerEnd& server) {
+    Connection c({},
+                 [&server](std::span<const std::uint8_t> d) { server.sent.push_back(copy_of(d)); });
     c.connect(0);
+    const std::uint64_t nonce =
+        (*protocol::verify_packet(server.sent.back()))->body_as_ConnectRequest()->nonce();
     flatbuffers::FlatBufferBuilder b;
-    c.on_datagram(packet_of(net::Body::Challenge, b, net::CreateChallenge(b, 1).Union(), 0), 0);
+    const auto key = b.CreateVector(server.keys.public_key.data(), server.keys.public_key.size());
+    c.on_datagram(
+        packet_of(net::Body::Challenge, b, net::CreateChallenge(b, 1, nonce, key).Union()), 0);
+    const net::ConnectResponse& r =
+        *(*protocol::verify_packet(server.sent.back()))->body_as_ConnectResponse();
+    const auto keys = protocol::server_session_keys(
+        server.keys, {r.client_key()->data(), r.client_key()->size()});
+    if (!keys) throw std::runtime_error("the bench's client key is refused");
+    server.seal.emplace(*keys);
     b.Clear();
     const auto accepted =
         net::CreateAcceptedDirect(b, kClientId, 0, 0, 0, 60, 60, room.map().name.c_str(),
-                                  protocol::map_hash(room.map()), 11, 8, kSecret, 8, 4);
-    c.on_datagram(packet_of(net::Body::Accepted, b, accepted.Union(), kSecret), 0);
+                                  protocol::map_hash(room.map()), 11, 8, 8, 4);
+    c.on_datagram(server.sealed(packet_of(net::Body::Accepted, b, accepted.Union())), 0);
     c.set_map(game::CheckedMap(room.map()));
-    c.on_datagram(room.full_state(), 0);
+    c.on_datagram(server.sealed(room.full_state()), 0);
     if (c.replica() == nullptr || !c.replica()->holds())
         throw std::runtime_error("the bench's connection holds no state");
     return c;
@@ -136,7 +161,8 @@ void print_forged_costs() {
     const game::Map arena =
         maps::load_map_file(std::filesystem::path(CAROM_MAPS_DIR) / "arena.json").value();
     Room room(arena, 6);  // the game's bot: a new input about every 100 ms
-    Connection c = joined(room);
+    ServerEnd server;
+    Connection c = joined(room, server);
     constexpr int kN = 20'000;
     std::uint64_t now = 0;
 
@@ -145,7 +171,7 @@ void print_forged_costs() {
     for (int i = 0; i < 2000; ++i) {
         const std::uint64_t held = room.tick();
         room.step(1);
-        genuine.push_back(room.update(held, false));
+        genuine.push_back(server.sealed(room.update(held)));
     }
     const double genuine_ns = ns_each(static_cast<int>(genuine.size()), [&](int i) {
         now += 16;
@@ -153,16 +179,15 @@ void print_forged_costs() {
     });
     const std::uint64_t held = room.tick();
     // Forged at the next tick (what the attacker reads from its own session),
-    // and far ahead (1000 ticks): dropped on the MAC, before any step.
+    // and far ahead (1000 ticks): dropped on the tag, before any step.
     room.step(1);
-    const Bytes next = room.update(held, true);
+    const Bytes next = server.forged(room.update(held));
     const double next_ns = ns_each(kN, [&](int) { c.on_datagram(next, now); });
-    const Bytes far = room.update(held, true, 1000);
+    const Bytes far = server.forged(room.update(held, 1000));
     const double far_ns = ns_each(kN, [&](int) { c.on_datagram(far, now); });
     flatbuffers::FlatBufferBuilder b;
-    const Bytes disconnect =
-        packet_of(net::Body::Disconnect, b,
-                  net::CreateDisconnect(b, net::DisconnectReason::kicked).Union(), kSecret ^ 1);
+    const Bytes disconnect = server.forged(packet_of(
+        net::Body::Disconnect, b, net::CreateDisconnect(b, net::DisconnectReason::kicked).Union()));
     const double disconnect_ns = ns_each(kN, [&](int) { c.on_datagram(disconnect, now); });
     const ConnectionStats& st = c.stats();
 
@@ -181,7 +206,7 @@ void print_forged_costs() {
             throw std::runtime_error("the bench's replica holds no state");
         const std::uint64_t base = r.tick();
         r.step(1000);
-        const Bytes bytes = r.update(base, false);
+        const Bytes bytes = r.update(base);
         auto update = protocol::decode_update(**protocol::verify_server_update(bytes), r.tick(),
                                               {probe.slot_count(), true});
         if (!update) throw std::runtime_error(update.error().message);
@@ -199,8 +224,37 @@ void print_forged_costs() {
     row("forged update, 1000 ticks ahead (dropped)", far_ns);
     row("forged Disconnect (dropped)", disconnect_ns);
     row("before protocol 7: 1000 ticks stepped, undone", stepped_1000_ns);
-    fmt::print("  counted: {} forged updates, {} wrong secret, {} resyncs, {} steps in vain\n",
-               st.forged_updates, st.wrong_secret, st.resyncs, st.steps_discarded);
+    fmt::print("  counted: {} forged (bad tag), {} resyncs, {} steps in vain\n",
+               st.refused_sealed[static_cast<std::size_t>(protocol::SealRefusal::bad_tag)],
+               st.resyncs, st.steps_discarded);
+
+    // The seal itself (ChaCha20-Poly1305, libsodium): a 32-byte datagram (a
+    // quiet tick's update or input) and the largest (1200 bytes on the wire).
+    fmt::print("\nsealing (ChaCha20-Poly1305 IETF, sequence as nonce), {} of each\n", kN);
+    fmt::print("  {:<44} {:>10} {:>10}\n", "datagram", "seal ns", "open ns");
+    for (const std::size_t plain : {std::size_t{32}, protocol::kMaxSessionDatagramBytes}) {
+        Bytes datagram(plain, 0x5A);
+        std::memcpy(datagram.data() + 4, protocol::kPacketIdentifier, 4);
+        datagram[0] = 8;
+        protocol::SessionKeys keys;
+        keys.send = protocol::make_key_pair().public_key;
+        keys.receive = keys.send;
+        protocol::SessionSeal sender(keys), receiver(keys);
+        std::vector<Bytes> sealed(kN);
+        protocol::DatagramBuffer out{};
+        const double seal_ns = ns_each(kN, [&](int i) {
+            sealed[static_cast<std::size_t>(i)] = copy_of(sender.seal(datagram, out));
+        });
+        protocol::SealRefusal refused{};
+        std::size_t opened = 0;
+        const double open_ns = ns_each(kN, [&](int i) {
+            opened += receiver.open(sealed[static_cast<std::size_t>(i)], out, refused).size();
+        });
+        if (opened != plain * static_cast<std::size_t>(kN))
+            throw std::runtime_error("the bench's sealed datagrams did not open");
+        fmt::print("  {:<44} {:>10.0f} {:>10.0f}\n",
+                   fmt::format("{} B ({} B sealed)", plain, sealed[0].size()), seal_ns, open_ns);
+    }
 }
 
 }  // namespace carom::client::bench

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "carom/protocol/client_report.hpp"
-#include "carom/protocol/proof.hpp"
+#include "carom/protocol/seal.hpp"
 #include "entries.hpp"
 #include "link.hpp"
 
@@ -27,24 +27,6 @@ void swap_placeholder(std::vector<std::uint8_t>& bytes, T from, T to) {
         std::copy(std::begin(t), std::end(t), it);
         it += sizeof(T);
     }
-}
-
-// A ClientUpdate proven with the session's secret (its 16-bit fields read
-// back as the server will), so that mutated ones still reach past the proof.
-void prove(std::vector<std::uint8_t>& bytes, const carom::server::Server& server,
-           const carom::server::Session& session) {
-    if (protocol::classify(bytes) != protocol::DatagramKind::client_update) return;
-    const auto update = protocol::verify_client_update(bytes);
-    if (!update) return;
-    const auto report = protocol::decode_client_report(**update, server.current_tick(),
-                                                       session.inputs.last_applied_sequence());
-    if (!report) return;
-    const std::uint32_t proof =
-        protocol::client_proof(session.secret, report->sequence, report->ack.value_or(0));
-    const auto at = static_cast<std::size_t>(
-        reinterpret_cast<const std::uint8_t*>((*update)->head()) - bytes.data());
-    for (std::size_t i = 0; i < 4; ++i)  // the head's first field, little-endian
-        bytes[at + i] = static_cast<std::uint8_t>(proof >> (8 * i));
 }
 
 }  // namespace
@@ -70,12 +52,16 @@ int server_datagrams(std::span<const std::uint8_t> input) {
     link.inbox.clear();
 
     const Endpoint stranger = endpoint(3, 6000);
+    // The player's end of the session: what it seals, the server opens.
+    protocol::SessionSeal seal = *player.seal();
     for_each_record(input, [&](const Record& r) {
         std::vector<std::uint8_t> bytes(r.bytes.begin(), r.bytes.end());  // aligned, as received
         swap_placeholder(bytes, kFuzzClientId, player.client_id());
-        swap_placeholder(bytes, kFuzzSecret, player.secret());
-        if ((r.flags & kRecordKeepProof) == 0)
-            if (const Session* s = server.session(player.client_id())) prove(bytes, server, *s);
+        if ((r.flags & kRecordAsItIs) == 0) {
+            protocol::DatagramBuffer out{};
+            const auto sealed = seal.seal(bytes, out);
+            if (!sealed.empty()) bytes.assign(sealed.begin(), sealed.end());
+        }
         server.receive((r.flags & kRecordStranger) != 0 ? stranger : player.at(), bytes);
         if ((r.flags & kRecordTick) != 0) {
             server.tick();

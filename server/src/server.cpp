@@ -129,6 +129,12 @@ void Server::send(const Endpoint& to, std::span<const std::uint8_t> bytes) {
     transport_.send(to, bytes);
 }
 
+void Server::send_sealed(Session& s, std::span<const std::uint8_t> bytes) {
+    if (!s.seal) return;
+    const std::span<const std::uint8_t> sealed = s.seal->seal(bytes, sealed_);
+    if (!sealed.empty()) send(s.endpoint, sealed);
+}
+
 void Server::tick() {
     if (shut_down_) return;
     ++tick_;
@@ -189,7 +195,7 @@ void Server::settle_replays() {
 std::vector<MatchSummary> Server::shutdown() {
     std::vector<MatchSummary> out;
     if (shut_down_) return out;
-    for (const auto& [id, s] : sessions_)
+    for (auto& [id, s] : sessions_)
         if (s.connected) send_disconnect(s, net::DisconnectReason::server_shutdown, "");
     for (auto& room : rooms_)
         if (auto summary = room->finish()) out.push_back(*summary);

@@ -78,37 +78,52 @@ class Server {
     // Before a session is placed in room `r`: it is awake, and visited by the tick.
     void wake_room(std::uint32_t r);
     void send(const Endpoint& to, std::span<const std::uint8_t> bytes);
+    // A datagram of `session`'s, sealed with its keys.
+    void send_sealed(Session& session, std::span<const std::uint8_t> bytes);
 
     // Datagrams in (server_receive.cpp).
-    void on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram);
+    // A sealed datagram: opened with its session's keys, then handed on.
+    void on_sealed(const Endpoint& from, std::span<const std::uint8_t> datagram);
+    void on_session_packet(Session& session, std::span<const std::uint8_t> datagram);
+    void on_client_update(Session& session, std::span<const std::uint8_t> datagram);
     void on_report(Session& session, const protocol::ClientReport& report);
     void drop_packet(const Endpoint& from, Drop why);
 
     // The handshake (server_handshake.cpp).
     void on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size);
     void on_connect_response(const Endpoint& from, const net::Packet& packet, std::size_t size);
-    void deny_version(const Endpoint& from);
+    void deny_version(const Endpoint& from, std::uint64_t nonce);
     // False (and counted) when `from`'s IP has had its handshake replies this second.
     bool handshake_budget(const Endpoint& from);
     std::uint64_t cookie_bucket() const;
-    // True when a session of `token` (not 0) was reclaimed for `from` and accepted again.
-    bool reclaim_session(const Endpoint& from, std::uint64_t token);
-    // A new session for `from`, or Denied with the reason.
+    // True when a session of `token` (not 0) was reclaimed for `from` with
+    // these keys and accepted again.
+    bool reclaim_session(const Endpoint& from, std::uint64_t token, protocol::SessionSeal& seal,
+                         const protocol::Key& client_key);
+    // A new session for `from` with these keys, or Denied with the reason.
     void open_session(const Endpoint& from, const net::ConnectResponse& response,
-                      const std::string& name);
+                      const std::string& name, std::uint64_t token, protocol::SessionSeal& seal,
+                      const protocol::Key& client_key);
+    // Whether a ConnectResponse's key opened a session in the cookies'
+    // lifetime (a replayed handshake), or too many are remembered to take
+    // another (counted as rate_limited); note_client_key() remembers one.
+    enum class KeyUse : std::uint8_t { fresh, replayed, full };
+    KeyUse check_client_key(const protocol::Key& key);
+    void note_client_key(const protocol::Key& key);
     // Chooses the room and slot `session` asks for; false after sending Denied.
     bool place_session(const Endpoint& from, const net::ConnectResponse& response,
                        Session& session);
-    void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail);
-    void send_accepted(const Session& session);
+    // `nonce`: the request's, which the client checks.
+    void send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail,
+                     std::uint64_t nonce);
+    void send_accepted(Session& session);
 
     // Sessions (server_sessions.cpp).
     std::uint32_t new_client_id() const;
     Session* find_by_endpoint(const Endpoint& from);
     void expire_sessions();
     void remove_session(std::uint32_t client_id);
-    void send_disconnect(const Session& session, net::DisconnectReason reason,
-                         const std::string& detail);
+    void send_disconnect(Session& session, net::DisconnectReason reason, const std::string& detail);
 
     // The map transfer (server_map_transfer.cpp) and the status query (server_status.cpp).
     void on_map_request(Session& session, const net::MapRequest& request);
@@ -146,7 +161,15 @@ class Server {
     // (~Server waits for the jobs that use the rest).
     DiskWork& disk_;
     CookieJar cookies_;
-    RefusalLog refusals_;  // refused handshakes, logged per address at a bounded rate
+    // The handshake's key pair (crypto_kx), new at every start: its public
+    // key goes out in every Challenge.
+    protocol::KeyPair server_keys_ = protocol::make_key_pair();
+    // The ConnectResponses' keys taken recently (the first 8 bytes of each,
+    // random), with the tick: a replayed handshake is refused.
+    std::unordered_map<std::uint64_t, std::uint64_t> used_client_keys_;
+    protocol::DatagramBuffer sealed_{};  // sealed out
+    protocol::DatagramBuffer opened_{};  // opened in
+    RefusalLog refusals_;                // refused handshakes, logged per address at a bounded rate
     std::vector<std::unique_ptr<Room>> rooms_;
     std::map<std::uint32_t, Session> sessions_;  // by client id: deterministic order
     // Connected sessions by address (nodes of sessions_, which never move).

@@ -1,11 +1,11 @@
 // The Server's handshake: ConnectRequest is answered with a Challenge (a
-// cookie, no state kept), ConnectResponse with Accepted (a session, new or
-// reclaimed) or Denied with the reason. Replies are rate-limited per source IP.
+// cookie and the server's public key, no state kept), ConnectResponse with
+// Accepted (a session, new or reclaimed, sealed with the keys agreed from the
+// client's key) or Denied with the reason. Every reply echoes the request's
+// nonce. Replies are rate-limited per source IP.
 #include "server.hpp"
 
 #include <spdlog/spdlog.h>
-
-#include <sodium.h>
 
 #include <algorithm>
 
@@ -20,13 +20,9 @@ constexpr std::uint64_t kCookieBucketSeconds = 5;
 // Source addresses tracked per second for the handshake rate limit; past
 // this many, new addresses get no reply until the next second.
 constexpr std::size_t kMaxHandshakeAddresses = 4096;
-
-std::uint64_t random_secret() {
-    std::uint64_t s = 0;
-    while (s == 0)
-        randombytes_buf(&s, sizeof s);
-    return s;
-}
+// ConnectResponse keys remembered (for the cookies' lifetime) at most:
+// past this many, handshakes wait for the oldest to age out.
+constexpr std::size_t kMaxUsedClientKeys = std::size_t{1} << 16;
 
 Endpoint ip_of(const Endpoint& e) {
     Endpoint ip = e;
@@ -61,9 +57,36 @@ std::uint64_t Server::cookie_bucket() const {
     return tick_ / (kCookieBucketSeconds * game::kTickRate);
 }
 
-void Server::deny_version(const Endpoint& from) {
+void Server::deny_version(const Endpoint& from, std::uint64_t nonce) {
     send_denied(from, net::DenyReason::version_mismatch,
-                fmt::format("server speaks protocol {}", protocol::kProtocolVersion));
+                fmt::format("server speaks protocol {}", protocol::kProtocolVersion), nonce);
+}
+
+namespace {
+
+// A cookie is good for two buckets: a response replayed later is refused by it.
+constexpr std::uint64_t kKeyKeptTicks = 2 * kCookieBucketSeconds * game::kTickRate;
+
+std::uint64_t id_of(const protocol::Key& key) {
+    std::uint64_t id = 0;
+    for (std::size_t i = 0; i < 8; ++i)
+        id |= std::uint64_t{key[i]} << (8 * i);
+    return id;
+}
+
+}  // namespace
+
+Server::KeyUse Server::check_client_key(const protocol::Key& key) {
+    if (const auto it = used_client_keys_.find(id_of(key)); it != used_client_keys_.end())
+        if (tick_ - it->second <= kKeyKeptTicks) return KeyUse::replayed;
+    if (used_client_keys_.size() >= kMaxUsedClientKeys)
+        std::erase_if(used_client_keys_,
+                      [&](const auto& e) { return tick_ - e.second > kKeyKeptTicks; });
+    return used_client_keys_.size() >= kMaxUsedClientKeys ? KeyUse::full : KeyUse::fresh;
+}
+
+void Server::note_client_key(const protocol::Key& key) {
+    used_client_keys_[id_of(key)] = tick_;
 }
 
 void Server::on_connect_request(const Endpoint& from, const net::Packet& packet, std::size_t size) {
@@ -76,10 +99,14 @@ void Server::on_connect_request(const Endpoint& from, const net::Packet& packet,
         ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
         return;
     }
-    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from);
-    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+    const std::uint64_t nonce = packet.body_as_ConnectRequest()->nonce();
+    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from, nonce);
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "", nonce);
     builder_.Clear();
-    const auto challenge = net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()));
+    const auto key =
+        builder_.CreateVector(server_keys_.public_key.data(), server_keys_.public_key.size());
+    const auto challenge =
+        net::CreateChallenge(builder_, cookies_.issue(from, cookie_bucket()), nonce, key);
     send(from, protocol::finish_packet(builder_, 0, net::Body::Challenge, challenge.Union()));
 }
 
@@ -97,25 +124,69 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
         return;
     }
     // Before the cookie: a response of another version is told so, like a request.
-    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from);
+    const std::uint64_t nonce = r.nonce();
+    if (packet.protocol() != protocol::kProtocolVersion) return deny_version(from, nonce);
     if (!cookies_.check(from, cookie_bucket(), r.cookie()))
-        return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged");
-    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "");
+        return send_denied(from, net::DenyReason::bad_cookie, "cookie expired or forged", nonce);
+    if (shut_down_) return send_denied(from, net::DenyReason::shutting_down, "", nonce);
 
+    protocol::Key client_key{};
+    if (r.client_key() == nullptr || r.client_key()->size() != client_key.size() ||
+        r.sealed() == nullptr) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::bad_hello)];
+        return;
+    }
+    std::copy(r.client_key()->begin(), r.client_key()->end(), client_key.begin());
     // A repeated response (our Accepted was lost): answer the same.
-    if (Session* existing = find_by_endpoint(from)) {
+    Session* existing = find_by_endpoint(from);
+    // (Within the cookie's life, anyone who saw it can send it again: it
+    // keeps nothing alive, and the Accepted opens only with the client's key.)
+    if (existing != nullptr && existing->client_key == client_key) return send_accepted(*existing);
+    switch (check_client_key(client_key)) {
+        case KeyUse::fresh:
+            break;
+        case KeyUse::replayed:
+            ++stats_.dropped[static_cast<std::size_t>(Drop::replayed_handshake)];
+            return;
+        case KeyUse::full:
+            ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
+            return;
+    }
+    // The session's keys, and the hello only the client could seal with them.
+    const auto keys = protocol::server_session_keys(server_keys_, client_key);
+    std::optional<protocol::SessionSeal> seal;
+    std::optional<std::vector<std::uint8_t>> hello;
+    if (keys) {
+        seal.emplace(*keys);
+        hello = seal->open_hello({r.sealed()->data(), r.sealed()->size()});
+    }
+    if (!hello || hello->size() != protocol::kHelloBytes) {
+        ++stats_.dropped[static_cast<std::size_t>(Drop::bad_hello)];
+        return;
+    }
+    std::uint64_t token = 0;
+    for (std::size_t i = 0; i < 8; ++i)
+        token |= std::uint64_t{(*hello)[i]} << (8 * i);
+    if (existing != nullptr) {
+        // The client at this address began again (new keys): its session goes on with them.
+        existing->seal = std::move(seal);
+        existing->client_key = client_key;
         existing->last_heard_tick = tick_;
+        existing->acked = 0;
+        existing->full_sent_tick = 0;
+        note_client_key(client_key);
         return send_accepted(*existing);
     }
     const std::string name = protocol::clean_name(str(r.name()));
     if (std::find(config_.banned_names.begin(), config_.banned_names.end(), name) !=
         config_.banned_names.end())
-        return send_denied(from, net::DenyReason::banned_name, name);
-    if (reclaim_session(from, r.token())) return;
-    open_session(from, r, name);
+        return send_denied(from, net::DenyReason::banned_name, name, nonce);
+    if (reclaim_session(from, token, *seal, client_key)) return;
+    open_session(from, r, name, token, *seal, client_key);
 }
 
-bool Server::reclaim_session(const Endpoint& from, std::uint64_t token) {
+bool Server::reclaim_session(const Endpoint& from, std::uint64_t token, protocol::SessionSeal& seal,
+                             const protocol::Key& client_key) {
     // The same token within the grace window reclaims its session and slot.
     for (auto& [id, s] : sessions_) {
         if (s.token != token || token == 0) continue;
@@ -127,7 +198,10 @@ bool Server::reclaim_session(const Endpoint& from, std::uint64_t token) {
         }
         s.endpoint = from;
         by_endpoint_[from] = &s;
-        s.secret = random_secret();  // the old holder's secret no longer works
+        // The old holder's keys no longer open anything.
+        s.seal = std::move(seal);
+        s.client_key = client_key;
+        note_client_key(client_key);
         s.connected = true;
         s.last_heard_tick = tick_;
         s.acked = 0;
@@ -142,35 +216,39 @@ bool Server::reclaim_session(const Endpoint& from, std::uint64_t token) {
 }
 
 void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
-                          const std::string& name) {
+                          const std::string& name, std::uint64_t token, protocol::SessionSeal& seal,
+                          const protocol::Key& client_key) {
+    const std::uint64_t nonce = r.nonce();
     if (sessions_.size() >= config_.max_clients)
         return send_denied(from, net::DenyReason::server_full,
-                           fmt::format("{} clients", config_.max_clients));
+                           fmt::format("{} clients", config_.max_clients), nonce);
     const Endpoint ip = ip_of(from);
     const auto from_ip = std::count_if(sessions_.begin(), sessions_.end(), [&](const auto& e) {
         return ip_of(e.second.endpoint) == ip;
     });
     if (static_cast<std::uint64_t>(from_ip) >= config_.max_sessions_per_ip)
         return send_denied(from, net::DenyReason::too_many_from_address,
-                           fmt::format("{} per address", config_.max_sessions_per_ip));
+                           fmt::format("{} per address", config_.max_sessions_per_ip), nonce);
     if (r.room() >= static_cast<std::int32_t>(rooms_.size()))
         return send_denied(from, net::DenyReason::no_such_room,
-                           fmt::format("rooms are 0..{}", rooms_.size() - 1));
+                           fmt::format("rooms are 0..{}", rooms_.size() - 1), nonce);
 
     Session s;
-    s.token = r.token();
+    s.token = token;
+    s.seal = std::move(seal);
+    s.client_key = client_key;
     s.endpoint = from;
     s.name = name;
     s.last_heard_tick = tick_;
     if (!place_session(from, r, s)) return;
     s.client_id = new_client_id();
-    s.secret = random_secret();
     s.spread = next_spread_++;
     s.applied.resize(config_.update_history + 1);
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
     spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
                  game::printable_name(s.name), from.to_string(), s.room,
                  s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
+    note_client_key(client_key);
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
     by_endpoint_[from] = &it->second;
     send_accepted(it->second);
@@ -183,7 +261,7 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
             return e.second.room == s.room && !e.second.slot;
         });
         if (static_cast<std::uint32_t>(watching) >= config_.max_spectators_per_room) {
-            send_denied(from, net::DenyReason::room_full, "no spectator places");
+            send_denied(from, net::DenyReason::room_full, "no spectator places", r.nonce());
             return false;
         }
         wake_room(s.room);
@@ -195,7 +273,8 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
         wake_room(s.room);
         slot = rooms_[s.room]->slot_for_client();
         if (!slot) {
-            send_denied(from, net::DenyReason::room_full, fmt::format("room {}", s.room));
+            send_denied(from, net::DenyReason::room_full, fmt::format("room {}", s.room),
+                        r.nonce());
             return false;
         }
     } else {
@@ -209,7 +288,7 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
             }
         }
         if (!slot) {
-            send_denied(from, net::DenyReason::room_full, "every room");
+            send_denied(from, net::DenyReason::room_full, "every room", r.nonce());
             return false;
         }
     }
@@ -217,7 +296,8 @@ bool Server::place_session(const Endpoint& from, const net::ConnectResponse& r, 
     return true;
 }
 
-void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail) {
+void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::string& detail,
+                         std::uint64_t nonce) {
     // The operator's answer to "why can't they join": at info, one line per address per window.
     if (spdlog::should_log(spdlog::level::info)) {
         if (const auto suppressed = refusals_.admit(to.address, tick_)) {
@@ -230,11 +310,11 @@ void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::
         }
     }
     builder_.Clear();
-    const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail));
+    const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail), nonce);
     send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));
 }
 
-void Server::send_accepted(const Session& s) {
+void Server::send_accepted(Session& s) {
     const Room& room = *rooms_[s.room];
     builder_.Clear();
     const auto map_name = builder_.CreateString(room.map().name);
@@ -249,12 +329,11 @@ void Server::send_accepted(const Session& s) {
     a.add_map_hash(room.map_hash());
     a.add_seed(room.seed());
     a.add_input_redundancy(config_.input_redundancy);
-    a.add_session_secret(s.secret);
     a.add_slots(static_cast<std::uint16_t>(room.slot_count()));
     a.add_team_size(static_cast<std::uint8_t>(room.map().team_size));
     a.add_map_bytes(static_cast<std::uint32_t>(room.map_bytes().size()));
-    send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted,
-                                             a.Finish().Union(), s.secret));
+    send_sealed(
+        s, protocol::finish_packet(builder_, s.client_id, net::Body::Accepted, a.Finish().Union()));
 }
 
 }  // namespace carom::server

@@ -79,8 +79,8 @@ void Server::send_map_chunks() {
             builder_.Clear();
             const auto bytes = builder_.CreateVector(data.data(), data.size());
             const auto body = net::CreateMapChunk(builder_, hash, index, bytes);
-            send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::MapChunk,
-                                                     body.Union(), s.secret));
+            send_sealed(s, protocol::finish_packet(builder_, s.client_id, net::Body::MapChunk,
+                                                   body.Union()));
             ++stats_.map_chunks_out;
             stats_.map_bytes_out += data.size();
         }

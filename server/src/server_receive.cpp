@@ -1,12 +1,13 @@
 // Datagrams into the Server: refused as cheaply as possible when they are
-// not valid, then handed on by type; a client's inputs and acknowledgement.
+// not valid, then handed on by type; a session's come sealed and are opened
+// with its keys first; a client's inputs and acknowledgement.
 #include "server.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include "carom/game/printable_name.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
+#include "carom/protocol/seal.hpp"
 
 namespace carom::server {
 
@@ -23,7 +24,11 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
     // The cheap refusals first (size, identifier, version), before the
     // verifier or any hash: a flood of junk costs a few compares a datagram.
     const protocol::DatagramKind kind = protocol::classify(datagram);
-    if (kind == protocol::DatagramKind::client_update) return on_client_update(from, datagram);
+    const bool sized =
+        kind != protocol::DatagramKind::too_short && kind != protocol::DatagramKind::too_long;
+    if (sized && protocol::is_sealed(datagram)) return on_sealed(from, datagram);
+    // The session's datagrams come sealed: one in the clear is forged.
+    if (kind == protocol::DatagramKind::client_update) return drop_packet(from, Drop::unsealed);
     if (kind == protocol::DatagramKind::server_update)
         return drop_packet(from, Drop::unexpected_type);
     if (kind != protocol::DatagramKind::packet) return refuse(protocol::refusal_of(kind));
@@ -51,16 +56,58 @@ void Server::receive(const Endpoint& from, std::span<const std::uint8_t> datagra
         case net::Body::KeepAlive:
         case net::Body::Disconnect:
         case net::Body::MapRequest:
-            break;
+            return drop_packet(from, Drop::unsealed);
         default:
             return drop_packet(from, Drop::unexpected_type);
     }
+}
 
+void Server::on_sealed(const Endpoint& from, std::span<const std::uint8_t> datagram) {
+    // Before any cryptography: a flood from addresses without a session costs a lookup.
     Session* session = find_by_endpoint(from);
-    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
-    if (packet.client_id() != session->client_id) return drop_packet(from, Drop::wrong_client_id);
-    // The address can be forged; the secret from Accepted cannot be guessed.
-    if (packet.session_secret() != session->secret) return drop_packet(from, Drop::wrong_secret);
+    if (session == nullptr || !session->seal) return drop_packet(from, Drop::unknown_sender);
+    protocol::SealRefusal refused{};
+    const std::span<const std::uint8_t> inner = session->seal->open(datagram, opened_, refused);
+    if (inner.empty()) {
+        switch (refused) {
+            case protocol::SealRefusal::bad_tag:
+                return drop_packet(from, Drop::bad_tag);
+            case protocol::SealRefusal::old_sequence:
+                return drop_packet(from, Drop::old_sequence);
+            case protocol::SealRefusal::replayed:
+                return drop_packet(from, Drop::replayed_sequence);
+            case protocol::SealRefusal::far_ahead:
+                return drop_packet(from, Drop::far_ahead_sequence);
+            default:
+                ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+                return;
+        }
+    }
+    // Sealed by the session's client: what is inside is still checked as any datagram is.
+    switch (protocol::classify(inner)) {
+        case protocol::DatagramKind::client_update:
+            return on_client_update(*session, inner);
+        case protocol::DatagramKind::packet:
+            return on_session_packet(*session, inner);
+        default:
+            return drop_packet(from, Drop::unexpected_type);
+    }
+}
+
+void Server::on_session_packet(Session& s, std::span<const std::uint8_t> datagram) {
+    const auto verified = protocol::verify_packet(datagram);
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    const net::Packet& packet = **verified;
+    const net::Body type = packet.body_type();
+    if (type != net::Body::KeepAlive && type != net::Body::Disconnect &&
+        type != net::Body::MapRequest)
+        return drop_packet(s.endpoint, Drop::unexpected_type);
+    Session* session = &s;
+    if (packet.client_id() != session->client_id)
+        return drop_packet(s.endpoint, Drop::wrong_client_id);
     session->last_heard_tick = tick_;
     if (const auto* request = packet.body_as_MapRequest())
         return on_map_request(*session, *request);
@@ -77,10 +124,9 @@ void Server::drop_packet(const Endpoint& from, Drop why) {
         spdlog::debug("dropped a packet from {}: {}", from.to_string(), to_string(why));
 }
 
-void Server::on_client_update(const Endpoint& from, std::span<const std::uint8_t> datagram) {
-    // Before the verifier: a flood from addresses without a session costs a lookup.
-    Session* session = find_by_endpoint(from);
-    if (session == nullptr) return drop_packet(from, Drop::unknown_sender);
+void Server::on_client_update(Session& s, std::span<const std::uint8_t> datagram) {
+    Session* session = &s;
+    const Endpoint& from = s.endpoint;
     const auto verified = protocol::verify_client_update(datagram);
     if (!verified) {
         ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
@@ -95,10 +141,6 @@ void Server::on_client_update(const Endpoint& from, std::span<const std::uint8_t
                           report.error().message);
         return;
     }
-    // The address can be forged; a proof keyed by the session's secret cannot.
-    if (report->proof !=
-        protocol::client_proof(session->secret, report->sequence, report->ack.value_or(0)))
-        return drop_packet(from, Drop::wrong_secret);
     session->last_heard_tick = tick_;
     on_report(*session, *report);
 }

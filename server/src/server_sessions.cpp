@@ -28,12 +28,11 @@ std::uint32_t Server::new_client_id() const {
     }
 }
 
-void Server::send_disconnect(const Session& s, net::DisconnectReason reason,
-                             const std::string& detail) {
+void Server::send_disconnect(Session& s, net::DisconnectReason reason, const std::string& detail) {
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, reason, builder_.CreateString(detail));
-    send(s.endpoint, protocol::finish_packet(builder_, s.client_id, net::Body::Disconnect,
-                                             body.Union(), s.secret));
+    send_sealed(
+        s, protocol::finish_packet(builder_, s.client_id, net::Body::Disconnect, body.Union()));
 }
 
 void Server::remove_session(std::uint32_t client_id) {

@@ -3,7 +3,6 @@
 #include "server.hpp"
 
 #include "carom/protocol/full_state.hpp"
-#include "carom/protocol/proof.hpp"
 
 namespace carom::server {
 namespace {
@@ -25,15 +24,15 @@ void Server::send_full_state(Session& s, const Room& room) {
     state.last_input_sequence = s.inputs.last_applied_sequence();
     state.server_tick_ms = last_tick_ms_;
     // A first FullState to a client that holds nothing gets its copy (the
-    // same datagrams); a resend does not.
+    // same contents, sealed anew); a resend does not.
     const bool copy = s.acked == 0 && s.full_sent_tick == 0;
     s.full_copy.clear();
-    protocol::encode_full_state(builder_, s.client_id, s.secret, state,
-                                [&](std::span<const std::uint8_t> bytes) {
-                                    stats_.full_state_bytes += bytes.size();
-                                    send(s.endpoint, bytes);
-                                    if (copy) s.full_copy.emplace_back(bytes.begin(), bytes.end());
-                                });
+    protocol::encode_full_state(
+        builder_, s.client_id, state, [&](std::span<const std::uint8_t> bytes) {
+            stats_.full_state_bytes += bytes.size() + protocol::kSealOverheadBytes;
+            send_sealed(s, bytes);
+            if (copy) s.full_copy.emplace_back(bytes.begin(), bytes.end());
+        });
     s.full_sent_tick = tick_;
     ++stats_.full_states;
 }
@@ -46,13 +45,14 @@ void Server::send_updates() {
         if (!s.connected || (tick_ + s.spread) % interval != 0) continue;
         const Room& room = *rooms_[s.room];
         const TickHistory& history = room.history();
-        // The copy of a join's FullState, the same datagrams: whichever lands,
-        // the updates built on it meanwhile are decodable.
+        // The copy of a join's FullState, the same contents (sealed anew, as
+        // every datagram is): whichever lands, the updates built on it
+        // meanwhile are decodable.
         if (!s.full_copy.empty() && tick_ - s.full_sent_tick >= kFullStateCopyTicks) {
             if (s.full_budget.take(tick_)) {
                 for (const std::vector<std::uint8_t>& d : s.full_copy) {
-                    stats_.full_state_bytes += d.size();
-                    send(s.endpoint, d);
+                    stats_.full_state_bytes += d.size() + protocol::kSealOverheadBytes;
+                    send_sealed(s, d);
                 }
                 ++stats_.full_states;
             } else {
@@ -81,7 +81,6 @@ void Server::send_updates() {
         protocol::Update& u = update_;
         u.tick = tick_;
         u.baseline = baseline;
-        u.mac = 0;  // sealed below, once the datagram is whole
         u.state = protocol::state_check(room.state_hash());
         u.sequence_advance = s.inputs.last_applied_sequence() - *from;
         history.fill(u);
@@ -90,14 +89,12 @@ void Server::send_updates() {
         const protocol::UpdateContext context{room.slot_count(), s.slot.has_value()};
         const auto bytes = protocol::encode_update(builder_, u, context);
         // An update too long for a datagram (a long gap in a busy room): the state instead.
-        if (bytes.empty() || bytes.size() > protocol::kMaxDatagramBytes) {
+        if (bytes.empty() || bytes.size() > protocol::kMaxSessionDatagramBytes) {
             send_full_state(s, room);
             continue;
         }
-        const std::span<std::uint8_t> datagram(builder_.GetBufferPointer(), bytes.size());
-        protocol::seal_update(datagram, protocol::update_mac_offset(datagram), s.secret, tick_);
         ++stats_.updates;
-        send(s.endpoint, bytes);
+        send_sealed(s, bytes);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "carom/game/match.hpp"
+#include "carom/protocol/seal.hpp"
 #include "endpoint.hpp"
 #include "full_state_budget.hpp"
 #include "input_queue.hpp"
@@ -24,10 +25,11 @@ struct MapSend {
 
 struct Session {
     std::uint32_t client_id = 0;
-    std::uint64_t token = 0;
-    // Random, from Accepted: every packet of the session must carry it. An
-    // off-path attacker who forges the address still does not know it.
-    std::uint64_t secret = 0;
+    std::uint64_t token = 0;  // the hello's reclaim token (0: none)
+    // The keys agreed in the handshake: every datagram of the session both
+    // ways is sealed with them; one that does not open is dropped.
+    std::optional<protocol::SessionSeal> seal;
+    protocol::Key client_key{};  // the ConnectResponse's, that agreed them
     // Updates go on the ticks where (tick + spread) is a multiple of the
     // interval: sessions counted as accepted, so clients alternate evenly.
     std::uint32_t spread = 0;

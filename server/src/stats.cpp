@@ -15,12 +15,24 @@ const char* to_string(Drop drop) {
             return "wrong client id";
         case Drop::unexpected_type:
             return "unexpected type";
-        case Drop::wrong_secret:
-            return "wrong secret";
+        case Drop::unsealed:
+            return "unsealed";
         case Drop::rate_limited:
             return "rate limited";
         case Drop::wrong_map:
             return "wrong map";
+        case Drop::bad_tag:
+            return "bad tag";
+        case Drop::old_sequence:
+            return "old sequence";
+        case Drop::replayed_sequence:
+            return "replayed sequence";
+        case Drop::far_ahead_sequence:
+            return "far-ahead sequence";
+        case Drop::bad_hello:
+            return "bad hello";
+        case Drop::replayed_handshake:
+            return "replayed handshake";
         case Drop::count_:
             break;
     }

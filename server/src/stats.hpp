@@ -15,10 +15,16 @@ enum class Drop : std::uint8_t {
     unpadded_request = 0,  // a ConnectRequest too short to answer safely
     unknown_sender,        // input from an address without a session
     wrong_client_id,
-    unexpected_type,  // a server-to-client body sent to the server
-    wrong_secret,     // a session packet without the session's secret or proof (forged)
-    rate_limited,     // a handshake packet from an address over its reply budget
-    wrong_map,        // a MapRequest for another map than the session's room plays
+    unexpected_type,     // a server-to-client body sent to the server
+    unsealed,            // a datagram of the session in the clear (forged)
+    rate_limited,        // a handshake packet from an address over its reply budget
+    wrong_map,           // a MapRequest for another map than the session's room plays
+    bad_tag,             // a sealed datagram not sealed with the session's key (forged, changed)
+    old_sequence,        // a sealed datagram older than the replay window
+    replayed_sequence,   // a sealed datagram whose sequence was taken before
+    far_ahead_sequence,  // a sealed datagram further ahead than a peer can be
+    bad_hello,           // a ConnectResponse whose key or sealed hello is not sound
+    replayed_handshake,  // a ConnectResponse whose key was used before (replayed)
     count_
 };
 const char* to_string(Drop drop);

@@ -100,7 +100,7 @@ read -r storm_connected noack_full noack_delta storm_inputs ackonce_full ackonce
   /abuse/storm_inputs /abuse/ackonce_full /abuse/ackonce_full_bytes | paste -sd' ')
 sleep 1.5  # a stats file written after the flood
 counts=$(field "$work/stats.json" /invalid_total /ticks_dropped /receive/dropped_unread \
-  "/invalid/bad identifier" "/invalid/too long" "/invalid/wrong version" "/invalid/wrong secret" \
+  "/invalid/bad identifier" "/invalid/too long" "/invalid/wrong version" "/invalid/bad tag" \
   "/invalid/wrong client id" "/invalid/unknown sender" "/invalid/malformed" "/invalid/rate limited" \
   /inputs_stale /status_answered /status_refused | paste -sd' ')
 read -r invalid dropped_ticks unread bad_id too_long wrong_version wrong_secret wrong_id unknown \
@@ -122,7 +122,7 @@ done
 echo "{\"flood_sent\": $sent, \"late_p99_worst_ms\": $worst_p99, \"late_max_ms\": $worst_max," \
   "\"ticks_dropped\": $dropped_ticks, \"rss_kb_before\": $rss_before, \"rss_kb_after\": $rss_after," \
   "\"invalid_total\": $invalid, \"dropped_unread\": $unread, \"bad_identifier\": $bad_id," \
-  "\"too_long\": $too_long, \"wrong_version\": $wrong_version, \"wrong_secret\": $wrong_secret," \
+  "\"too_long\": $too_long, \"wrong_version\": $wrong_version, \"bad_tag\": $wrong_secret," \
   "\"wrong_client_id\": $wrong_id, \"unknown_sender\": $unknown, \"malformed\": $malformed," \
   "\"rate_limited\": $rate_limited, \"inputs_stale\": $stale, \"status_answered\": $status_answered," \
   "\"status_refused\": $status_refused, \"storm_inputs\": $storm_inputs," \

@@ -1,7 +1,7 @@
 #pragma once
 // The in-process link: a Transport that keeps what the server sends, per
-// destination, and a scripted client that speaks the protocol by hand, so
-// tests see every byte without a socket.
+// destination, and a scripted client that speaks the protocol by hand (its
+// keys and seals included), so tests see every byte without a socket.
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -13,7 +13,7 @@
 #include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
+#include "carom/protocol/seal.hpp"
 #include "server.hpp"
 
 namespace carom::server::test {
@@ -76,14 +76,25 @@ class ScriptedClient {
         : server_(server), link_(link), at_(at), token_(token) {}
 
     void send_raw(std::span<const std::uint8_t> bytes) { server_.receive(at_, bytes); }
+    // A datagram of the session: sealed with its keys, as a client sends it
+    // (as it is without keys: no Challenge came).
+    void send_sealed(std::span<const std::uint8_t> bytes) {
+        protocol::DatagramBuffer out{};
+        const auto sealed = seal_ ? seal_->seal(bytes, out) : std::span<const std::uint8_t>{};
+        send_raw(sealed.empty() ? bytes : sealed);
+    }
 
     void request(const std::string& name, std::int32_t room = -1, bool spectator = false,
                  std::size_t padding = protocol::kConnectRequestMinBytes,
                  std::uint32_t protocol = protocol::kProtocolVersion) {
+        // A new attempt: a new nonce and key pair, as Connection makes.
+        keys_ = protocol::make_key_pair();
+        nonce_ = protocol::random_u64();
+        seal_.reset();
         flatbuffers::FlatBufferBuilder b;
         const std::vector<std::uint8_t> pad(padding, 0);
         const auto body = net::CreateConnectRequest(b, b.CreateString(name), room, spectator,
-                                                    token_, b.CreateVector(pad));
+                                                    b.CreateVector(pad), nonce_);
         net::PacketBuilder p(b);
         p.add_protocol(protocol);
         p.add_body_type(net::Body::ConnectRequest);
@@ -96,12 +107,23 @@ class ScriptedClient {
     void respond(const std::string& name, std::uint64_t cookie, std::int32_t room = -1,
                  bool spectator = false, std::size_t min_bytes = protocol::kConnectRequestMinBytes,
                  std::uint32_t protocol = protocol::kProtocolVersion) {
+        // The hello: the reclaim token, sealed with the keys of the last
+        // Challenge (without one, bytes no key opens).
+        std::vector<std::uint8_t> hello(protocol::kHelloBytes + protocol::kSealTagBytes, 0x55);
+        if (seal_) {
+            std::array<std::uint8_t, protocol::kHelloBytes> token{};
+            for (std::size_t i = 0; i < token.size(); ++i)
+                token[i] = static_cast<std::uint8_t>(token_ >> (8 * i));
+            hello = seal_->seal_hello(token);
+        }
         std::size_t padding = 0;
         for (;;) {
             flatbuffers::FlatBufferBuilder b;
             const std::vector<std::uint8_t> pad(padding, 0);
-            const auto body = net::CreateConnectResponse(b, b.CreateString(name), room, spectator,
-                                                         token_, cookie, b.CreateVector(pad));
+            const auto body = net::CreateConnectResponse(
+                b, b.CreateString(name), room, spectator, cookie, b.CreateVector(pad), nonce_,
+                b.CreateVector(keys_.public_key.data(), keys_.public_key.size()),
+                b.CreateVector(hello));
             net::PacketBuilder p(b);
             p.add_protocol(protocol);
             p.add_body_type(net::Body::ConnectResponse);
@@ -127,7 +149,6 @@ class ScriptedClient {
         const net::Packet* reply = next();
         if (reply != nullptr && reply->body_type() == net::Body::Accepted) {
             client_id_ = reply->body_as_Accepted()->client_id();
-            secret_ = reply->body_as_Accepted()->session_secret();
             player = reply->body_as_Accepted()->slot() >= 0;
         }
         return reply;
@@ -135,18 +156,16 @@ class ScriptedClient {
 
     // A ClientUpdate: the inputs of sequences newest - size + 1 .. newest
     // (oldest first), and the acknowledged tick (none: it asks for a
-    // FullState), with the session's proof (or `proof` when given).
+    // FullState), sealed.
     void report(std::uint32_t newest, std::span<const std::uint8_t> bits,
-                std::optional<std::uint64_t> ack = std::nullopt,
-                std::optional<std::uint32_t> proof = std::nullopt) {
+                std::optional<std::uint64_t> ack = std::nullopt) {
         protocol::ClientReport r;
         for (const std::uint8_t b : bits)
             r.inputs.push_back(game::Input::from_bits(b));
         r.sequence = bits.empty() ? 0 : newest;
         r.ack = ack;
-        r.proof = proof.value_or(protocol::client_proof(secret_, r.sequence, ack.value_or(0)));
         flatbuffers::FlatBufferBuilder b;
-        send_raw(protocol::encode_client_report(b, r));
+        send_sealed(protocol::encode_client_report(b, r));
     }
     // One input (sequence `sequence`), and the ack.
     void input(std::uint32_t sequence, std::uint8_t bits,
@@ -166,7 +185,7 @@ class ScriptedClient {
         std::size_t taken = 0;
         auto& q = link_.inbox[at_];
         while (!q.empty()) {
-            Datagram d = std::move(q.front());
+            Datagram d = opened(std::move(q.front()));
             q.pop_front();
             const game::Match& m = copy_->match();
             if (const net::Packet* p = d.packet(); p && p->body_as_FullState()) {
@@ -183,11 +202,6 @@ class ScriptedClient {
                 }
             } else if (const net::ServerUpdate* u = d.update(); u && copy_->holds()) {
                 const std::uint64_t tick = protocol::extend16(u->head()->tick(), copy_->tick());
-                if (!protocol::update_is_sealed(d.bytes, protocol::update_mac_offset(d.bytes),
-                                                secret_, tick)) {
-                    failures.push_back("update: not sealed with the session's secret");
-                    continue;
-                }
                 const auto update = protocol::decode_update(*u, tick, {m.slot_count(), player});
                 if (!update) {
                     failures.push_back(update.error().message);
@@ -215,15 +229,13 @@ class ScriptedClient {
     void keep_alive() {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateKeepAlive(b);
-        send_raw(
-            protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union(), secret_));
+        send_sealed(protocol::finish_packet(b, client_id_, net::Body::KeepAlive, body.Union()));
     }
 
     void disconnect() {
         flatbuffers::FlatBufferBuilder b;
         const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
-        send_raw(
-            protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union(), secret_));
+        send_sealed(protocol::finish_packet(b, client_id_, net::Body::Disconnect, body.Union()));
     }
 
     // The oldest Packet the server sent here, or null; ServerUpdates before
@@ -231,9 +243,12 @@ class ScriptedClient {
     const net::Packet* next() {
         auto& q = link_.inbox[at_];
         while (!q.empty()) {
-            current_ = std::move(q.front());
+            current_ = opened(std::move(q.front()));
             q.pop_front();
-            if (current_.packet() != nullptr) return current_.packet();
+            if (const net::Packet* p = current_.packet()) {
+                if (const auto* c = p->body_as_Challenge()) take_challenge(*c);
+                return p;
+            }
         }
         return nullptr;
     }
@@ -243,7 +258,7 @@ class ScriptedClient {
         std::vector<Datagram> kept;
         auto& q = link_.inbox[at_];
         while (!q.empty()) {
-            Datagram d = std::move(q.front());
+            Datagram d = opened(std::move(q.front()));
             q.pop_front();
             if (d.packet() != nullptr && d.packet()->body_type() == type) kept = {std::move(d)};
         }
@@ -258,9 +273,30 @@ class ScriptedClient {
 
     std::uint32_t client_id() const { return client_id_; }
     void set_client_id(std::uint32_t id) { client_id_ = id; }
-    // The session secret from Accepted, sent on inputs, keep-alives and disconnects.
-    std::uint64_t secret() const { return secret_; }
-    void set_secret(std::uint64_t secret) { secret_ = secret; }
+    // The session's keys (from the last Challenge), or none.
+    const std::optional<protocol::SessionSeal>& seal() const { return seal_; }
+    // From here on it seals with `other`'s keys: what a forger would need.
+    void use_keys_of(const ScriptedClient& other) { seal_ = other.seal_; }
+    std::uint64_t nonce() const { return nonce_; }
+    // `d` opened as this client would, without taking its sequence (as it is
+    // when it does not open).
+    Datagram peek(const Datagram& d) const {
+        if (!protocol::is_sealed(d.bytes) || !seal_) return d;
+        protocol::SessionSeal copy = *seal_;
+        protocol::DatagramBuffer out{};
+        protocol::SealRefusal refused{};
+        const auto inner = copy.open(d.bytes, out, refused);
+        if (inner.empty()) return d;
+        return {std::vector<std::uint8_t>(inner.begin(), inner.end())};
+    }
+    // The first datagram still waiting, opened when sealed, as it is (null: none).
+    std::optional<Datagram> pop() {
+        auto& q = link_.inbox[at_];
+        if (q.empty()) return std::nullopt;
+        Datagram d = opened(std::move(q.front()));
+        q.pop_front();
+        return d;
+    }
     Endpoint at() const { return at_; }
     void move_to(Endpoint e) { at_ = e; }
 
@@ -269,8 +305,31 @@ class ScriptedClient {
     Link& link_;
     Endpoint at_;
     std::uint64_t token_;
+    // A sealed datagram opened with the session's keys (left as it is when it does not open).
+    Datagram opened(Datagram d) {
+        if (!protocol::is_sealed(d.bytes) || !seal_) return d;
+        protocol::DatagramBuffer out{};
+        protocol::SealRefusal refused{};
+        const auto inner = seal_->open(d.bytes, out, refused);
+        if (inner.empty()) return d;
+        return {std::vector<std::uint8_t>(inner.begin(), inner.end())};
+    }
+    // The server's key: the session's keys (a new key, new keys).
+    void take_challenge(const net::Challenge& c) {
+        if (c.server_key() == nullptr) return;
+        const std::vector<std::uint8_t> key(c.server_key()->begin(), c.server_key()->end());
+        if (seal_ && key == server_key_) return;
+        const auto keys = protocol::client_session_keys(keys_, key);
+        if (!keys) return;
+        seal_.emplace(*keys);
+        server_key_ = key;
+    }
+
     std::uint32_t client_id_ = 0;
-    std::uint64_t secret_ = 0;
+    protocol::KeyPair keys_ = protocol::make_key_pair();
+    std::uint64_t nonce_ = protocol::random_u64();
+    std::optional<protocol::SessionSeal> seal_;
+    std::vector<std::uint8_t> server_key_;
     Datagram current_;
     std::optional<client::Replica> copy_;
     protocol::FullStateAssembly assembly_;

@@ -53,14 +53,14 @@ TEST_CASE("a short datagram of another protocol version is refused before the ve
     c.send_raw(broken);
     CHECK(invalid(server, protocol::PacketError::wrong_version) == 2);
     CHECK(invalid(server, protocol::PacketError::malformed) == 0);
-    // This build's version goes on to the verifier and the session lookup.
+    // This build's version goes on to the verifier: a session's packet in the clear.
     c.send_raw(keep_alive_of_version(protocol::kProtocolVersion, 0));
-    CHECK(dropped(server, Drop::unknown_sender) == 1);
+    CHECK(dropped(server, Drop::unsealed) == 1);
 }
 
-TEST_CASE("client ids and session secrets are random: not counting from 1, not alike") {
+TEST_CASE("client ids and session keys are random: not counting from 1, not alike") {
     std::set<std::uint32_t> ids;
-    std::set<std::uint64_t> secrets;
+    std::set<protocol::Key> keys;
     for (int run = 0; run < 2; ++run) {
         Link link;
         InlineDiskWork disk;
@@ -71,20 +71,19 @@ TEST_CASE("client ids and session secrets are random: not counting from 1, not a
             REQUIRE(p != nullptr);
             REQUIRE(p->body_type() == net::Body::Accepted);
             CHECK(c.client_id() != 0);
-            CHECK(c.secret() != 0);
-            CHECK(p->session_secret() == c.secret());  // the Accepted packet carries it too
             ids.insert(c.client_id());
-            secrets.insert(c.secret());
+            keys.insert(c.seal()->keys().send);
+            keys.insert(c.seal()->keys().receive);
         }
     }
     // Counting ids would give 1..4 twice (4 distinct); random ones 8 (a
     // collision of 32-bit ids has odds of about 1 in 10^8).
     CHECK(ids.size() == 8);
-    CHECK(secrets.size() == 8);
+    CHECK(keys.size() == 16);
     CHECK(!ids.contains(1));
 }
 
-TEST_CASE("packets forged from a player's address without its secret neither kick nor freeze it") {
+TEST_CASE("packets forged from a player's address without its keys neither kick nor freeze it") {
     Link link;
     InlineDiskWork disk;
     Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
@@ -94,24 +93,48 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
     REQUIRE(a->body_type() == net::Body::Accepted);
     const auto slot = static_cast<game::Slot>(a->body_as_Accepted()->slot());
     const std::uint32_t id = victim.client_id();
-    const std::uint64_t secret = victim.secret();
     victim.input(1, game::Input::move(2).bits());
     server.tick();
     REQUIRE(server.room(0).match().last_input(slot) == game::Input::move(2));
 
     // The off-path attacker: the victim's address and id (it may guess or
-    // see the id in nothing it receives), a guessed secret.
-    ScriptedClient forger(server, link, victim.at());
-    forger.set_client_id(id);
-    for (const std::uint64_t guess : {std::uint64_t{0}, std::uint64_t{1}, secret ^ 1U}) {
-        forger.set_secret(guess);
+    // see the id in nothing it receives), no keys: in the clear, or sealed
+    // with keys of its own at sequences old, new and far ahead.
+    std::vector<std::vector<std::uint8_t>> forged;
+    {
+        flatbuffers::FlatBufferBuilder b;
+        protocol::ClientReport r;
         // A sequence 2^15 ahead (as far as a ClientUpdate reaches), which
         // would make the victim's next inputs stale if it were taken.
-        forger.input((1U << 15) - 1, game::Input::move(6, true).bits());
-        forger.keep_alive();
-        forger.disconnect();
+        r.sequence = (1U << 15) - 1;
+        r.inputs = {game::Input::move(6, true)};
+        const auto report = protocol::encode_client_report(b, r);
+        forged.emplace_back(report.begin(), report.end());
+        flatbuffers::FlatBufferBuilder k;
+        const auto keep =
+            protocol::finish_packet(k, id, net::Body::KeepAlive, net::CreateKeepAlive(k).Union());
+        forged.emplace_back(keep.begin(), keep.end());
+        flatbuffers::FlatBufferBuilder d;
+        const auto quit =
+            protocol::finish_packet(d, id, net::Body::Disconnect,
+                                    net::CreateDisconnect(d, net::DisconnectReason::quit).Union());
+        forged.emplace_back(quit.begin(), quit.end());
     }
-    CHECK(dropped(server, Drop::wrong_secret) == 9);
+    for (const auto& clear : forged)
+        server.receive(victim.at(), clear);
+    CHECK(dropped(server, Drop::unsealed) == 3);
+    for (const std::uint64_t sequence :
+         {std::uint64_t{2}, std::uint64_t{100}, std::uint64_t{1} << 20}) {
+        protocol::SessionKeys guess;
+        guess.send = protocol::make_key_pair().public_key;
+        protocol::SessionSeal seal(guess, sequence);
+        for (const auto& clear : forged) {
+            protocol::DatagramBuffer out{};
+            server.receive(victim.at(), seal.seal(clear, out));
+        }
+    }
+    CHECK(dropped(server, Drop::bad_tag) == 6);
+    CHECK(dropped(server, Drop::far_ahead_sequence) == 3);
     REQUIRE(server.session(id) != nullptr);  // not kicked
     CHECK(server.session(id)->connected);
 
@@ -126,7 +149,7 @@ TEST_CASE("packets forged from a player's address without its secret neither kic
     CHECK(server.stats().inputs_stale == 0);
 }
 
-TEST_CASE("a reclaimed session gets a new secret, and the old holder's no longer acts") {
+TEST_CASE("a reclaimed session gets new keys, and the old holder's no longer act") {
     Link link;
     InlineDiskWork disk;
     Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
@@ -135,16 +158,16 @@ TEST_CASE("a reclaimed session gets a new secret, and the old holder's no longer
     ScriptedClient again(server, link, endpoint(1, 6000), 99);  // the same token, a new port
     REQUIRE(again.connect("ana")->body_type() == net::Body::Accepted);
     CHECK(again.client_id() == first.client_id());
-    CHECK(again.secret() != first.secret());
-    // The old address with the old secret: unknown sender now; the old secret
-    // from the new address: wrong secret.
+    CHECK(again.seal()->keys().send != first.seal()->keys().send);
+    // The old address with the old keys: unknown sender now; the old keys
+    // from the new address: a bad tag.
     first.disconnect();
     CHECK(dropped(server, Drop::unknown_sender) == 1);
     ScriptedClient stale(server, link, again.at());
     stale.set_client_id(first.client_id());
-    stale.set_secret(first.secret());
+    stale.use_keys_of(first);
     stale.disconnect();
-    CHECK(dropped(server, Drop::wrong_secret) == 1);
+    CHECK(dropped(server, Drop::bad_tag) == 1);
     CHECK(server.session_count() == 1);
 }
 
@@ -219,6 +242,7 @@ TEST_CASE("every packet kind before acceptance gets a reply no larger than itsel
     // Session packets and server-to-client kinds from an address without a session.
     ScriptedClient g(server, link, endpoint(7, 5000));
     g.set_client_id(a.client_id());
+    g.use_keys_of(a);
     check("input, unknown sender", g, [&] { g.input(1, 0); });
     check("keep-alive, unknown sender", g, [&] { g.keep_alive(); });
     check("disconnect, unknown sender", g, [&] { g.disconnect(); });

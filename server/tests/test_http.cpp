@@ -60,10 +60,12 @@ TEST_CASE("metrics are served in Prometheus text format with the server's live f
     CHECK(carom::test::sample(text, "carom_clients") == 0);
     CHECK(carom::test::sample(text, "carom_packets_received_total") >= 5);
     CHECK(carom::test::sample(text, "carom_bytes_received_total") >= 5 * 40);
-    CHECK(carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"bad_identifier\"}") +
-              carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"too_short\"}") +
-              carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"malformed\"}") >=
-          5);
+    CHECK(
+        carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"bad_identifier\"}") +
+            carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"too_short\"}") +
+            carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"malformed\"}") +
+            carom::test::sample(text, "carom_invalid_datagrams_total{reason=\"unknown_sender\"}") >=
+        5);
     for (const char* name : {"carom_packets_sent_total", "carom_bytes_sent_total",
                              "carom_replay_write_errors_total", "carom_matches_finished_total",
                              "carom_ticks_dropped_total", "carom_seconds_since_tick"}) {

@@ -17,21 +17,18 @@ namespace {
 void ask(ScriptedClient& c, std::uint64_t hash, const std::vector<std::uint32_t>& chunks) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateMapRequestDirect(b, hash, &chunks);
-    c.send_raw(
-        protocol::finish_packet(b, c.client_id(), net::Body::MapRequest, body.Union(), c.secret()));
+    c.send_sealed(protocol::finish_packet(b, c.client_id(), net::Body::MapRequest, body.Union()));
 }
 
 // The MapChunks waiting for `c`, by index (anything else is dropped).
-std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c, Link& link) {
+std::map<std::uint32_t, std::vector<std::uint8_t>> chunks_for(ScriptedClient& c, Link& /*link*/) {
     std::map<std::uint32_t, std::vector<std::uint8_t>> got;
-    for (const Datagram& d : link.inbox[c.at()]) {
-        const net::Packet* p = d.packet();
+    while (const std::optional<Datagram> d = c.pop()) {
+        const net::Packet* p = d->packet();
         if (p == nullptr || p->body_as_MapChunk() == nullptr) continue;
-        CHECK(p->session_secret() == c.secret());
         const net::MapChunk& m = *p->body_as_MapChunk();
         got[m.index()] = {m.data()->begin(), m.data()->end()};
     }
-    link.inbox[c.at()].clear();
     return got;
 }
 
@@ -123,7 +120,7 @@ TEST_CASE("a map request for another map, past the end, or from a stranger is dr
     CHECK(chunks_for(c, link).empty());
     ScriptedClient stranger(s, link, endpoint(2, 1000), 2);
     stranger.set_client_id(c.client_id());
-    stranger.set_secret(c.secret());
+    stranger.use_keys_of(c);
     ask(stranger, hash, {0});
     CHECK(s.stats().dropped[static_cast<std::size_t>(Drop::unknown_sender)] == 1);
     s.tick();

@@ -107,9 +107,12 @@ bool update_arrives(Server& server, Link& link, ScriptedClient& c) {
         c.keep_alive();
         server.tick();
     }
-    return std::any_of(link.inbox[c.at()].begin(), link.inbox[c.at()].end(), [](const Datagram& d) {
-        return d.update() != nullptr || (d.packet() != nullptr && d.packet()->body_as_FullState());
-    });
+    return std::any_of(link.inbox[c.at()].begin(), link.inbox[c.at()].end(),
+                       [&](const Datagram& sealed) {
+                           const Datagram d = c.peek(sealed);
+                           return d.update() != nullptr ||
+                                  (d.packet() != nullptr && d.packet()->body_as_FullState());
+                       });
 }
 
 }  // namespace

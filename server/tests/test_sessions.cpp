@@ -193,8 +193,10 @@ namespace {
 // Datagrams of this type waiting for the client, without taking them.
 std::size_t waiting(Link& link, const ScriptedClient& c, net::Body type) {
     std::size_t n = 0;
-    for (const Datagram& d : link.inbox[c.at()])
+    for (const Datagram& sealed : link.inbox[c.at()]) {
+        const Datagram d = c.peek(sealed);
         n += d.packet() != nullptr && d.packet()->body_type() == type ? 1U : 0U;
+    }
     return n;
 }
 
@@ -241,19 +243,18 @@ TEST_CASE("a packet carrying another client's id is dropped and acts on neither 
     const auto bob_slot = static_cast<game::Slot>(bob.connect("bob")->body_as_Accepted()->slot());
     run(server, 5);
 
-    // From ana's address with bob's id and secret: a keep-alive and a disconnect.
-    // (A ClientUpdate names no client: its proof is the session's, below.)
+    // From ana's address with bob's id: a keep-alive and a disconnect.
+    // (A ClientUpdate names no client: its seal is the session's, below.)
     const std::uint32_t ana_id = ana.client_id();
-    const std::uint64_t ana_secret = ana.secret();
     ana.set_client_id(bob.client_id());
-    ana.set_secret(bob.secret());
     ana.keep_alive();
     ana.disconnect();
     CHECK(dropped(server, Drop::wrong_client_id) == 2);
-    // An input from ana's address proven with bob's secret is nobody's.
+    // An input from ana's address sealed with bob's keys is nobody's.
+    ana.use_keys_of(bob);
     ana.input(1, game::Input::move(4, true).bits());
-    CHECK(dropped(server, Drop::wrong_secret) == 1);
-    ana.set_secret(ana_secret);
+    // Refused: not ana's keys (or, before the tag, a sequence ana's used).
+    CHECK(dropped(server, Drop::bad_tag) + dropped(server, Drop::replayed_sequence) == 1);
     REQUIRE(server.session(ana_id) != nullptr);
     REQUIRE(server.session(bob.client_id()) != nullptr);
     CHECK(server.session(ana_id)->last_heard_tick == 0);

@@ -293,21 +293,6 @@ TEST_CASE("a FullState not acknowledged is sent again after about 1.5 measured r
     CHECK(sent_on[2] == sent_on[0] + 6);
 }
 
-TEST_CASE("PROTOCOL.md's steady-state ServerUpdate carries the MAC it shows") {
-    // The 44 bytes of PROTOCOL.md's example with head.mac zero: tick 70002,
-    // the secret 0x0123456789ABCDEF.
-    std::vector<std::uint8_t> d{0x10, 0x00, 0x00, 0x00, 'C',  'N',  'S',  'U',  0x08, 0x00, 0x14,
-                                0x00, 0x08, 0x00, 0x04, 0x00, 0x08, 0x00, 0x00, 0x00, 0x10, 0x00,
-                                0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x72, 0x11, 0x6B, 0x5A, 0x88,
-                                0x54, 0x12, 0x29, 0x03, 0x00, 0x00, 0x00, 0x7D, 0x32, 0x0C, 0x00};
-    REQUIRE(protocol::update_mac_offset(d) == 24);
-    CHECK(protocol::update_mac(0x0123'4567'89AB'CDEF, 70'002, d, 24) == 0xB9F9'4275);
-    protocol::seal_update(d, 24, 0x0123'4567'89AB'CDEF, 70'002);
-    CHECK(std::vector<std::uint8_t>(d.begin() + 24, d.begin() + 28) ==
-          std::vector<std::uint8_t>{0x75, 0x42, 0xF9, 0xB9});
-    CHECK(protocol::update_is_sealed(d, 24, 0x0123'4567'89AB'CDEF, 70'002));
-}
-
 TEST_CASE("an update is sealed for its session and checks the state after its tick") {
     Link link;
     ServerConfig config = config_for("arena.json");
@@ -322,17 +307,25 @@ TEST_CASE("an update is sealed for its session and checks the state after its ti
     c.ack(c.copy().tick());
     server.tick();
     REQUIRE(link.inbox[c.at()].size() == 1);
-    const Datagram d = link.inbox[c.at()].front();
-    const net::ServerUpdate* u = d.update();
+    const Datagram sealed = link.inbox[c.at()].front();
+    CHECK(protocol::is_sealed(sealed.bytes));
+    CHECK(sealed.update() == nullptr);  // nothing in it reads without the keys
+    // Neither with another session's keys, nor with any byte flipped.
+    protocol::SessionKeys other;
+    other.receive = protocol::make_key_pair().public_key;
+    protocol::DatagramBuffer out{};
+    protocol::SealRefusal refused{};
+    CHECK(protocol::SessionSeal(other).open(sealed.bytes, out, refused).empty());
+    CHECK(refused == protocol::SealRefusal::bad_tag);
+    for (std::size_t i = 0; i < sealed.bytes.size(); ++i) {
+        std::vector<std::uint8_t> flipped = sealed.bytes;
+        flipped[i] ^= 1;
+        protocol::SessionSeal copy = *c.seal();
+        CHECK(copy.open(flipped, out, refused).empty());
+    }
+    const std::optional<Datagram> d = c.peek(sealed);
+    const net::ServerUpdate* u = d->update();
     REQUIRE(u != nullptr);
-    const std::size_t mac_at = protocol::update_mac_offset(d.bytes);
-    CHECK(protocol::update_is_sealed(d.bytes, mac_at, c.secret(), server.current_tick()));
-    CHECK_FALSE(protocol::update_is_sealed(d.bytes, mac_at, c.secret() ^ 1, server.current_tick()));
-    CHECK_FALSE(
-        protocol::update_is_sealed(d.bytes, mac_at, c.secret(), server.current_tick() + 65536));
-    std::vector<std::uint8_t> flipped = d.bytes;
-    flipped.back() ^= 1;  // any byte: the seal covers the whole datagram
-    CHECK_FALSE(protocol::update_is_sealed(flipped, mac_at, c.secret(), server.current_tick()));
     CHECK(u->head()->state() == protocol::state_check(server.room(0).state_hash()));
     // A copy one bit off is caught, and left as it was.
     client::Replica& copy = c.copy();

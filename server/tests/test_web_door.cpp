@@ -206,8 +206,8 @@ TEST_CASE("a browser that never reads is dropped, and the tick goes on") {
             b.Clear();
             const auto body = carom::net::CreateMapRequestDirect(b, a.map_hash, &all);
             try {
-                ws.send(carom::protocol::finish_packet(b, a.client_id, carom::net::Body::MapRequest,
-                                                       body.Union(), a.secret));
+                ws.send(c.seal(carom::protocol::finish_packet(
+                    b, a.client_id, carom::net::Body::MapRequest, body.Union())));
             } catch (const boost::system::system_error&) {
                 reset = true;
             }

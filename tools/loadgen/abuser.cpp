@@ -10,7 +10,6 @@
 
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
 #include "flood_sockets.hpp"
 
 namespace carom::loadgen {
@@ -55,7 +54,16 @@ void Abuser::drain(const RunClock& clock) {
     for (;;) {
         const ssize_t n = ::recv(fd_, buffer.data(), buffer.size(), MSG_DONTWAIT);
         if (n <= 0) return;
-        const std::span<const std::uint8_t> d(buffer.data(), static_cast<std::size_t>(n));
+        const std::span<const std::uint8_t> sealed(buffer.data(), static_cast<std::size_t>(n));
+        // Read as the connection will: opened with a copy of its keys.
+        std::span<const std::uint8_t> d = sealed;
+        protocol::DatagramBuffer opened{};
+        if (const protocol::SessionSeal* seal = connection_.session_seal();
+            seal != nullptr && protocol::is_sealed(sealed)) {
+            protocol::SessionSeal copy = *seal;
+            protocol::SealRefusal refused{};
+            d = copy.open(sealed, opened, refused);
+        }
         if (protocol::classify(d) == protocol::DatagramKind::server_update) {
             if (const auto u = protocol::verify_server_update(d)) {
                 ++delta;
@@ -64,11 +72,11 @@ void Abuser::drain(const RunClock& clock) {
             }
         } else if (const auto p = protocol::verify_packet(d); p && (*p)->body_as_FullState()) {
             ++full;
-            full_bytes += d.size();
+            full_bytes += sealed.size();
             newest_tick = std::max(newest_tick, (*p)->body_as_FullState()->tick());
         }
         if (connection_.state() != client::State::closed)
-            connection_.on_datagram(d, clock.now_ms());
+            connection_.on_datagram(sealed, clock.now_ms());
     }
 }
 
@@ -78,8 +86,7 @@ void Abuser::send_input(std::uint32_t first, std::uint32_t count, std::uint64_t 
     r.inputs.assign(count, game::Input::idle());
     r.sequence = first + count - 1;
     if (ack != 0) r.ack = ack;
-    r.proof = protocol::client_proof(connection_.admission().secret, r.sequence, ack);
-    const auto bytes = protocol::encode_client_report(b, r);
+    const auto bytes = connection_.seal(protocol::encode_client_report(b, r));
     (void)::send(fd_, bytes.data(), bytes.size(), 0);
     ++inputs_sent;
 }

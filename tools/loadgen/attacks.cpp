@@ -4,7 +4,7 @@
 
 #include "carom/protocol/client_report.hpp"
 #include "carom/protocol/packet.hpp"
-#include "carom/protocol/proof.hpp"
+#include "carom/protocol/seal.hpp"
 #include "carom/protocol/status.hpp"
 #include "junk.hpp"
 
@@ -23,7 +23,7 @@ std::vector<std::uint8_t> copy_of(std::span<const std::uint8_t> s) {
 std::vector<std::uint8_t> request(std::mt19937_64& rng, std::uint32_t protocol) {
     flatbuffers::FlatBufferBuilder b;
     const auto pad = b.CreateVector(std::vector<std::uint8_t>(240, 0));
-    const auto body = net::CreateConnectRequest(b, b.CreateString("flood"), -1, false, rng(), pad);
+    const auto body = net::CreateConnectRequest(b, b.CreateString("flood"), -1, false, pad, rng());
     net::PacketBuilder p(b);
     p.add_protocol(protocol);
     p.add_body_type(net::Body::ConnectRequest);
@@ -36,13 +36,26 @@ std::vector<std::uint8_t> response(std::mt19937_64& rng) {
     flatbuffers::FlatBufferBuilder b;
     const std::vector<std::uint8_t> pad(240, 0);
     const auto body = net::CreateConnectResponse(b, b.CreateString("flood"), -1, false, rng(),
-                                                 rng(), b.CreateVector(pad));
+                                                 b.CreateVector(pad), rng());
     return copy_of(protocol::finish_packet(b, 0, net::Body::ConnectResponse, body.Union()));
 }
 
-// A session packet (input far ahead, keep-alive or disconnect) with this id and secret.
-std::vector<std::uint8_t> session_packet(std::mt19937_64& rng, std::uint32_t id,
-                                         std::uint64_t secret) {
+std::vector<std::uint8_t> clear_session_packet(std::mt19937_64& rng, std::uint32_t id);
+
+// A session packet (input far ahead, keep-alive or disconnect) with this
+// id, in the clear or sealed with keys of its own (it has no others).
+std::vector<std::uint8_t> session_packet(std::mt19937_64& rng, std::uint32_t id) {
+    std::vector<std::uint8_t> clear = clear_session_packet(rng, id);
+    if (rng() % 2 == 0) return clear;
+    protocol::SessionKeys keys;
+    for (std::uint8_t& k : keys.send)
+        k = static_cast<std::uint8_t>(rng());
+    protocol::SessionSeal seal(keys, rng() % 4096);
+    protocol::DatagramBuffer out{};
+    return copy_of(seal.seal(clear, out));
+}
+
+std::vector<std::uint8_t> clear_session_packet(std::mt19937_64& rng, std::uint32_t id) {
     flatbuffers::FlatBufferBuilder b;
     switch (rng() % 3) {
         case 0: {
@@ -51,18 +64,15 @@ std::vector<std::uint8_t> session_packet(std::mt19937_64& rng, std::uint32_t id,
             for (std::uint32_t s = 0; s < 8; ++s)
                 r.inputs.push_back(game::Input::from_bits(static_cast<std::uint8_t>(rng())));
             r.ack = rng() % 100000;
-            r.proof = protocol::client_proof(secret, r.sequence, *r.ack);
             return copy_of(protocol::encode_client_report(b, r));
         }
         case 1: {
             const auto body = net::CreateKeepAlive(b);
-            return copy_of(
-                protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union(), secret));
+            return copy_of(protocol::finish_packet(b, id, net::Body::KeepAlive, body.Union()));
         }
         default: {
             const auto body = net::CreateDisconnect(b, net::DisconnectReason::quit);
-            return copy_of(
-                protocol::finish_packet(b, id, net::Body::Disconnect, body.Union(), secret));
+            return copy_of(protocol::finish_packet(b, id, net::Body::Disconnect, body.Union()));
         }
     }
 }
@@ -97,7 +107,7 @@ std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::
                     p = response(rng);
                     break;
                 default:
-                    p = session_packet(rng, static_cast<std::uint32_t>(rng() | 1), rng());
+                    p = session_packet(rng, static_cast<std::uint32_t>(rng() | 1));
             }
             for (std::uint64_t flips = 1 + rng() % 3; flips > 0; --flips)
                 p[rng() % p.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
@@ -119,7 +129,7 @@ std::vector<std::uint8_t> make_attack(Attack attack, std::mt19937_64& rng, std::
         }
         case Attack::wrong_ids:
         case Attack::forged_source:
-            return session_packet(rng, static_cast<std::uint32_t>(rng() | 1), rng() | 1);
+            return session_packet(rng, static_cast<std::uint32_t>(rng() | 1));
         case Attack::every_size:
         case Attack::server_updates:
         case Attack::server_packets:

@@ -15,14 +15,14 @@ enum class Attack : std::uint8_t {
     bit_flips,       // valid packets with one to three bits flipped
     forged_cookies,  // ConnectResponses with random cookies
     wrong_versions,  // valid packets of another protocol version
-    wrong_ids,       // session packets with random client ids and secrets
+    wrong_ids,       // session packets with random client ids, clear or randomly sealed
     many_ports,      // padded ConnectRequests, each from another source port
     forged_source,   // inputs and disconnects as if from a victim's address (raw socket, root)
     status_queries,  // padded StatusRequests (the rooms listed), far past the address's rate
     // To the victims, as if from the server (raw socket, root), at the
     // server's tick (read from a spectator session of the flood's own):
     server_updates,  // ServerUpdates with random streams and MACs, some far ahead
-    server_packets,  // Disconnects, KeepAlives, FullStates, MapChunks, Accepteds, random secrets
+    server_packets,  // Disconnects, KeepAlives, FullStates, MapChunks, Accepteds, random keys
     count_
 };
 std::string_view to_string(Attack attack);

@@ -24,15 +24,14 @@ std::vector<std::uint8_t> real_packet(std::mt19937_64& rng, bool input, std::uin
     if (!input) {
         const auto pad = b.CreateVector(std::vector<std::uint8_t>(240, 0));
         const auto body =
-            net::CreateConnectRequest(b, b.CreateString("junk"), -1, false, rng(), pad);
+            net::CreateConnectRequest(b, b.CreateString("junk"), -1, false, pad, rng());
         bytes = protocol::finish_packet(b, 0, net::Body::ConnectRequest, body.Union());
     } else {
         (void)client_id;  // a ClientUpdate names no client: the server finds it by address
         protocol::ClientReport r;
         for (std::uint32_t s = 1; s <= 8; ++s)
             r.inputs.push_back(game::Input::from_bits(random_byte(rng)));
-        r.sequence = 8;
-        r.proof = static_cast<std::uint32_t>(rng());
+        r.sequence = 8;  // in the clear: what a session never sends
         bytes = protocol::encode_client_report(b, r);
     }
     return {bytes.begin(), bytes.end()};

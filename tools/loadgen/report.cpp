@@ -100,7 +100,7 @@ Report summarise(const std::vector<ClientResult>& clients, double seconds,
         r.hash_mismatches += s.hash_mismatches;
         r.resyncs += s.resyncs;
         r.without_state += c.holds_state ? 0 : 1;
-        r.forged += s.forged_updates + s.wrong_secret;
+        r.forged += s.forged_total();
         r.far_ahead += s.far_ahead;
         r.steps_discarded += s.steps_discarded;
         r.invalid_from_server += s.invalid_total() + s.wrong_protocol + s.unexpected;

@@ -75,7 +75,8 @@ struct Report {
     std::uint64_t resyncs = 0;
     std::uint64_t without_state = 0;
     // Datagrams from the server's address the clients dropped: forged (a
-    // session packet without the secret, an update not sealed with it), a
+    // reply not asked for, a session datagram in the clear or not sealed
+    // with the session's keys, a replayed sequence), a
     // sealed update further ahead than the clock allowed, and the rest
     // (malformed, another version, unexpected).
     std::uint64_t forged = 0;

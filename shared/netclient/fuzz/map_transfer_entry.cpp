@@ -14,6 +14,7 @@
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/map_transfer.hpp"
 #include "entries.hpp"
+#include "server_end.hpp"
 
 namespace carom::fuzz {
 namespace {
@@ -21,15 +22,15 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 
 Bytes packet(net::Body type, flatbuffers::FlatBufferBuilder& b, flatbuffers::Offset<void> body,
-             std::uint32_t id, std::uint64_t secret) {
-    const auto bytes = protocol::finish_packet(b, id, type, body, secret);
+             std::uint32_t id) {
+    const auto bytes = protocol::finish_packet(b, id, type, body);
     return {bytes.begin(), bytes.end()};
 }
 
 Bytes chunk(std::uint64_t hash, std::uint32_t index, std::span<const std::uint8_t> data) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateMapChunk(b, hash, index, b.CreateVector(data.data(), data.size()));
-    return packet(net::Body::MapChunk, b, body.Union(), kFuzzClientId, kFuzzSecret);
+    return packet(net::Body::MapChunk, b, body.Union(), kFuzzClientId);
 }
 
 }  // namespace
@@ -39,18 +40,18 @@ int map_transfer(std::span<const std::uint8_t> input) {
     if (input.empty() || input.size() > 64 * protocol::kMapChunkBytes) return 0;
     const std::uint64_t hash = protocol::map_bytes_hash(input);
     client::ConnectionConfig config;
-    client::Connection connection(config, [](std::span<const std::uint8_t>) {});
+    ServerEnd server;
+    client::Connection connection(config, server.sender());
     connection.connect(0);
     {
+        connection.on_datagram(server.challenge(kFuzzCookie), 0);
+        if (!server.agree()) return 0;
         flatbuffers::FlatBufferBuilder b;
-        const auto challenge = net::CreateChallenge(b, kFuzzCookie);
-        connection.on_datagram(packet(net::Body::Challenge, b, challenge.Union(), 0, 0), 0);
-        b.Clear();
         const auto accepted =
-            net::CreateAcceptedDirect(b, kFuzzClientId, 0, 0, 0, 60, 60, "fuzz", hash, 1, 8,
-                                      kFuzzSecret, 2, 1, static_cast<std::uint32_t>(input.size()));
+            net::CreateAcceptedDirect(b, kFuzzClientId, 0, 0, 0, 60, 60, "fuzz", hash, 1, 8, 2, 1,
+                                      static_cast<std::uint32_t>(input.size()));
         connection.on_datagram(
-            packet(net::Body::Accepted, b, accepted.Union(), kFuzzClientId, kFuzzSecret), 0);
+            server.sealed(packet(net::Body::Accepted, b, accepted.Union(), kFuzzClientId)), 0);
     }
     connection.fetch_map(0);
     const std::uint32_t n = protocol::chunk_count(input.size());
@@ -60,14 +61,16 @@ int map_transfer(std::span<const std::uint8_t> input) {
     std::shuffle(order.begin(), order.end(), rng);
     std::uint64_t now_ms = 1;
     // Chunks to refuse first: each changes nothing.
-    connection.on_datagram(chunk(hash ^ 1, 0, input.first(1)), now_ms);
-    connection.on_datagram(chunk(hash, n, input.first(1)), now_ms);
-    if (input.size() > 1) connection.on_datagram(chunk(hash, 0, input.first(0)), now_ms);
+    connection.on_datagram(server.sealed(chunk(hash ^ 1, 0, input.first(1))), now_ms);
+    connection.on_datagram(server.sealed(chunk(hash, n, input.first(1))), now_ms);
+    if (input.size() > 1)
+        connection.on_datagram(server.sealed(chunk(hash, 0, input.first(0))), now_ms);
     for (const std::uint32_t i : order) {
         const std::size_t at = std::size_t{i} * protocol::kMapChunkBytes;
         const auto data = input.subspan(at, std::min(protocol::kMapChunkBytes, input.size() - at));
-        connection.on_datagram(chunk(hash, i, data), now_ms);
-        if (rng() % 4 == 0) connection.on_datagram(chunk(hash, i, data), now_ms);  // a duplicate
+        connection.on_datagram(server.sealed(chunk(hash, i, data)), now_ms);
+        if (rng() % 4 == 0)
+            connection.on_datagram(server.sealed(chunk(hash, i, data)), now_ms);  // a duplicate
         connection.update(now_ms += 16);
     }
     const bool decodes = protocol::map_from_binary(Bytes(input.begin(), input.end())).ok();

@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "carom/protocol/client_report.hpp"
-#include "carom/protocol/proof.hpp"
 #include "carom/protocol/update.hpp"
 
 namespace carom::client {
@@ -66,6 +65,10 @@ void Connection::connect(std::uint64_t now_ms) {
     close_detail_.clear();
     cookie_.reset();
     admission_ = Admission{};
+    // A fresh nonce and key pair an attempt: no reply to an earlier one fits.
+    nonce_ = protocol::random_u64();
+    key_pair_ = protocol::make_key_pair();
+    seal_.reset();
     // Sequences keep counting across reconnects: a reclaimed slot on the
     // server may still hold our old ones, and it drops anything not newer.
     unapplied_.clear();
@@ -119,7 +122,14 @@ void Connection::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t 
         bytes = {reinterpret_cast<const std::uint8_t*>(aligned_.data()), bytes.size()};
     }
     const protocol::DatagramKind kind = protocol::classify(bytes);
-    if (kind == protocol::DatagramKind::server_update) return on_update(bytes, now_ms);
+    const bool sized =
+        kind != protocol::DatagramKind::too_short && kind != protocol::DatagramKind::too_long;
+    if (sized && protocol::is_sealed(bytes)) return on_sealed(bytes, now_ms);
+    if (kind == protocol::DatagramKind::server_update) {
+        // Only a sealed update comes from the server.
+        ++stats_.unsealed;
+        return;
+    }
     if (kind != protocol::DatagramKind::packet) {
         ++stats_.invalid[static_cast<std::size_t>(protocol::refusal_of(kind))];
         return;
@@ -129,10 +139,36 @@ void Connection::on_datagram(std::span<const std::uint8_t> bytes, std::uint64_t 
         ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
         return;
     }
-    on_packet(**verified, bytes.size(), now_ms);
+    on_packet(**verified, bytes.size(), now_ms, false);
 }
 
-void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms) {
+void Connection::on_sealed(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    // Before a Challenge of this attempt there are no keys: nothing sealed was asked for.
+    if (!seal_ || (state_ != State::connecting && state_ != State::connected)) {
+        ++stats_.unasked;
+        return;
+    }
+    protocol::SealRefusal refused{};
+    const std::span<const std::uint8_t> inner = seal_->open(bytes, opened_, refused);
+    if (inner.empty()) {
+        ++stats_.refused_sealed[static_cast<std::size_t>(refused)];
+        return;
+    }
+    // Sealed by the server: what is inside is still checked as any datagram is.
+    const protocol::DatagramKind kind = protocol::classify(inner);
+    if (kind == protocol::DatagramKind::server_update) return on_update(inner, now_ms);
+    const auto verified = kind == protocol::DatagramKind::packet
+                              ? protocol::verify_packet(inner)
+                              : Result<const net::Packet*>(fail("not a packet"));
+    if (!verified) {
+        ++stats_.invalid[static_cast<std::size_t>(protocol::PacketError::malformed)];
+        return;
+    }
+    on_packet(**verified, bytes.size(), now_ms, true);
+}
+
+void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms,
+                           bool sealed) {
     if (state_ != State::connecting && state_ != State::connected) {
         ++stats_.unexpected;
         return;
@@ -147,24 +183,36 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     }
     const bool connecting = state_ == State::connecting;
     const bool connected = state_ == State::connected;
-    // Once accepted, what the server sends in the session carries its secret:
-    // a packet forged from the server's address without it is dropped.
-    if (connected && packet.session_secret() != admission_.secret &&
-        (type == net::Body::FullState || type == net::Body::Disconnect ||
-         type == net::Body::KeepAlive || type == net::Body::MapChunk ||
-         type == net::Body::Accepted)) {
-        ++stats_.wrong_secret;
+    // The session's packets come sealed with its keys, agreed with this
+    // attempt's key pair: one in the clear is forged, whatever its source.
+    if (!sealed && (type == net::Body::Accepted || type == net::Body::FullState ||
+                    type == net::Body::Disconnect || type == net::Body::KeepAlive ||
+                    type == net::Body::MapChunk)) {
+        ++stats_.unsealed;
+        return;
+    }
+    // The handshake's replies in the clear echo this attempt's nonce. A
+    // server of another protocol may not know the field: its version
+    // mismatch is taken as it is (it ends the attempt, as a timeout would).
+    const auto* challenge = packet.body_as_Challenge();
+    const auto* denied = packet.body_as_Denied();
+    const bool other_version = packet.protocol() != protocol::kProtocolVersion &&
+                               denied != nullptr &&
+                               denied->reason() == net::DenyReason::version_mismatch;
+    if ((challenge != nullptr && challenge->nonce() != nonce_) ||
+        (denied != nullptr && !other_version && denied->nonce() != nonce_)) {
+        ++stats_.unasked;
         return;
     }
     bool handled = true;
-    if (const auto* c = packet.body_as_Challenge(); c != nullptr && connecting) {
-        on_challenge(*c, now_ms);
+    if (challenge != nullptr && connecting) {
+        if (!on_challenge(*challenge, now_ms)) return;
     } else if (const auto* a = packet.body_as_Accepted(); a != nullptr && connecting) {
         on_accepted(*a, now_ms);
     } else if (a != nullptr && connected) {
         // A duplicate, answering one of our retries: proof of life, nothing more.
-    } else if (const auto* d = packet.body_as_Denied(); d != nullptr && connecting) {
-        on_denied(*d);
+    } else if (denied != nullptr && connecting) {
+        on_denied(*denied);
     } else if (const auto* f = packet.body_as_FullState(); f != nullptr && connected) {
         on_full_state(*f, bytes, now_ms);
     } else if (const auto* m = packet.body_as_MapChunk(); m != nullptr && connected) {
@@ -181,15 +229,30 @@ void Connection::on_packet(const net::Packet& packet, std::size_t bytes, std::ui
     }
 }
 
-void Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now_ms) {
+bool Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now_ms) {
+    const auto* key = challenge.server_key();
+    const std::span<const std::uint8_t> server_key =
+        key != nullptr ? std::span<const std::uint8_t>(key->data(), key->size())
+                       : std::span<const std::uint8_t>{};
+    // The same server key again (a retry's Challenge) keeps the keys and what they opened.
+    if (!seal_ ||
+        !std::equal(server_key_.begin(), server_key_.end(), server_key.begin(), server_key.end())) {
+        const auto keys = protocol::client_session_keys(key_pair_, server_key);
+        if (!keys) {
+            ++stats_.unasked;
+            return false;
+        }
+        seal_.emplace(*keys);
+        server_key_.assign(server_key.begin(), server_key.end());
+    }
     cookie_ = challenge.cookie();
     last_attempt_ms_ = now_ms;
     send_connect_response(now_ms);
+    return true;
 }
 
 void Connection::on_accepted(const net::Accepted& a, std::uint64_t now_ms) {
     admission_.client_id = a.client_id();
-    admission_.secret = a.session_secret();
     admission_.room = a.room();
     admission_.slot = a.slot();
     admission_.team = a.team();
@@ -301,14 +364,7 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     }
     const net::ServerUpdate& u = **verified;
     const std::uint64_t tick = protocol::extend16(u.head()->tick(), replica_->tick());
-    // Only the server's session can seal it: a forged update costs one hash
-    // of its bytes and changes nothing, however many come.
-    if (!protocol::update_is_sealed(bytes, protocol::update_mac_offset(bytes), admission_.secret,
-                                    tick)) {
-        ++stats_.forged_updates;
-        return;
-    }
-    last_heard_ms_ = now_ms;  // only a sealed update: a forged one keeps nothing alive
+    last_heard_ms_ = now_ms;  // it came sealed: a forged one keeps nothing alive
     if (tick <= replica_->tick()) {
         ++stats_.out_of_order;
         return;
@@ -464,8 +520,6 @@ void Connection::send_input(game::Input input, std::uint64_t now_ms) {
     const std::size_t k = std::min<std::size_t>(admission_.input_redundancy, unapplied_.size());
     report.inputs.assign(unapplied_.end() - static_cast<std::ptrdiff_t>(k), unapplied_.end());
     report.sequence = k > 0 ? run_end_ : 0;
-    report.proof =
-        protocol::client_proof(admission_.secret, report.sequence, report.ack.value_or(0));
     transmit(protocol::encode_client_report(builder_, report), now_ms);
     // The cushion goes in the run's first datagram only: in a later one it
     // would hold the change back.
@@ -478,7 +532,7 @@ void Connection::disconnect(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateDisconnect(builder_, net::DisconnectReason::quit);
     transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::Disconnect,
-                                     body.Union(), admission_.secret),
+                                     body.Union()),
              now_ms);
     close(CloseReason::quit);
 }
@@ -491,12 +545,12 @@ void Connection::send_connect_request(std::uint64_t now_ms) {
         builder_.Clear();
         const auto name = builder_.CreateString(config_.name);
         const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
-        const auto body = net::CreateConnectRequest(builder_, name, config_.room, config_.spectator,
-                                                    config_.token, pad);
+        const auto body =
+            net::CreateConnectRequest(builder_, name, config_.room, config_.spectator, pad, nonce_);
         const auto bytes =
             protocol::finish_packet(builder_, 0, net::Body::ConnectRequest, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) {
-            transmit(bytes, now_ms);
+            transmit_clear(bytes, now_ms);
             return;
         }
         padding += protocol::kConnectRequestMinBytes - bytes.size();
@@ -504,19 +558,27 @@ void Connection::send_connect_request(std::uint64_t now_ms) {
 }
 
 void Connection::send_connect_response(std::uint64_t now_ms) {
+    // The hello: what only the server may read (the reclaim token).
+    std::array<std::uint8_t, protocol::kHelloBytes> hello{};
+    for (std::size_t i = 0; i < 8; ++i)
+        hello[i] = static_cast<std::uint8_t>(config_.token >> (8 * i));
+    const std::vector<std::uint8_t> sealed = seal_->seal_hello(hello);
     // Padded like the request (protocol 4), so the server's answer is never larger.
     std::size_t padding = 0;
     for (;;) {
         builder_.Clear();
         const auto name = builder_.CreateString(config_.name);
         const auto pad = builder_.CreateVector(std::vector<std::uint8_t>(padding, 0));
+        const auto client_key =
+            builder_.CreateVector(key_pair_.public_key.data(), key_pair_.public_key.size());
+        const auto sealed_hello = builder_.CreateVector(sealed);
         const auto body =
             net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
-                                       config_.token, cookie_.value_or(0), pad);
+                                       cookie_.value_or(0), pad, nonce_, client_key, sealed_hello);
         const auto bytes =
             protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) {
-            transmit(bytes, now_ms);
+            transmit_clear(bytes, now_ms);
             return;
         }
         padding += protocol::kConnectRequestMinBytes - bytes.size();
@@ -526,12 +588,18 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
 void Connection::send_keepalive(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateKeepAlive(builder_);
-    transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive,
-                                     body.Union(), admission_.secret),
-             now_ms);
+    transmit(
+        protocol::finish_packet(builder_, admission_.client_id, net::Body::KeepAlive, body.Union()),
+        now_ms);
 }
 
 void Connection::transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
+    if (!seal_) return;  // no session can hear it yet
+    const std::span<const std::uint8_t> sealed = seal_->seal(bytes, sealed_);
+    if (!sealed.empty()) transmit_clear(sealed, now_ms);
+}
+
+void Connection::transmit_clear(std::span<const std::uint8_t> bytes, std::uint64_t now_ms) {
     ++stats_.packets_out;
     stats_.bytes_out += bytes.size();
     last_sent_ms_ = now_ms;

@@ -30,7 +30,7 @@ void Connection::request_map_chunks(std::uint64_t now_ms) {
         builder_.Clear();
         const auto body = net::CreateMapRequest(builder_, download_->hash());
         transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::MapRequest,
-                                         body.Union(), admission_.secret),
+                                         body.Union()),
                  now_ms);
         return;
     }
@@ -40,7 +40,7 @@ void Connection::request_map_chunks(std::uint64_t now_ms) {
     builder_.Clear();
     const auto body = net::CreateMapRequestDirect(builder_, download_->hash(), &chunks);
     transmit(protocol::finish_packet(builder_, admission_.client_id, net::Body::MapRequest,
-                                     body.Union(), admission_.secret),
+                                     body.Union()),
              now_ms);
 }
 

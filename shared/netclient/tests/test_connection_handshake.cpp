@@ -27,7 +27,7 @@ TEST_CASE("connect_sends_a_padded_connect_request_with_our_fields") {
     CHECK(h.last_sent().protocol() == protocol::kProtocolVersion);
     CHECK(r->name()->str() == "alice");
     CHECK(r->room() == 2);
-    CHECK(r->token() == 0xfeed);
+    CHECK(r->nonce() != 0);  // what its replies must echo
     CHECK_FALSE(r->spectator());
     CHECK(h.connection.state() == State::connecting);
 }
@@ -66,7 +66,11 @@ TEST_CASE("challenge_is_answered_by_a_connect_response_echoing_the_cookie") {
     CHECK(r->name()->str() == "bob");
     CHECK(r->room() == 5);
     CHECK(r->spectator());
-    CHECK(r->token() == 0xabcdef);
+    // The reclaim token travels sealed, with the attempt's key and nonce.
+    CHECK(r->nonce() == h.server.nonce());
+    REQUIRE(r->client_key() != nullptr);
+    CHECK(r->client_key()->size() == protocol::kKeyBytes);
+    CHECK(h.server.hello_token() == 0xabcdef);
 
     // Retries now resend the response, not the request.
     h.connection.update(10 + 250);
@@ -212,14 +216,17 @@ TEST_CASE("reconnect_keeps_the_token") {
     h.connection.disconnect(10);
     h.connection.connect(20);
     CHECK(h.connection.state() == State::connecting);
-    CHECK(h.last_sent().body_as_ConnectRequest()->token() == 0x5eed);
+    h.receive(test::challenge(2), 30);
+    REQUIRE(h.last_sent().body_as_ConnectResponse() != nullptr);
+    CHECK(h.server.hello_token() == 0x5eed);
 }
 
 TEST_CASE("packets_meant_for_another_state_are_dropped_and_counted") {
     Harness h;
     h.connection.connect(0);
+    h.receive(test::challenge(8), 1);
     test::FakeRoom room;
-    h.receive(room.full_state(), 1);  // not accepted yet
+    h.receive(room.full_state(), 1);  // sealed, but not accepted yet
     room.step_idle();
     h.receive(room.update(room.tick() - 1), 1);
     CHECK(h.connection.stats().unexpected == 2);
@@ -230,29 +237,66 @@ TEST_CASE("packets_meant_for_another_state_are_dropped_and_counted") {
     CHECK(h.connection.state() == State::connected);
 }
 
-TEST_CASE("the session secret from accepted goes on every session packet, and is required back") {
+TEST_CASE("every_datagram_of_the_session_is_sealed_and_only_sealed_ones_are_taken") {
     Harness h;
-    test::AcceptedFields f;
-    f.secret = 0x5ec2'e7a1'0000'0001;
-    h.connect(f);
-    CHECK(h.connection.admission().secret == f.secret);
+    h.connect();
     h.connection.send_input(game::Input::move(1), 10);
-    const protocol::ClientReport r = h.last_report();
-    CHECK(r.proof == protocol::client_proof(f.secret, r.sequence, 0));
-    CHECK(r.proof != protocol::client_proof(f.secret ^ 1, r.sequence, 0));
+    CHECK(protocol::is_sealed(h.sent.back()));
+    CHECK(h.last_report().inputs.size() == 1);
     h.connection.update(10 + 1000);  // nothing else sent for a second: a keep-alive
+    CHECK(protocol::is_sealed(h.sent.back()));
     REQUIRE(h.last_sent().body_as_KeepAlive() != nullptr);
-    CHECK(h.last_sent().session_secret() == f.secret);
-    // A Disconnect forged from the server's address without the secret is
-    // dropped and counted; the real one (with it) ends the session.
-    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "forged"), 1100);
+    // A Disconnect forged from the server's address, in the clear or sealed
+    // with other keys, is dropped and counted; the real one ends the session.
+    const test::Bytes forged = test::server_disconnect(net::DisconnectReason::kicked, "forged");
+    h.receive_raw(forged, 1100);
+    CHECK(h.connection.stats().unsealed == 1);
+    h.receive_raw(test::forged_seal(forged), 1100);
+    CHECK(h.connection.stats()
+              .refused_sealed[static_cast<std::size_t>(protocol::SealRefusal::bad_tag)] == 1);
     CHECK(h.connection.state() == State::connected);
-    CHECK(h.connection.stats().wrong_secret == 1);
-    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "", f.secret ^ 2), 1100);
-    CHECK(h.connection.stats().wrong_secret == 2);
-    CHECK(h.connection.state() == State::connected);
-    h.receive(test::server_disconnect(net::DisconnectReason::kicked, "real", f.secret), 1200);
+    // The real one, once: seen again (replayed by whoever saw it), it is refused.
+    const test::Bytes real =
+        h.server.seal(test::server_disconnect(net::DisconnectReason::kicked, "real"));
+    Harness other;  // a session of other keys cannot open it either
+    other.connect();
+    other.receive_raw(real, 1200);
+    CHECK(other.connection.state() == State::connected);
+    CHECK(other.connection.stats().forged_total() == 1);
+    h.receive_raw(real, 1200);
     CHECK(h.connection.state() == State::closed);
+}
+
+TEST_CASE("replies_the_client_did_not_ask_for_are_dropped_and_counted") {
+    // An attacker off the path knows the client's address and forges the
+    // server's, but never sees the request: its nonce and key are unknown.
+    Harness h(config_of("dora", -1, 0xd0a));
+    h.connection.connect(0);
+    const std::uint64_t nonce = h.server.nonce();
+    const protocol::KeyPair attacker = protocol::make_key_pair();
+    h.receive_raw(test::challenge(1, nonce + 1, attacker.public_key), 1);
+    h.receive_raw(test::challenge(1, 0, attacker.public_key), 1);
+    h.receive_raw(test::denied(net::DenyReason::banned_name, "forged", nonce ^ 4), 1);
+    h.receive_raw(test::accepted({}), 1);  // in the clear
+    CHECK(h.connection.stats().unasked == 3);
+    CHECK(h.connection.stats().unsealed == 1);
+    CHECK(h.sent.size() == 1);  // no response to a forged Challenge
+    // The real Challenge, then forged Accepted sealed with keys of its own: refused.
+    h.receive(test::challenge(2), 2);
+    REQUIRE(h.last_sent().body_as_ConnectResponse() != nullptr);
+    test::AcceptedFields evil;
+    evil.client_id = 666;
+    evil.map_name = "evil";
+    h.receive_raw(test::forged_seal(test::accepted(evil)), 3);
+    h.receive_raw(test::challenge(3, nonce + 1, attacker.public_key), 3);
+    CHECK(h.connection.state() == State::connecting);
+    CHECK(h.connection.stats().forged_total() == 6);
+    // The server's own reply is taken.
+    test::AcceptedFields real;
+    real.client_id = 7;
+    h.receive(test::accepted(real), 4);
+    CHECK(h.connection.state() == State::connected);
+    CHECK(h.connection.admission().client_id == 7);
 }
 
 TEST_CASE("the connect response is padded like the request") {

@@ -9,13 +9,10 @@ namespace {
 
 using test::Harness;
 
-constexpr std::uint64_t kSecret = 0x5ec2'e7a1'0000'0001;
-
 TEST_CASE("client_update_carries_the_unapplied_inputs_up_to_k_oldest_first") {
     Harness h;
     test::AcceptedFields f;
     f.input_redundancy = 3;
-    f.secret = kSecret;
     h.connect(f);
     CHECK(h.connection.next_sequence() == 1);
 
@@ -26,7 +23,6 @@ TEST_CASE("client_update_carries_the_unapplied_inputs_up_to_k_oldest_first") {
         REQUIRE(r.inputs.size() == 1);
         CHECK(r.inputs[0] == game::Input::move(4));
         CHECK_FALSE(r.ack.has_value());  // it holds no state yet
-        CHECK(r.proof == protocol::client_proof(kSecret, 1, 0));
     }
     for (std::uint8_t d = 5; d < 10; ++d)
         h.connection.send_input(game::Input::move(d, true), 100 + d);
@@ -52,9 +48,9 @@ TEST_CASE("redundancy_defaults_to_8_when_accepted_says_0") {
 }
 
 TEST_CASE("inputs_the_server_shows_applied_are_not_sent_again") {
-    test::FakeRoom room("rink", kSecret);
+    test::FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     for (int i = 0; i < 6; ++i)
         h.connection.send_input(game::Input::move(static_cast<std::uint8_t>(i)),
                                 static_cast<std::uint64_t>(16 * i));
@@ -82,16 +78,15 @@ TEST_CASE("no_input_is_sent_before_accepted") {
 }
 
 TEST_CASE("client_update_acknowledges_the_tick_whose_state_it_holds") {
-    test::FakeRoom room("rink", kSecret);
+    test::FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.connection.send_input(game::Input::idle(), 0);
     CHECK_FALSE(h.last_report().ack.has_value());
     h.receive(room.full_state(), 10);
     h.connection.send_input(game::Input::idle(), 16);
     protocol::ClientReport r = h.last_report(room.tick());
     CHECK(r.ack == room.tick());
-    CHECK(r.proof == protocol::client_proof(kSecret, r.sequence, room.tick()));
     const std::uint64_t first = room.tick();
     room.step_idle(3);
     h.receive(room.update(first), 40);
@@ -100,9 +95,9 @@ TEST_CASE("client_update_acknowledges_the_tick_whose_state_it_holds") {
 }
 
 TEST_CASE("round_trip_time_is_from_an_ack_to_the_first_update_built_on_it") {
-    test::FakeRoom room("rink", kSecret);
+    test::FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 900);
     const std::uint64_t held = room.tick();
     h.connection.send_input(game::Input::idle(), 1000);  // acks `held` at 1000 ms
@@ -144,7 +139,10 @@ TEST_CASE("traffic_is_counted_both_ways") {
     CHECK(h.connection.stats().packets_out == h.sent.size());
     CHECK(h.connection.stats().bytes_out == out_bytes);
     CHECK(h.connection.stats().packets_in == 2);
-    CHECK(h.connection.stats().bytes_in == test::challenge(7).size() + test::accepted({}).size());
+    // The Challenge with its nonce and key; Accepted sealed.
+    CHECK(h.connection.stats().bytes_in ==
+          test::challenge(7, 1, protocol::make_key_pair().public_key).size() +
+              test::accepted({}).size() + protocol::kSealOverheadBytes);
 }
 
 }  // namespace

@@ -11,19 +11,15 @@ using namespace carom::client::test;
 
 namespace {
 
-constexpr std::uint64_t kSecret = 0x5EC2E7;
-
-Bytes chunk(std::uint64_t hash, std::uint32_t index, std::span<const std::uint8_t> data,
-            std::uint64_t secret = kSecret) {
+Bytes chunk(std::uint64_t hash, std::uint32_t index, std::span<const std::uint8_t> data) {
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateMapChunk(b, hash, index, b.CreateVector(data.data(), data.size()));
-    return copy_of(protocol::finish_packet(b, 42, net::Body::MapChunk, body.Union(), secret));
+    return copy_of(protocol::finish_packet(b, 42, net::Body::MapChunk, body.Union()));
 }
 
 // Connected on a map of `bytes` (named by their hash), fetching it.
 void fetching(Harness& h, const Bytes& bytes) {
     AcceptedFields a;
-    a.secret = kSecret;
     a.map_hash = protocol::map_bytes_hash(bytes);
     a.map_bytes = static_cast<std::uint32_t>(bytes.size());
     h.connect(a);
@@ -42,18 +38,22 @@ void send_all(Harness& h, const Bytes& bytes, std::uint64_t hash) {
 
 }  // namespace
 
-TEST_CASE("fetch_map asks for the chunks with the session secret, then holds the map") {
+TEST_CASE("fetch_map asks for the chunks, sealed, then holds the map") {
     Harness h;
     const Bytes bytes = protocol::map_to_binary(shipped_map("arena"));
     fetching(h, bytes);
+    CHECK(protocol::is_sealed(h.sent.back()));
     const net::Packet& request = h.last_sent();
     REQUIRE(request.body_as_MapRequest() != nullptr);
-    CHECK(request.session_secret() == kSecret);
     CHECK(request.body_as_MapRequest()->map_hash() == protocol::map_bytes_hash(bytes));
     CHECK(request.body_as_MapRequest()->chunks()->size() == protocol::chunk_count(bytes.size()));
-    // A chunk without the secret is forged: dropped.
-    h.receive(chunk(protocol::map_bytes_hash(bytes), 0, std::span(bytes).first(1024), 1), 5);
-    CHECK(h.connection.stats().wrong_secret == 1);
+    // A chunk in the clear, or sealed with other keys, is forged: dropped.
+    const Bytes first = chunk(protocol::map_bytes_hash(bytes), 0, std::span(bytes).first(1024));
+    h.receive_raw(first, 5);
+    CHECK(h.connection.stats().unsealed == 1);
+    h.receive_raw(forged_seal(first), 5);
+    CHECK(h.connection.stats()
+              .refused_sealed[static_cast<std::size_t>(protocol::SealRefusal::bad_tag)] == 1);
     CHECK(h.connection.map_download()->chunks_held() == 0);
     send_all(h, bytes, protocol::map_bytes_hash(bytes));
     REQUIRE(h.connection.replica() != nullptr);
@@ -94,7 +94,6 @@ TEST_CASE("a hostile server's map is refused with the reason: limits, checks, ha
         const Bytes bytes = protocol::map_to_binary(shipped_map("arena"));
         Harness h;
         AcceptedFields a;
-        a.secret = kSecret;
         a.map_hash = protocol::map_bytes_hash(bytes) ^ 1;
         a.map_bytes = static_cast<std::uint32_t>(bytes.size());
         h.connect(a);
@@ -106,7 +105,6 @@ TEST_CASE("a hostile server's map is refused with the reason: limits, checks, ha
     SUBCASE("a map past the size limit, before anything is allocated") {
         Harness h;
         AcceptedFields a;
-        a.secret = kSecret;
         a.map_bytes = 0xFFFFFFFF;
         h.connect(a);
         h.connection.fetch_map(0);
@@ -142,7 +140,6 @@ TEST_CASE("with a map store, Accepted's map is taken from it, or fetched and lef
     const Bytes bytes = protocol::map_to_binary(arena);
     const std::uint64_t hash = protocol::map_bytes_hash(bytes);
     AcceptedFields a;
-    a.secret = kSecret;
     a.map_hash = hash;
     a.map_bytes = static_cast<std::uint32_t>(bytes.size());
 
@@ -222,7 +219,6 @@ TEST_CASE("a transfer cut by a reconnect resumes with the chunks it lacks") {
     // The session is lost; a new one on a room of the same map.
     h.connection.connect(20);
     AcceptedFields a;
-    a.secret = kSecret;
     a.map_hash = hash;
     a.map_bytes = static_cast<std::uint32_t>(bytes.size());
     h.receive(challenge(7), 20);

@@ -15,8 +15,6 @@ namespace {
 using test::FakeRoom;
 using test::Harness;
 
-constexpr std::uint64_t kSecret = 0x0123'4567'89ab'cdef;
-
 std::uint64_t invalid(const Harness& h, protocol::PacketError e) {
     return h.connection.stats().invalid[static_cast<std::size_t>(e)];
 }
@@ -30,9 +28,9 @@ std::vector<game::Input> some_inputs(std::mt19937& rng, std::uint32_t slots) {
 }
 
 TEST_CASE("a_full_state_then_updates_keep_the_copy_the_servers_bit_for_bit") {
-    FakeRoom room("arena", kSecret);
+    FakeRoom room("arena");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     std::mt19937 rng(5);
     room.step(some_inputs(rng, room.match().slot_count()), 0);
     h.receive(room.full_state(), 0);
@@ -65,9 +63,9 @@ TEST_CASE("a_full_state_then_updates_keep_the_copy_the_servers_bit_for_bit") {
 }
 
 TEST_CASE("an_update_from_a_baseline_not_held_is_dropped_and_counted") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     room.step_idle();
     // No state yet: nothing to step.
     h.receive(room.update(room.tick() - 1), 0);
@@ -84,9 +82,9 @@ TEST_CASE("an_update_from_a_baseline_not_held_is_dropped_and_counted") {
 }
 
 TEST_CASE("older_and_duplicate_updates_are_dropped_as_out_of_order") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     room.step_idle();
@@ -102,10 +100,9 @@ TEST_CASE("older_and_duplicate_updates_are_dropped_as_out_of_order") {
 }
 
 TEST_CASE("tick_gaps_estimate_loss_at_the_update_rate") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
     test::AcceptedFields f;
-    f.secret = kSecret;
     f.map_hash = room.map_hash();
     f.update_rate_hz = 60;
     h.connect(f);
@@ -119,9 +116,9 @@ TEST_CASE("tick_gaps_estimate_loss_at_the_update_rate") {
 }
 
 TEST_CASE("an_update_further_ahead_than_the_clock_allows_is_dropped_before_any_step") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 1000);
     const std::uint64_t held = room.tick();
     // 200 ticks (3.3 s at 60 Hz) in no time at all: even sealed, not stepped.
@@ -137,10 +134,9 @@ TEST_CASE("an_update_further_ahead_than_the_clock_allows_is_dropped_before_any_s
 }
 
 TEST_CASE("updates_before_the_map_are_counted_not_taken") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
     test::AcceptedFields f;
-    f.secret = kSecret;
     h.connect(f);
     h.receive(room.full_state(), 0);
     CHECK(h.connection.stats().before_map == 1);
@@ -151,18 +147,20 @@ TEST_CASE("updates_before_the_map_are_counted_not_taken") {
 }
 
 TEST_CASE("forged_updates_change_nothing_and_one_drifted_state_drops_the_copy") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     const std::uint64_t hash = h.connection.replica()->match().state_hash();
     room.step_idle();
-    // Forged updates (a MAC that is not the seal), however many: nothing
-    // changes, nothing is stepped, no resync.
-    for (std::uint32_t i = 0; i < 100; ++i)
-        h.receive(room.forged_update(held, 12345 + i), 0);
-    CHECK(h.connection.stats().forged_updates == 100);
+    // Forged updates (in the clear, or sealed with other keys), however
+    // many: nothing changes, nothing is stepped, no resync.
+    for (std::uint32_t i = 0; i < 50; ++i) {
+        h.receive_raw(room.update(held), 0);
+        h.receive_raw(test::forged_seal(room.update(held)), 0);
+    }
+    CHECK(h.connection.stats().forged_total() == 100);
     CHECK(h.connection.stats().hash_mismatches == 0);
     CHECK(h.connection.stats().resyncs == 0);
     CHECK(h.connection.replica()->tick() == held);
@@ -188,9 +186,9 @@ TEST_CASE("forged_updates_change_nothing_and_one_drifted_state_drops_the_copy") 
 }
 
 TEST_CASE("the_roster_and_the_events_come_from_the_copy") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 0);
     const Replica& replica = *h.connection.replica();
     const game::Match& copy = replica.match();
@@ -229,9 +227,9 @@ TEST_CASE("the_roster_and_the_events_come_from_the_copy") {
 }
 
 TEST_CASE("garbage_is_dropped_and_counted_by_reason") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     const test::Bytes good = room.full_state();
 
     h.receive({}, 0);
@@ -281,12 +279,12 @@ TEST_CASE("another_protocol_version_is_dropped_and_counted") {
 }
 
 TEST_CASE("a_datagram_at_an_unaligned_address_is_still_read") {
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 0);
     room.step_idle();
-    const test::Bytes good = room.update(room.tick() - 1);
+    const test::Bytes good = h.server.seal(room.update(room.tick() - 1));
     test::Bytes shifted(good.size() + 1);
     std::memcpy(shifted.data() + 1, good.data(), good.size());
     h.connection.on_datagram(std::span(shifted).subspan(1), 0);
@@ -298,9 +296,9 @@ TEST_CASE("random_and_corrupted_datagrams_never_crash") {
     std::printf("random_and_corrupted_datagrams_never_crash: seed %u\n", seed);
     INFO("seed " << seed);
     std::mt19937 rng(seed);
-    FakeRoom room("rink", kSecret);
+    FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     const test::Bytes full = room.full_state();
     const std::uint64_t held = room.tick();
     room.step_idle(2);
@@ -323,7 +321,6 @@ TEST_CASE("random_and_corrupted_datagrams_never_crash") {
         h.receive(bytes, ++now);
         if (h.connection.state() == State::closed) {
             test::AcceptedFields f;
-            f.secret = kSecret;
             f.map_hash = room.map_hash();
             h.connect(f, now);
             ++reconnects;
@@ -337,7 +334,6 @@ TEST_CASE("random_and_corrupted_datagrams_never_crash") {
     // After a reconnect (a flipped tick may have moved the copy's far on), a
     // good state and update are taken.
     test::AcceptedFields f;
-    f.secret = kSecret;
     f.map_hash = room.map_hash();
     h.connect(f, ++now);
     room.step_idle(30);

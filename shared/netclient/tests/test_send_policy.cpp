@@ -11,8 +11,6 @@ namespace {
 using Send = SendPolicy::Send;
 using test::Harness;
 
-constexpr std::uint64_t kSecret = 0x5ec2'e7a1'0000'0046;
-
 TEST_CASE("send_policy_sends_a_change_at_once_and_again_then_only_acknowledges") {
     SendPolicy p(SendPolicyConfig{2, 4, 24});
     const game::Input a = game::Input::move(3), b = game::Input::move(4);
@@ -57,9 +55,7 @@ TEST_CASE("send_policy_a_spectator_acknowledges_every_24_ticks") {
 
 TEST_CASE("a_quiet_input_is_not_sent_and_the_next_change_goes_alone") {
     Harness h;
-    test::AcceptedFields f;
-    f.secret = kSecret;
-    h.connect(f);
+    h.connect(test::AcceptedFields{});
     const std::size_t before = h.sent.size();
     for (int i = 0; i < 10; ++i)
         h.connection.send_input(game::Input::move(2), static_cast<std::uint64_t>(16 * i));
@@ -77,9 +73,9 @@ TEST_CASE("a_quiet_input_is_not_sent_and_the_next_change_goes_alone") {
 }
 
 TEST_CASE("applied_through_counts_the_ticks_the_server_repeated_an_unsent_input") {
-    test::FakeRoom room("rink", kSecret);
+    test::FakeRoom room("rink");
     Harness h;
-    h.join(room, kSecret);
+    h.join(room);
     h.receive(room.full_state(), 0);
     const std::uint64_t held = room.tick();
     // Sequence 1 sent (a change, twice), 2 to 8 not.

@@ -52,7 +52,7 @@ std::span<const std::uint8_t> encode_client_report(flatbuffers::FlatBufferBuilde
         more = b.CreateVector(stream.data() + kInlineBytes, stream.size() - kInlineBytes);
     std::array<std::uint8_t, kInlineBytes> head_stream{};
     std::copy_n(stream.begin(), std::min(stream.size(), kInlineBytes), head_stream.begin());
-    const net::ClientHead head(report.proof, static_cast<std::uint16_t>(report.sequence),
+    const net::ClientHead head(static_cast<std::uint16_t>(report.sequence),
                                static_cast<std::uint16_t>(report.ack.value_or(0)),
                                flatbuffers::span<const std::uint8_t, kInlineBytes>(head_stream));
     net::ClientUpdateBuilder update(b);
@@ -70,7 +70,6 @@ Result<ClientReport> decode_client_report(const net::ClientUpdate& u, std::uint6
                             : std::span<const std::uint8_t>{};
     detail::BitReader r(std::span<const std::uint8_t>(head.stream()->Data(), kInlineBytes), more);
     ClientReport report;
-    report.proof = head.proof();
     if (r.bit()) {
         const std::uint64_t ack = extend16(head.ack(), tick);
         if (ack > tick) return fail("client update: ack after the server's tick");

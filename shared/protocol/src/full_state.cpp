@@ -23,8 +23,8 @@ std::pair<std::size_t, std::size_t> share(std::size_t count, std::size_t part, s
 }
 
 std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
-                                          std::uint32_t client_id, std::uint64_t secret,
-                                          const RoomState& s, std::size_t part, std::size_t parts) {
+                                          std::uint32_t client_id, const RoomState& s,
+                                          std::size_t part, std::size_t parts) {
     b.Clear();
     const auto [slot_begin, slot_end] = share(s.match.players.size(), part, parts);
     const auto [puck_begin, puck_end] = share(s.match.pucks.size(), part, parts);
@@ -60,24 +60,24 @@ std::span<const std::uint8_t> encode_part(flatbuffers::FlatBufferBuilder& b,
         static_cast<std::uint8_t>(s.match.kickoff_team ? game::index_of(*s.match.kickoff_team) + 1
                                                        : 0),
         discs.empty() ? 0 : b.CreateVector(discs));
-    return finish_packet(b, client_id, net::Body::FullState, body.Union(), secret);
+    return finish_packet(b, client_id, net::Body::FullState, body.Union());
 }
 
 }  // namespace
 
 void encode_full_state(flatbuffers::FlatBufferBuilder& b, std::uint32_t client_id,
-                       std::uint64_t secret, const RoomState& s,
+                       const RoomState& s,
                        const std::function<void(std::span<const std::uint8_t>)>& send) {
     // As few parts as fit: a 4 v 4 takes one; the largest maps (32 slots, 16 pucks) four.
     std::size_t parts = 1;
     for (;; ++parts) {
         bool fits = true;
         for (std::size_t p = 0; p < parts && fits; ++p)
-            fits = encode_part(b, client_id, secret, s, p, parts).size() <= kMaxDatagramBytes;
+            fits = encode_part(b, client_id, s, p, parts).size() <= kMaxSessionDatagramBytes;
         if (fits || parts == 255) break;
     }
     for (std::size_t p = 0; p < parts; ++p)
-        send(encode_part(b, client_id, secret, s, p, parts));
+        send(encode_part(b, client_id, s, p, parts));
 }
 
 namespace {

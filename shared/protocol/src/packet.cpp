@@ -108,9 +108,8 @@ Result<const net::ClientUpdate*> verify_client_update(std::span<const std::uint8
 
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& b,
                                             std::uint32_t client_id, net::Body type,
-                                            flatbuffers::Offset<void> body, std::uint64_t secret) {
+                                            flatbuffers::Offset<void> body) {
     net::PacketBuilder packet(b);
-    if (secret != 0) packet.add_session_secret(secret);
     // The one-byte union type first: it then sits against the body's vtable
     // (2-byte aligned) instead of costing a padded word of its own.
     packet.add_body_type(type);

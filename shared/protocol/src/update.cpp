@@ -66,7 +66,7 @@ std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, c
     }
     std::array<std::uint8_t, kInlineBytes> head_stream{};
     std::copy_n(stream.begin(), std::min(stream.size(), kInlineBytes), head_stream.begin());
-    const net::UpdateHead head(u.mac, static_cast<std::uint16_t>(u.tick), u.state,
+    const net::UpdateHead head(static_cast<std::uint16_t>(u.tick), u.state,
                                flatbuffers::span<const std::uint8_t, kInlineBytes>(head_stream));
     net::ServerUpdateBuilder update(b);
     update.add_head(&head);
@@ -79,12 +79,6 @@ std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& b, c
     return {b.GetBufferPointer(), b.GetSize()};
 }
 
-std::size_t update_mac_offset(std::span<const std::uint8_t> datagram) {
-    // The struct sits inline in the table; mac is its first field.
-    const auto* head = flatbuffers::GetRoot<net::ServerUpdate>(datagram.data())->head();
-    return static_cast<std::size_t>(reinterpret_cast<const std::uint8_t*>(head) - datagram.data());
-}
-
 Result<Update> decode_update(const net::ServerUpdate& s, std::uint64_t tick,
                              const UpdateContext& context) {
     const net::UpdateHead& head = *s.head();
@@ -95,7 +89,6 @@ Result<Update> decode_update(const net::ServerUpdate& s, std::uint64_t tick,
     detail::BitReader r(inline_bytes, more);
     Update u;
     u.tick = tick;
-    u.mac = head.mac();
     u.state = head.state();
     const std::uint64_t span = r.code() + 1;
     if (r.error() == nullptr && (span > kMaxUpdateTicks || span > tick))

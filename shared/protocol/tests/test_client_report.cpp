@@ -46,8 +46,7 @@ Bytes raw_update(const Bytes& stream, std::uint16_t sequence = 1, std::uint16_t 
     std::copy_n(stream.begin(), std::min<std::size_t>(stream.size(), 4), head_bytes.begin());
     flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>> more;
     if (stream.size() > 4) more = b.CreateVector(stream.data() + 4, stream.size() - 4);
-    const net::ClientHead head(0, sequence, ack,
-                               flatbuffers::span<const std::uint8_t, 4>(head_bytes));
+    const net::ClientHead head(sequence, ack, flatbuffers::span<const std::uint8_t, 4>(head_bytes));
     net::ClientUpdateBuilder u(b);
     u.add_head(&head);
     if (!more.IsNull()) u.add_more(more);
@@ -86,7 +85,6 @@ Bytes spec_stream(const ClientReport& r) {
 
 ClientReport random_report(std::mt19937_64& rng) {
     ClientReport r;
-    r.proof = static_cast<std::uint32_t>(rng());
     if (rng() % 8 != 0) r.ack = 70'000 + rng() % 60'000;
     const std::size_t m = rng() % 8 == 0 ? 0 : 1 + rng() % protocol::kMaxInputRedundancy;
     game::Input input = game::Input::from_bits(static_cast<std::uint8_t>(rng() % 64));
@@ -129,7 +127,7 @@ TEST_CASE("client updates round-trip and their stream is PROTOCOL.md's, bit for 
     // 1 (ack), 0001001 (8), 000011 (0x30 low bit first), 1 (a run follows),
     // 011 (length 3), 00 (the kick flipped), 0 (no run follows): 21 bits.
     CHECK(stream_of(encode(r)) == Bytes{0x91, 0x70, 0x03, 0x00});
-    CHECK(encode(r).size() == 32);
+    CHECK(encode(r).size() == 28);
 }
 
 TEST_CASE("malformed client streams are refused with a reason") {
@@ -199,16 +197,14 @@ TEST_CASE("PROTOCOL.md's steady-state ClientUpdate, byte for byte") {
     ClientReport r;
     r.ack = 69'994;
     r.sequence = 5'000;
-    r.proof = 0x5E5E'5E5E;
     for (int i = 0; i < 8; ++i)
         r.inputs.push_back(game::Input::move(4, i >= 5));
     const Bytes expected{
         0x10, 0x00, 0x00, 0x00,              // root: the table at 16
         'C',  'N',  'C',  'U',               // file identifier
         0x00, 0x00,                          // padding
-        0x06, 0x00, 0x10, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 16, head at + 4
+        0x06, 0x00, 0x0C, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 12, head at + 4
         0x06, 0x00, 0x00, 0x00,              // the table: its vtable 6 bytes before it
-        0x5E, 0x5E, 0x5E, 0x5E,              // head.proof
         0x88, 0x13,                          // head.sequence: 5000
         0x6A, 0x11,                          // head.ack: 69994 mod 2^16
         0x91, 0x74, 0x03, 0x00,              // head.stream (21 bits)

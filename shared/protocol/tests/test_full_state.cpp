@@ -65,7 +65,7 @@ protocol::RoomState state_of(const game::Match& m) {
 std::vector<Bytes> encode(const protocol::RoomState& s) {
     flatbuffers::FlatBufferBuilder b;
     std::vector<Bytes> parts;
-    protocol::encode_full_state(b, 9, 0xABCD, s, [&](std::span<const std::uint8_t> bytes) {
+    protocol::encode_full_state(b, 9, s, [&](std::span<const std::uint8_t> bytes) {
         parts.emplace_back(bytes.begin(), bytes.end());
     });
     return parts;
@@ -86,9 +86,9 @@ TEST_CASE("a 4 v 4's full state is one datagram and restores the match bit for b
     const protocol::RoomState sent = state_of(server);
     const std::vector<Bytes> parts = encode(sent);
     REQUIRE(parts.size() == 1);
-    CHECK((*protocol::verify_packet(parts[0]))->session_secret() == 0xABCD);
+    CHECK((*protocol::verify_packet(parts[0]))->client_id() == 9);
     MESSAGE("a 4 v 4 with two pucks: " << parts[0].size() << " bytes");
-    CHECK(parts[0].size() <= protocol::kMaxDatagramBytes);
+    CHECK(parts[0].size() <= protocol::kMaxSessionDatagramBytes);
 
     protocol::FullStateAssembly assembly;
     const auto got = assembly.add(full_of(parts[0]), server.slot_count(), server.puck_count());
@@ -120,7 +120,7 @@ TEST_CASE("the largest match splits into parts that arrive in any order") {
     MESSAGE("32 slots and 16 pucks: " << parts.size() << " parts");
     REQUIRE(parts.size() > 1);
     for (const Bytes& p : parts)
-        CHECK(p.size() <= protocol::kMaxDatagramBytes);
+        CHECK(p.size() <= protocol::kMaxSessionDatagramBytes);
 
     std::vector<std::size_t> order(parts.size());
     for (std::size_t i = 0; i < order.size(); ++i)
@@ -170,7 +170,7 @@ TEST_CASE("full states that do not fit the map or each other are refused") {
         const auto body = net::CreateFullState(b, 10, index, count, hash, 0, 1, 0, 0, 10,
                                                static_cast<schema::Phase>(phase), 0, 0, 0, 0,
                                                b.CreateVector(slots), b.CreateVector(pucks));
-        const auto bytes = protocol::finish_packet(b, 1, net::Body::FullState, body.Union(), 1);
+        const auto bytes = protocol::finish_packet(b, 1, net::Body::FullState, body.Union());
         return Bytes(bytes.begin(), bytes.end());
     };
     protocol::FullStateAssembly a;
@@ -244,7 +244,7 @@ TEST_CASE("the team kicking off on a map with collision groups travels in the fu
     flatbuffers::FlatBufferBuilder b;
     const auto body = net::CreateFullState(b, 10, 0, 1, 0, 0, 1, 0, 0, 10, schema::Phase::playing,
                                            0, 0, 0, 0, 0, 0, 0.0F, /*kickoff_team=*/3);
-    const auto bytes = protocol::finish_packet(b, 1, net::Body::FullState, body.Union(), 1);
+    const auto bytes = protocol::finish_packet(b, 1, net::Body::FullState, body.Union());
     protocol::FullStateAssembly refusing;
     const auto refused = refusing.add(full_of(Bytes(bytes.begin(), bytes.end())), 0, 0);
     REQUIRE_FALSE(refused.ok());

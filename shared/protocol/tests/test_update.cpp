@@ -59,7 +59,7 @@ Bytes raw_update(std::uint64_t tick, const Bytes& stream,
         changes.push_back(net::CreateRosterChange(b, r.tick, static_cast<std::uint16_t>(r.slot),
                                                   r.join, b.CreateString(r.name), r.bot));
     const auto roster_offset = roster.empty() ? 0 : b.CreateVector(changes);
-    const net::UpdateHead head(0, static_cast<std::uint16_t>(tick), 0,
+    const net::UpdateHead head(static_cast<std::uint16_t>(tick), 0,
                                flatbuffers::span<const std::uint8_t, kHeadStream>(head_bytes));
     net::ServerUpdateBuilder u(b);
     u.add_head(&head);
@@ -95,7 +95,6 @@ Update random_update(std::mt19937_64& rng, const UpdateContext& c) {
     const std::uint64_t n =
         rng() % 10 == 0 ? 1 + rng() % protocol::kMaxUpdateTicks : 1 + rng() % 20;
     u.baseline = u.tick - n;
-    u.mac = static_cast<std::uint32_t>(rng());
     u.state = static_cast<std::uint16_t>(rng());
     if (c.player)
         u.sequence_advance = rng() % 4 == 0 ? static_cast<std::uint32_t>(rng())
@@ -202,20 +201,20 @@ TEST_CASE("updates round-trip and their stream is PROTOCOL.md's, bit for bit") {
     CHECK(stream_of(encode(u, c)) == Bytes{0x2A, 0x15, 0, 0});
 }
 
-TEST_CASE("an update that fits its head is 32 bytes") {
+TEST_CASE("an update that fits its head is 28 bytes") {
     const UpdateContext c{8, true};
     Update u;
     u.tick = 500;
     u.baseline = 499;
     u.sequence_advance = 1;
-    CHECK(encode(u, c).size() == 32);
+    CHECK(encode(u, c).size() == 28);
     // Two literal changes fit the head's 32 bits (1 + 1 + 3 + 2 x 11); a
     // third spills into `more`.
     for (game::Slot s = 0; s < 2; ++s)
         u.inputs.push_back({500, s, {InputDelta::Kind::literal, 0x13}});
-    CHECK(encode(u, c).size() == 32);
+    CHECK(encode(u, c).size() == 28);
     u.inputs.push_back({500, 2, {InputDelta::Kind::literal, 0x13}});
-    CHECK(encode(u, c).size() == 44);
+    CHECK(encode(u, c).size() == 40);
     const auto back = protocol::decode_update(update_of(encode(u, c)), 500, c);
     REQUIRE(back.ok());
     CHECK(*back == u);
@@ -319,7 +318,6 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
     Update u;
     u.tick = 70'002;
     u.baseline = 69'994;
-    u.mac = 0xB9F9'4275;  // sealed with the secret 0x0123456789ABCDEF (server test_updates)
     u.state = 0x5A6B;
     u.sequence_advance = 8;
     using K = InputDelta::Kind;
@@ -330,11 +328,10 @@ TEST_CASE("PROTOCOL.md's steady-state ServerUpdate, byte for byte") {
     const Bytes expected{
         0x10, 0x00, 0x00, 0x00,  // root: the table at 16
         'C',  'N',  'S',  'U',   // file identifier
-        0x08, 0x00, 0x14, 0x00,  // vtable: 8 bytes long, the table 20
+        0x08, 0x00, 0x10, 0x00,  // vtable: 8 bytes long, the table 16
         0x08, 0x00, 0x04, 0x00,  // head at table + 8, more at table + 4
         0x08, 0x00, 0x00, 0x00,  // the table: its vtable 8 bytes before it
-        0x10, 0x00, 0x00, 0x00,  // more: the vector 16 bytes on (at 36)
-        0x75, 0x42, 0xF9, 0xB9,  // head.mac
+        0x0C, 0x00, 0x00, 0x00,  // more: the vector 12 bytes on (at 32)
         0x72, 0x11,              // head.tick: 70002 mod 2^16
         0x6B, 0x5A,              // head.state
         0x88, 0x54, 0x12, 0x29,  // head.stream: its first 4 bytes
@@ -349,20 +346,18 @@ TEST_CASE("PROTOCOL.md's ServerUpdate without `more`, byte for byte but its stre
     Update u;
     u.tick = 70'002;
     u.baseline = 70'001;
-    u.mac = 0xB9F9'4275;
     u.state = 0x5A6B;
     u.sequence_advance = 1;
     const Bytes bytes = encode(u, {8, true});
-    REQUIRE(bytes.size() == 32);
+    REQUIRE(bytes.size() == 28);
     const Bytes framing{
         0x10, 0x00, 0x00, 0x00,              // root: the table at 16
         'C',  'N',  'S',  'U',               // file identifier
         0x00, 0x00,                          // padding
-        0x06, 0x00, 0x10, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 16, head at table + 4
+        0x06, 0x00, 0x0C, 0x00, 0x04, 0x00,  // vtable: 6 bytes, the table 12, head at table + 4
         0x06, 0x00, 0x00, 0x00,              // the table: its vtable 6 bytes before it
-        0x75, 0x42, 0xF9, 0xB9,              // head.mac
         0x72, 0x11,                          // head.tick
         0x6B, 0x5A,                          // head.state
     };
-    CHECK(Bytes(bytes.begin(), bytes.begin() + 28) == framing);
+    CHECK(Bytes(bytes.begin(), bytes.begin() + 24) == framing);
 }

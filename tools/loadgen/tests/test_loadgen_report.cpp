@@ -118,8 +118,8 @@ TEST_CASE("report_fails_a_player_whose_inputs_the_server_stopped_applying") {
 
 TEST_CASE("report_counts_forged_datagrams_and_fails_a_run_with_a_resync") {
     ClientResult attacked = connected_client(60, 0, 2.0);
-    attacked.stats.forged_updates = 300;
-    attacked.stats.wrong_secret = 20;
+    attacked.stats.refused_sealed[static_cast<std::size_t>(protocol::SealRefusal::bad_tag)] = 300;
+    attacked.stats.unsealed = 20;
     attacked.stats.far_ahead = 2;
     Report r = summarise({connected_client(60, 0, 2.0), attacked}, 2.0, 0);
     CHECK(r.forged == 320);

@@ -7,6 +7,10 @@
 // Lifecycle: connect() → connecting (ConnectRequest, then ConnectResponse
 // once a Challenge arrives, resent every retry interval) → connected
 // (Accepted) → closed (denied, timeout, server Disconnect, or disconnect()).
+// Every reply in the handshake must answer this attempt: Challenge and
+// Denied echo its random nonce, Accepted comes sealed with the keys agreed
+// with its fresh key pair; anything else is dropped and counted (unasked).
+// From Accepted on, every datagram both ways is sealed (protocol::SessionSeal).
 // Call update() regularly: it resends, times out and keeps the link alive.
 //
 // Once connected it needs the room's map: given a MapStore, it takes the map
@@ -36,6 +40,7 @@
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_transfer.hpp"
 #include "carom/protocol/packet.hpp"
+#include "carom/protocol/seal.hpp"
 
 namespace carom::client {
 
@@ -43,7 +48,8 @@ struct ConnectionConfig {
     std::string name = "player";
     std::int32_t room = -1;  // -1: the first room with space
     bool spectator = false;
-    // Random per client, chosen by the caller: the same token reclaims a slot.
+    // Random per client, chosen by the caller: the same token reclaims a
+    // slot. It travels sealed (the hello of ConnectResponse).
     std::uint64_t token = 0;
     std::uint64_t connect_retry_ms = 250;
     std::uint64_t connect_timeout_ms = 5000;
@@ -59,9 +65,6 @@ struct ConnectionConfig {
 // What the server told us in Accepted: the session's terms.
 struct Admission {
     std::uint32_t client_id = 0;
-    // From Accepted: sent on every packet of the session, and required on
-    // every packet the server sends in it (a forged one is dropped, counted).
-    std::uint64_t secret = 0;
     std::uint32_t room = 0;
     std::int32_t slot = -1;  // -1: a spectator
     std::uint8_t team = 0;   // 0 left, 1 right
@@ -187,6 +190,17 @@ class Connection {
 
     const ConnectionStats& stats() const { return stats_; }
 
+    // For a tool that writes its own datagrams of the session (a load test's
+    // abuse): `datagram` sealed with the session's keys, as the connection
+    // sends its own; empty before the keys are agreed.
+    std::span<const std::uint8_t> seal(std::span<const std::uint8_t> datagram) {
+        return seal_ ? seal_->seal(datagram, sealed_) : std::span<const std::uint8_t>{};
+    }
+    // The session's keys and replay window (null before a Challenge): for a
+    // tool that reads what the server sends it (a copy opens a datagram
+    // without taking its sequence).
+    const protocol::SessionSeal* session_seal() const { return seal_ ? &*seal_ : nullptr; }
+
   private:
     // When an acknowledgement was first sent: an update built on it arrives
     // one round trip later.
@@ -202,13 +216,19 @@ class Connection {
     void send_connect_request(std::uint64_t now_ms);
     void send_connect_response(std::uint64_t now_ms);
     void send_keepalive(std::uint64_t now_ms);
+    // A datagram of the session: sealed, or not sent before the keys are agreed.
     void transmit(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // A datagram of the handshake, in the clear.
+    void transmit_clear(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
     void close(CloseReason reason);
     void note_ack_sent(std::uint64_t tick, std::uint64_t now_ms);
     void note_round_trip(std::uint64_t baseline, std::uint64_t now_ms);
 
-    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms);
-    void on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
+    // `sealed`: it came sealed with the session's keys.
+    void on_packet(const net::Packet& packet, std::size_t bytes, std::uint64_t now_ms, bool sealed);
+    void on_sealed(std::span<const std::uint8_t> bytes, std::uint64_t now_ms);
+    // False (counted) when the server's key is refused.
+    bool on_challenge(const net::Challenge& challenge, std::uint64_t now_ms);
     void on_accepted(const net::Accepted& accepted, std::uint64_t now_ms);
     void use_map(game::CheckedMap map, MapReady ready);
     void on_denied(const net::Denied& denied);
@@ -242,6 +262,14 @@ class Connection {
     std::uint64_t last_sent_ms_ = 0;
     std::optional<std::uint64_t> cookie_;
     Admission admission_;
+    // This attempt's: the nonce its replies echo, its key pair, and the
+    // session's seal once a Challenge gave the server's key.
+    std::uint64_t nonce_ = 0;
+    protocol::KeyPair key_pair_;
+    std::optional<protocol::SessionSeal> seal_;
+    std::vector<std::uint8_t> server_key_;  // the Challenge's the keys came from
+    protocol::DatagramBuffer sealed_{};     // sealed out
+    protocol::DatagramBuffer opened_{};     // opened in
 
     // The run of inputs sent on consecutive ticks, up to `run_end_`, not yet
     // shown applied: newest last, at most kMaxInputRedundancy.

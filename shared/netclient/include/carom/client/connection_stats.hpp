@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "carom/protocol/packet.hpp"
+#include "carom/protocol/seal.hpp"
 
 namespace carom::client {
 
@@ -24,10 +25,15 @@ struct ConnectionStats {
     std::array<std::uint64_t, kErrorKinds> invalid{};
     std::uint64_t wrong_protocol = 0;  // verified, but another protocol version
     std::uint64_t unexpected = 0;      // verified, but not meant for a client in this state
-    std::uint64_t wrong_secret = 0;    // a session packet without the session's secret (forged)
-    // A ServerUpdate whose MAC is not the session's (forged, or cut or
-    // changed on the way): dropped before it is read or stepped.
-    std::uint64_t forged_updates = 0;
+    // A handshake reply that does not answer this attempt (a Challenge or
+    // Denied without its nonce, a sealed datagram before the keys): forged.
+    std::uint64_t unasked = 0;
+    // A datagram of the session in the clear (Accepted, FullState, ServerUpdate...): forged.
+    std::uint64_t unsealed = 0;
+    // Sealed datagrams refused before anything in them is read, by reason:
+    // a bad tag (forged, cut or changed on the way), a replayed, old or far-ahead sequence.
+    std::array<std::uint64_t, static_cast<std::size_t>(protocol::SealRefusal::count_)>
+        refused_sealed{};
     // A sealed ServerUpdate of a tick further ahead than the client's clock
     // allows since the last state it took: dropped before any step.
     std::uint64_t far_ahead = 0;
@@ -55,6 +61,8 @@ struct ConnectionStats {
     std::vector<double> rtt_ms;
 
     std::uint64_t invalid_total() const;
+    // What an attacker's datagrams cost: unasked, unsealed and refused sealed ones.
+    std::uint64_t forged_total() const;
     // Fraction of expected updates that never arrived in order, in [0, 1].
     double loss_estimate() const;
 };

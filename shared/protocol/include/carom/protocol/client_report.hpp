@@ -15,7 +15,6 @@
 namespace carom::protocol {
 
 struct ClientReport {
-    std::uint32_t proof = 0;  // client_proof() of sequence and ack
     // The newest server tick whose state the client holds; none: it holds
     // none, and asks for a FullState.
     std::optional<std::uint64_t> ack;

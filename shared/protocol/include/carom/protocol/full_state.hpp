@@ -28,11 +28,11 @@ struct RoomState {
     std::vector<bool> bots;  // per slot: the room plays it with a bot
 };
 
-// Encodes `state` as FullState packets of the session (`client_id`,
-// `secret`), as few as fit kMaxDatagramBytes each, and hands each to `send`
-// (its bytes live until `send` returns).
+// Encodes `state` as FullState packets of the session `client_id`, as few as
+// fit kMaxSessionDatagramBytes each (room for the seal), and hands each to
+// `send` (its bytes live until `send` returns).
 void encode_full_state(flatbuffers::FlatBufferBuilder& builder, std::uint32_t client_id,
-                       std::uint64_t secret, const RoomState& state,
+                       const RoomState& state,
                        const std::function<void(std::span<const std::uint8_t>)>& send);
 
 // Puts the parts of a full state back together.

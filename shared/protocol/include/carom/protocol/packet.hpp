@@ -14,8 +14,12 @@
 namespace carom::protocol {
 
 // What each version changed: schemas/PROTOCOL.md, "Versions and evolution".
-inline constexpr std::uint32_t kProtocolVersion = 7;
+inline constexpr std::uint32_t kProtocolVersion = 8;
 inline constexpr std::size_t kMaxDatagramBytes = 1200;
+// What sealing adds to every datagram of a session (carom/protocol/seal.hpp),
+// and so the largest one before it is sealed.
+inline constexpr std::size_t kSealOverheadBytes = 16;
+inline constexpr std::size_t kMaxSessionDatagramBytes = kMaxDatagramBytes - kSealOverheadBytes;
 // ConnectRequest and ConnectResponse are padded to at least this, so no
 // reply before acceptance (Challenge, Denied, Accepted) is larger.
 inline constexpr std::size_t kConnectRequestMinBytes = 256;
@@ -87,11 +91,9 @@ Result<const net::ClientUpdate*> verify_client_update(std::span<const std::uint8
 Result<std::uint32_t> peek_protocol(std::span<const std::uint8_t> bytes);
 
 // Finishes a Packet around `body` and returns its bytes (a view into the builder).
-// `secret`: the session's (Accepted.session_secret), 0 before acceptance.
 std::span<const std::uint8_t> finish_packet(flatbuffers::FlatBufferBuilder& builder,
                                             std::uint32_t client_id, net::Body type,
-                                            flatbuffers::Offset<void> body,
-                                            std::uint64_t secret = 0);
+                                            flatbuffers::Offset<void> body);
 
 // A name as the server keeps it: printable ASCII, at most kMaxNameBytes.
 std::string clean_name(std::string_view name);

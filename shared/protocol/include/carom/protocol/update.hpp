@@ -42,10 +42,7 @@ struct MatchStart {
 struct Update {
     std::uint64_t tick = 0;      // the server tick it brings the client to
     std::uint64_t baseline = 0;  // the server tick the client's state must be at (< tick)
-    // UpdateHead.mac: update_mac() of the datagram (the encoder writes it as
-    // given; the sender seals the datagram after, seal_update()).
-    std::uint32_t mac = 0;
-    std::uint16_t state = 0;  // the low 16 bits of the state hash after `tick`
+    std::uint16_t state = 0;     // the low 16 bits of the state hash after `tick`
     // How far the newest input of the receiver's that the server applied
     // moved from `baseline` to `tick`, modulo 2^32 (one a tick when none was
     // lost). Players only: a spectator's stream has none.
@@ -65,14 +62,10 @@ struct UpdateContext {
 };
 
 // Writes `update` as a ServerUpdate into `builder` (cleared first) and
-// returns the datagram: empty, or larger than kMaxDatagramBytes, when the
+// returns the datagram: empty, or larger than kMaxSessionDatagramBytes, when the
 // update does not fit a datagram (then the server sends a FullState).
 std::span<const std::uint8_t> encode_update(flatbuffers::FlatBufferBuilder& builder,
                                             const Update& update, const UpdateContext& context);
-
-// Where UpdateHead.mac sits in a ServerUpdate datagram (verified, or just
-// encoded): the offset seal_update() and update_is_sealed() take.
-std::size_t update_mac_offset(std::span<const std::uint8_t> datagram);
 
 // The low 16 bits of a state hash, as UpdateHead.state carries them.
 inline std::uint16_t state_check(std::uint64_t state_hash) {
