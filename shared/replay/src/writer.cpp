@@ -27,8 +27,8 @@ namespace {
 // ignores "x", so there the file is created exclusively by _wopen.
 std::FILE* create_new_file(const std::filesystem::path& path) {
 #ifdef _WIN32
-    const int fd = _wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY,
-                          _S_IREAD | _S_IWRITE);
+    const int fd =
+        _wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
     if (fd < 0) return nullptr;
     std::FILE* file = _fdopen(fd, "wb");
     if (!file) _close(fd);
