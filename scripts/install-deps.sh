@@ -6,7 +6,8 @@
 #                                        emscripten (the wasm32 column) and MinGW-w64
 #                                        with Wine (the win64 column, `make windows`)
 #   scripts/install-deps.sh web          also emscripten, Chromium and playwright-core
-# emscripten builds also get zstd's source (the WebAssembly build compiles zstd).
+# emscripten and MinGW builds also get zstd's source (the WebAssembly and Windows
+# builds compile zstd).
 set -euo pipefail
 
 foreign_archs=()
@@ -118,7 +119,8 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-# What the web build and its tests take from outside Debian's binary packages.
+# What the WebAssembly and Windows builds and the web tests take from outside
+# Debian's binary packages.
 fetch_web_extras() {
   case "${1:-}" in
     determinism) fetch_zstd_source ;;
