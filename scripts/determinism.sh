@@ -128,7 +128,10 @@ for c in "${configs[@]}"; do
     targets+=(protocol_tests)
     tests=ON
   fi
-  [[ -v "own_tests[$c]" ]] && targets+=(${own_tests[$c]#*:})
+  if [[ -v "own_tests[$c]" ]]; then
+    read -r -a own_targets <<<"${own_tests[$c]#*:}"
+    targets+=("${own_targets[@]}")
+  fi
   if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=$tests -DCAROM_NETWORK=OFF "${args[@]}" &&
          cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"; } >"$dir/build.log" 2>&1; then
     tail -n 60 "$dir/build.log"
