@@ -2,7 +2,7 @@
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: deps deps-bench deps-determinism deps-web build web test install play bench determinism fuzz corpus clean
+.PHONY: deps deps-bench deps-determinism deps-web build web windows test install play bench determinism fuzz corpus clean
 
 deps:
 	@scripts/install-deps.sh
@@ -25,6 +25,15 @@ build: deps
 web: deps-web
 	cmake --preset web
 	cmake --build --preset web -j $(JOBS)
+
+# carom for 64-bit Windows, cross-built with MinGW-w64 (build/windows; no
+# network programs): carom-replay.exe, carom.dll (libcarom's maps, matches,
+# replays and viewer; its import library carom.dll.a) and carom.h in
+# build/windows/carom-windows; then carom.dll's test under Wine.
+windows: deps-determinism
+	cmake --preset windows
+	cmake --build --preset windows -j $(JOBS)
+	ctest --preset windows
 
 # The suite, with the replay pages in headless Chromium (which need `web`).
 test: build web
@@ -49,8 +58,8 @@ bench: deps-bench
 	build/bench/bench/carom-bench server
 
 # The corpus re-simulated bit for bit by gcc -O0/-O2, clang -O3, ASan+UBSan,
-# aarch64, i686 and s390x under qemu and WebAssembly under Node
-# (scripts/determinism.sh).
+# aarch64, i686 and s390x under qemu, WebAssembly under Node and 64-bit
+# Windows (MinGW-w64, the `windows` build) under Wine (scripts/determinism.sh).
 determinism: deps-determinism
 	JOBS=$(JOBS) scripts/determinism.sh
 

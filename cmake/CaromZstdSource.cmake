@@ -1,5 +1,5 @@
-# zstd compiled from source, for a target with no zstd package (WebAssembly):
-# the library from CAROM_ZSTD_SOURCE's lib/ (set by cmake/wasm32-emscripten.cmake),
+# zstd compiled from source, for a target with no zstd package (WebAssembly,
+# Windows): the library from CAROM_ZSTD_SOURCE's lib/ (set by the toolchain file),
 # single-threaded and without assembly. Sets ZSTD_INCLUDE_DIR and ZSTD_LIBRARY
 # as find_path/find_library would.
 if(TARGET carom_zstd)
@@ -7,7 +7,7 @@ if(TARGET carom_zstd)
 endif()
 if(NOT CAROM_ZSTD_SOURCE OR NOT EXISTS "${CAROM_ZSTD_SOURCE}/lib/zstd.h")
   message(FATAL_ERROR "zstd's source was not found (CAROM_ZSTD_SOURCE='${CAROM_ZSTD_SOURCE}'): "
-                      "scripts/install-deps.sh web fetches it")
+                      "scripts/install-deps.sh web or determinism fetches it")
 endif()
 enable_language(C)
 file(GLOB _zstd_c CONFIGURE_DEPENDS

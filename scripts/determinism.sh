@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The determinism matrix: builds carom-replay with different compilers,
 # optimisation levels, sanitizers, three other architectures (aarch64,
-# 32-bit x86 with SSE2, big-endian s390x) and WebAssembly (emscripten, run
-# by Node; the same build as `make web`, in build/web), re-simulates the replay corpus in
+# 32-bit x86 with SSE2, big-endian s390x), WebAssembly (emscripten, run
+# by Node; the same build as `make web`, in build/web) and 64-bit Windows
+# (MinGW-w64, run by Wine; the same build as `make windows`, in
+# build/windows), re-simulates the replay corpus in
 # each (verify --synctest) and checks that every configuration passes and
 # reports the same final hash for every file. One more configuration,
 # i686-x87 (80-bit x87 intermediates), is known to differ: it must be
@@ -14,7 +16,9 @@
 # recording must be byte for byte the reference configuration's, and verify
 # with its build. The
 # cross configurations also build and run the protocol's tests (packet codec,
-# delta streams) under qemu, so the wire format is proven byte-order free.
+# delta streams) under qemu or Wine, so the wire format is proven byte-order
+# free. Windows also loads carom.dll from a C program built by MinGW and
+# replays a corpus file to its hash (the windows preset's CTest test).
 #   scripts/determinism.sh              every configuration
 #   scripts/determinism.sh gcc-O2 ...   only these (names as in the table)
 # Builds go to build/determinism/<configuration>; JOBS sets the parallelism.
@@ -28,10 +32,10 @@ root="build/determinism"
 # name: CMake preset (for its compiler and flags), extra cache variables.
 # The asan preset is gcc -O1 with ASan+UBSan; the other presets' optimisation
 # levels are overridden here where the matrix wants a different one.
-configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64 i686 s390x wasm32 i686-x87)
+configs=(gcc-O0 gcc-O2 clang-O3 asan aarch64 i686 s390x wasm32 win64 i686-x87)
 declare -A preset=(
   [gcc-O0]=debug [gcc-O2]=release [clang-O3]=clang [asan]=asan [aarch64]=release
-  [i686]=release [s390x]=release [wasm32]=web [i686-x87]=release
+  [i686]=release [s390x]=release [wasm32]=web [win64]=windows [i686-x87]=release
 )
 cross() { echo "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG|-DCMAKE_TOOLCHAIN_FILE=$PWD/cmake/$1-linux-gnu.cmake|-DCAROM_MAP_FILES=ON"; }
 declare -A extra=(
@@ -43,25 +47,32 @@ declare -A extra=(
   [i686]="$(cross i686)"
   [s390x]="$(cross s390x)"
   [wasm32]=""
+  [win64]=""
   [i686-x87]="$(cross i686)|-DCAROM_X87=ON"
 )
-# Where each configuration builds (build/determinism/<name>, but wasm32:
-# the web preset's own directory, so that `make web` and the matrix share it).
-declare -A build_dir=([wasm32]=build/web)
-# The program to run (carom-replay, or its .js under Node).
-declare -A program=([wasm32]=replays/carom-replay.js)
+# Where each configuration builds (build/determinism/<name>, but wasm32 and
+# win64: their presets' own directories, so that `make web` and `make
+# windows` share them with the matrix).
+declare -A build_dir=([wasm32]=build/web [win64]=build/windows)
+# The programs' file name suffix (carom-replay.js under Node, .exe on Windows).
+declare -A suffix=([wasm32]=.js [win64]=.exe)
 dir_of() { echo "${build_dir[$1]:-$root/$1}"; }
-tool_of() { echo "$(dir_of "$1")/${program[$1]:-replays/carom-replay}"; }
-# How to run the binary: the other architectures under user-mode emulation.
+tool_of() { echo "$(dir_of "$1")/replays/carom-replay${suffix[$1]:-}"; }
+# How to run the binary: the other architectures under user-mode emulation,
+# Windows under Wine (headless, its prefix in build/wine).
 declare -A runner=(
   [aarch64]=qemu-aarch64-static [i686]=qemu-i386-static [s390x]=qemu-s390x-static
-  [i686-x87]=qemu-i386-static [wasm32]=node
+  [i686-x87]=qemu-i386-static [wasm32]=node [win64]=scripts/wine.sh
 )
+# CTest tests of a configuration's own (label: the targets they need), run
+# after its build: carom.dll from C under Wine.
+declare -A own_tests=([win64]="windows:carom_replay_hash")
+declare -A own=()  # [config] OK or FAIL
 # Configurations without the protocol tests (WebAssembly is little-endian,
 # as x86_64 is: s390x is the byte-order check) and without the JSON map
 # parser, which record the same map from the corpus replay that embeds it.
 declare -A no_protocol_tests=([wasm32]=1)
-declare -A record_map_of=([wasm32]=replays/corpus/churn-arena.crpl)
+declare -A record_map_of=([wasm32]=replays/corpus/churn-arena.crpl [win64]=replays/corpus/churn-arena.crpl)
 # Configurations that must NOT re-simulate the corpus: x87 keeps 80-bit
 # intermediates. If it passed, the matrix could not tell a desync.
 declare -A must_diverge=([i686-x87]=1)
@@ -74,7 +85,8 @@ if [[ $# -gt 0 ]]; then
 fi
 
 for tool in cmake ninja g++ clang++ aarch64-linux-gnu-g++ i686-linux-gnu-g++ s390x-linux-gnu-g++ \
-            qemu-aarch64-static qemu-i386-static qemu-s390x-static em++ node; do
+            qemu-aarch64-static qemu-i386-static qemu-s390x-static em++ node \
+            x86_64-w64-mingw32-g++-posix /usr/lib/wine/wine64; do
   command -v "$tool" >/dev/null ||
     { echo "determinism: '$tool' not found; run scripts/install-deps.sh determinism" >&2; exit 2; }
 done
@@ -116,6 +128,10 @@ for c in "${configs[@]}"; do
     targets+=(protocol_tests)
     tests=ON
   fi
+  if [[ -v "own_tests[$c]" ]]; then
+    read -r -a own_targets <<<"${own_tests[$c]#*:}"
+    targets+=("${own_targets[@]}")
+  fi
   if ! { cmake --preset "${preset[$c]}" -B "$dir" -DCAROM_TESTS=$tests -DCAROM_NETWORK=OFF "${args[@]}" &&
          cmake --build "$dir" -j "$JOBS" --target "${targets[@]}"; } >"$dir/build.log" 2>&1; then
     tail -n 60 "$dir/build.log"
@@ -139,13 +155,25 @@ for c in "${configs[@]}"; do
 
   if [[ " ${targets[*]} " == *" protocol_tests "* ]]; then
     echo "=== $c: protocol tests (packet codec, delta streams) under ${runner[$c]}"
-    if ${runner[$c]} "$dir/shared/protocol/tests/protocol_tests" >"$dir/protocol_tests.log" 2>&1; then
+    if ${runner[$c]} "$dir/shared/protocol/tests/protocol_tests${suffix[$c]:-}" >"$dir/protocol_tests.log" 2>&1; then
       protocol[$c]=OK
     else
       protocol[$c]=FAIL
       problems+=("$c: protocol tests failed (see $dir/protocol_tests.log)")
     fi
     tail -n 3 "$dir/protocol_tests.log"
+  fi
+
+  if [[ -v "own_tests[$c]" ]]; then
+    label=${own_tests[$c]%%:*}
+    echo "=== $c: its own tests (ctest -L $label)"
+    if ctest --test-dir "$dir" -L "$label" --output-on-failure >"$dir/own_tests.log" 2>&1; then
+      own[$c]=OK
+    else
+      own[$c]=FAIL
+      problems+=("$c: its tests (ctest -L $label) failed (see $dir/own_tests.log)")
+    fi
+    tail -n 3 "$dir/own_tests.log"
   fi
 
   map="${record_map_of[$c]:-$record_map}"
@@ -267,6 +295,9 @@ echo
 printf '%-28s %-17s' "protocol tests" ""
 for c in "${configs[@]}"; do printf ' %-9s' "${protocol[$c]:--}"; done
 echo
+printf '%-28s %-17s' "own tests (carom.dll)" ""
+for c in "${configs[@]}"; do printf ' %-9s' "${own[$c]:--}"; done
+echo
 
 if [[ ${#problems[@]} -gt 0 ]]; then
   echo
@@ -274,4 +305,4 @@ if [[ ${#problems[@]} -gt 0 ]]; then
   printf '  %s\n' "${problems[@]}"
   exit 1
 fi
-echo "all ${#configs[@]} configurations behaved: those that must agree verified ${#corpus[@]} replays with identical final hashes, ran the bot-only match to its golden hash and recorded a match byte-identical to ${rec_ref:-the reference}'s (which verifies there); the cross ones passed the protocol tests; those known to differ were caught diverging"
+echo "all ${#configs[@]} configurations behaved: those that must agree verified ${#corpus[@]} replays with identical final hashes, ran the bot-only match to its golden hash and recorded a match byte-identical to ${rec_ref:-the reference}'s (which verifies there); the cross ones passed the protocol tests (and Windows its carom.dll test); those known to differ were caught diverging"

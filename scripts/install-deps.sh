@@ -2,10 +2,12 @@
 # Installs the Debian packages carom needs, only when some are missing.
 #   scripts/install-deps.sh          build + test dependencies
 #   scripts/install-deps.sh bench        also the peers the benchmarks compare against
-#   scripts/install-deps.sh determinism  also the cross compilers, their emulator and
-#                                        emscripten (the wasm32 column)
+#   scripts/install-deps.sh determinism  also the cross compilers, their emulator,
+#                                        emscripten (the wasm32 column) and MinGW-w64
+#                                        with Wine (the win64 column, `make windows`)
 #   scripts/install-deps.sh web          also emscripten, Chromium and playwright-core
-# emscripten builds also get zstd's source (the WebAssembly build compiles zstd).
+# emscripten and MinGW builds also get zstd's source (the WebAssembly and Windows
+# builds compile zstd).
 set -euo pipefail
 
 foreign_archs=()
@@ -24,13 +26,16 @@ case "${1:-}" in
   # libstdc++/glibc for the targets come with the cross compilers; their
   # static libraries let qemu run the binaries without a sysroot. FlatBuffers'
   # JSON parser (map files) and libzstd (replays) are compiled libraries:
-  # each target's build comes from Debian's multiarch package.
+  # each target's build comes from Debian's multiarch package. Windows has
+  # no such packages: MinGW-w64 builds compile zstd from source (fetched
+  # below) and Wine runs their .exe.
   determinism)
     foreign_archs=(arm64 i386 s390x)
     packages+=(g++-aarch64-linux-gnu g++-i686-linux-gnu g++-s390x-linux-gnu qemu-user-static
                emscripten node-acorn nodejs
                libflatbuffers-dev:arm64 libflatbuffers-dev:i386 libflatbuffers-dev:s390x
-               libzstd-dev:arm64 libzstd-dev:i386 libzstd-dev:s390x) ;;
+               libzstd-dev:arm64 libzstd-dev:i386 libzstd-dev:s390x
+               g++-mingw-w64-x86-64-posix wine64) ;;
   # emscripten compiles C and C++ only: zstd (replay chunks) is built from
   # the source of the libzstd-dev installed here, fetched below. The browser
   # tests drive Debian's Chromium with playwright-core (from npm, below).
@@ -114,7 +119,8 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-# What the web build and its tests take from outside Debian's binary packages.
+# What the WebAssembly and Windows builds and the web tests take from outside
+# Debian's binary packages.
 fetch_web_extras() {
   case "${1:-}" in
     determinism) fetch_zstd_source ;;

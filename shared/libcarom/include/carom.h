@@ -31,7 +31,9 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
+#if defined(_WIN32) && defined(CAROM_BUILDING_DLL)
+#define CAROM_API __declspec(dllexport)
+#elif defined(_WIN32)
 #define CAROM_API
 #else
 #define CAROM_API __attribute__((visibility("default")))

@@ -1,5 +1,11 @@
 #include "carom/replay/writer.hpp"
 
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#include <sys/stat.h>
+#endif
+
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +19,26 @@
 namespace carom::replay {
 
 using detail::kMaxSlots;
+
+namespace {
+
+// A new file, never one that exists: fopen's "x" (O_CREAT | O_EXCL), so
+// another writer's file is never truncated. Windows' C runtime (msvcrt)
+// ignores "x", so there the file is created exclusively by _wopen.
+std::FILE* create_new_file(const std::filesystem::path& path) {
+#ifdef _WIN32
+    const int fd =
+        _wopen(path.c_str(), _O_CREAT | _O_EXCL | _O_WRONLY | _O_BINARY, _S_IREAD | _S_IWRITE);
+    if (fd < 0) return nullptr;
+    std::FILE* file = _fdopen(fd, "wb");
+    if (!file) _close(fd);
+    return file;
+#else
+    return std::fopen(path.c_str(), "wbx");
+#endif
+}
+
+}  // namespace
 
 struct ReplayWriter::Pending : detail::TickBatch {
     bool empty() const { return hashes.empty() && roster.empty(); }
@@ -149,9 +175,8 @@ ReplayWriter::ReplayWriter(const std::filesystem::path& path, const Header& head
     // An error is kept as write_error().
     static_cast<void>(run([table = chunk_table(b, detail::encode(b, header)),
                            format = format_version_](File& file) -> Status {
-        // "x": O_CREAT | O_EXCL, so another writer's file is never truncated.
         // Creating a file can take a filesystem a millisecond: it is the file work's too.
-        file.handle = std::fopen(file.path.c_str(), "wbx");
+        file.handle = create_new_file(file.path);
         if (!file.handle) return refused(file.path, "cannot create the replay");
         std::array<std::uint8_t, detail::kPreambleSize> preamble{};
         std::memcpy(preamble.data(), detail::kMagic.data(), detail::kMagic.size());
