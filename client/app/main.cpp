@@ -28,6 +28,7 @@
 #include "carom/play/player.hpp"
 #include "carom/play/room_list.hpp"
 #include "carom/render/render.hpp"
+#include "carom/terminal/steer_key.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "status.hpp"
 #include "udp_link.hpp"
@@ -92,43 +93,6 @@ class Clock {
   private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
-
-// WASD and the arrows steer, space kicks.
-std::optional<carom::play::Key> steer_key(const carom::terminal::Key& k) {
-    using Kind = carom::terminal::Key::Kind;
-    using carom::play::Key;
-    switch (k.kind) {
-        case Kind::up:
-            return Key::up;
-        case Kind::down:
-            return Key::down;
-        case Kind::left:
-            return Key::left;
-        case Kind::right:
-            return Key::right;
-        case Kind::character:
-            switch (k.ch) {
-                case 'w':
-                case 'W':
-                    return Key::up;
-                case 's':
-                case 'S':
-                    return Key::down;
-                case 'a':
-                case 'A':
-                    return Key::left;
-                case 'd':
-                case 'D':
-                    return Key::right;
-                case ' ':
-                    return Key::kick;
-                default:
-                    return std::nullopt;
-            }
-        default:
-            return std::nullopt;
-    }
-}
 
 std::vector<std::filesystem::path> map_dirs(const Options& o) {
     const std::vector<std::filesystem::path> given(o.map_dirs.begin(), o.map_dirs.end());
@@ -217,7 +181,7 @@ int play_in_terminal(const Options& o, std::optional<carom::terminal::Terminal>&
             using Action = carom::terminal::Key::Action;
             while (const auto k = terminal.key()) {
                 const bool typed = k->kind == carom::terminal::Key::Kind::character;
-                const auto key = steer_key(*k);
+                const auto key = carom::terminal::steer_key(*k);
                 if (k->action == Action::release) {
                     if (key) player.release(*key);
                     continue;

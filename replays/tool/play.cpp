@@ -18,6 +18,7 @@
 #include "carom/play/held_keys.hpp"
 #include "carom/replay/file_hash.hpp"
 #include "carom/replay_view/takeover.hpp"
+#include "carom/terminal/steer_key.hpp"
 #include "carom/terminal/terminal.hpp"
 #include "commands.hpp"
 #include "load.hpp"
@@ -75,42 +76,6 @@ ViewKey view_key(const terminal::Key& k) {
             return ViewKey::end;
         default:
             return ViewKey::other;
-    }
-}
-
-// While taking over: carom-client's keys (WASD or the arrows steer, space kicks).
-std::optional<play::Key> steer_key(const terminal::Key& k) {
-    using Kind = terminal::Key::Kind;
-    switch (k.kind) {
-        case Kind::up:
-            return play::Key::up;
-        case Kind::down:
-            return play::Key::down;
-        case Kind::left:
-            return play::Key::left;
-        case Kind::right:
-            return play::Key::right;
-        case Kind::character:
-            switch (k.ch) {
-                case 'w':
-                case 'W':
-                    return play::Key::up;
-                case 's':
-                case 'S':
-                    return play::Key::down;
-                case 'a':
-                case 'A':
-                    return play::Key::left;
-                case 'd':
-                case 'D':
-                    return play::Key::right;
-                case ' ':
-                    return play::Key::kick;
-                default:
-                    return std::nullopt;
-            }
-        default:
-            return std::nullopt;
     }
 }
 
@@ -392,7 +357,7 @@ int run_play(const PlayArgs& a) {
             while (const auto press = terminal.key()) {
                 const bool character = press->kind == terminal::Key::Kind::character;
                 if (session) {
-                    const auto key = steer_key(*press);
+                    const auto key = terminal::steer_key(*press);
                     if (press->action == terminal::Key::Action::release) {
                         if (key) session->release(*key);
                         continue;
