@@ -23,7 +23,6 @@ constexpr int kExitRefused = 4;
 constexpr int kExitLost = 5;
 constexpr int kExitMap = 6;
 
-
 std::string deny_message(net::DenyReason reason, const std::string& detail) {
     std::string m;
     switch (reason) {
