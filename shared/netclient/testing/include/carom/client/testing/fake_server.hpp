@@ -5,6 +5,7 @@
 // states and updates (FullStates, ServerUpdates) it sends, and a Connection
 // whose sent datagrams are captured and can be read back.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <span>
 #include <string>
@@ -295,8 +296,8 @@ struct Harness {
     const net::Packet& last_sent() {
         REQUIRE(!sent.empty());
         server.follow(sent);
-        last_read_ = server.read(sent.back());
-        const auto v = protocol::verify_packet(last_read_);
+        const Bytes& read = reads_.emplace_back(server.read(sent.back()));
+        const auto v = protocol::verify_packet(read);
         REQUIRE(v.ok());
         return **v;
     }
@@ -330,7 +331,9 @@ struct Harness {
     }
 
   private:
-    Bytes last_read_;
+    // Every datagram last_sent() opened: a Packet it returned stays readable
+    // after the next call.
+    std::deque<Bytes> reads_;
 };
 
 }  // namespace carom::client::test
