@@ -1,8 +1,8 @@
 // The HTTP port's Boost.Beast side: the accept loop, HTTP requests, and the
 // WebSocket links that carry datagrams. Everything here runs on the door's
-// own thread but drain(), send(), hand_over() and start_delivery(), which the
-// tick thread calls
-// (the inbox and the handed-over outbox are the only state both touch).
+// own thread but drain(), send(), hand_over() and start_delivery(), which
+// the tick thread calls (the inbox and the handed-over outbox are the only
+// state both touch).
 // Datagrams cross between the threads in batches whose buffers go back and
 // forth, emptied but kept: none is allocated on one thread and freed on the
 // other (which would make each thread take the other's allocator lock).
