@@ -3,6 +3,7 @@
 // counts; the host (which owns the clock) adds tick durations and prints.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
