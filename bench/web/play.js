@@ -8,15 +8,20 @@
 //     framing + TCP/IP headers, estimated from the messages counted), against
 //     carom-loadgen's UDP payload + UDP/IP headers;
 //   - the page's CPU: Chrome's Performance.getMetrics (TaskDuration,
-//     ScriptDuration) over the same seconds, as a % of one core (the
-//     main thread's busy time, not CPU time: on a loaded machine it grows),
-//     for a spectator alone in the browser, then for the players and a
-//     spectator of the 4 v 4; for the spectator alone also the CPU time of
-//     every Chromium process (SystemInfo.getProcessInfo: the renderer, the
-//     GPU process's software compositing, the network service; nothing
-//     else is open then), which a loaded machine stretches far less; with
-//     BEFORE_DIR (another build's page), the spectator alone in turns with
-//     that page's, ROUNDS times each;
+//     ScriptDuration) over the same seconds, as a % of one core and per
+//     frame drawn (the main thread's busy time, not CPU time: on a loaded
+//     machine it grows), with the CPU time of every Chromium process
+//     (SystemInfo.getProcessInfo: the renderer, the GPU process's software
+//     compositing, the network service), which a loaded machine stretches
+//     far less: a spectator alone in the browser, in turns (ROUNDS times)
+//     with a bare canvas of the same size that only moves a filled square
+//     each frame (the browser's floor for a canvas that changes every
+//     frame) and, with BEFORE_DIR (another build's page), that page on a
+//     server of its own with the same bots' match; then the spectator once
+//     more under the CPU profiler, its script's self time a frame split
+//     into the WebAssembly module, the drawing's script, the canvas's calls,
+//     the rest of the script and the garbage collector; then the players and
+//     a spectator of the 4 v 4;
 //   - from opening / to the first accepted input: the timeline and its
 //     round trips.
 //   NODE_PATH=/usr/local/lib/carom-web/node_modules node bench/web/play.js \
@@ -85,6 +90,68 @@ function watchSocket() {
   };
 }
 
+// Before the page's scripts: every requestAnimationFrame callback counted
+// (the frames the page drew, or the bare canvas filled).
+function countFrames() {
+  window.framesRun = 0;
+  const native = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (callback) => native((t) => {
+    ++window.framesRun;
+    callback(t);
+  });
+}
+
+// The browser's floor for a canvas that changes every frame: a page that
+// does nothing but clear the last frame's square and fill one a few pixels
+// on, each requestAnimationFrame, on an opaque canvas of the play page's size.
+const barePage = (W, H) => `<!doctype html><html><body style="margin:0;background:#1f3a2b">
+<canvas id="c" width="${W}" height="${H}"></canvas><script>
+const ctx = document.getElementById('c').getContext('2d', { alpha: false });
+let k = 0;
+window.framesRun = 0;
+function frame() {
+  ++window.framesRun;
+  const x = 10 + (k % 600);
+  ctx.clearRect(x - 4, 40, 30, 30);
+  ctx.fillStyle = '#f4f4f4';
+  ctx.fillRect(x, 40, 30, 30);
+  ++k;
+  requestAnimationFrame(frame);
+}
+requestAnimationFrame(frame);
+</script></body></html>`;
+
+// A CPU profile's self time by kind, in ms: the WebAssembly module's
+// functions, the drawing's script (draw.js's functions), the canvas's own
+// calls, the rest of the script, the garbage collector, and the main
+// thread's work outside the script ((program): style, paint, the canvas's
+// raster); (idle) is left out.
+const DRAWING = new Set(['draw', 'drawDisc', 'drawGround', 'sprite', 'place', 'put', 'fieldPlace', 'blank',
+  'context2d', 'rgbText', 'placements']);
+const CANVAS = new Set(['drawImage', 'fillRect', 'clearRect', 'fillText', 'measureText', 'fill',
+  'stroke', 'arc', 'beginPath', 'moveTo', 'lineTo', 'closePath', 'getContext', 'set font',
+  'set fillStyle', 'set strokeStyle', 'set lineWidth', 'set textAlign', 'set textBaseline',
+  'get lineDashOffset', 'set lineDashOffset', 'get width', 'get height']);
+function profileSplit(profile) {
+  const kind = new Map();
+  for (const n of profile.nodes) {
+    const { functionName: f, url } = n.callFrame;
+    let k = 'other script';
+    if (f === '(idle)' || f === '(root)') k = 'idle';
+    else if (f === '(program)') k = 'not script';
+    else if (f === '(garbage collector)') k = 'gc';
+    else if (url.includes('.wasm') || url.startsWith('wasm://')) k = 'wasm';
+    else if (DRAWING.has(f)) k = 'drawing script';
+    else if (CANVAS.has(f)) k = 'canvas calls';
+    kind.set(n.id, k);
+  }
+  const out = { wasm: 0, 'drawing script': 0, 'canvas calls': 0, 'other script': 0, gc: 0, 'not script': 0, idle: 0 };
+  for (let i = 0; i < profile.samples.length; ++i)
+    out[kind.get(profile.samples[i])] += (profile.timeDeltas[i + 1] || 0) / 1000;
+  delete out.idle;
+  return out;
+}
+
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'carom-play-bench-'));
   const browser = await chromium.launch({
@@ -97,6 +164,7 @@ async function main() {
     const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
     const page = await context.newPage();
     await page.addInitScript(watchSocket);
+    await page.addInitScript(countFrames);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     await page.goto(url);
@@ -199,36 +267,71 @@ async function main() {
       }
       return out;
     };
-    const spectateAlone = async (url) => {
-      const alone = await open(url('?room=0&name=solo&spectate=1'));
-      await until(alone, (i) => i.has_state);
+    // A page's cost over SECONDS, from a second after it drew its first frame.
+    const measure = async (p, profile) => {
       await sleep(1000);  // past the start's work
-      const a = await metrics(alone);
-      const ca = await cpuTimes();
+      const frames = () => p.page.evaluate(() => window.framesRun);
+      if (profile) {
+        await p.cdp.send('Profiler.enable');
+        await p.cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+        await p.cdp.send('Profiler.start');
+      }
+      const [a, ca, fa] = [await metrics(p), await cpuTimes(), await frames()];
       await sleep(SECONDS * 1000);
-      const b = await metrics(alone);
-      const cb = await cpuTimes();
+      const [b, cb, fb] = [await metrics(p), await cpuTimes(), await frames()];
       const s = b.Timestamp - a.Timestamp;
-      await alone.context.close();
-      return {
-        spectator_task_pct: 100 * (b.TaskDuration - a.TaskDuration) / s,
-        spectator_script_pct: 100 * (b.ScriptDuration - a.ScriptDuration) / s,
+      const out = {
+        frames_per_s: (fb - fa) / s,
+        task_pct: 100 * (b.TaskDuration - a.TaskDuration) / s,
+        script_pct: 100 * (b.ScriptDuration - a.ScriptDuration) / s,
+        script_ms_per_frame: 1000 * (b.ScriptDuration - a.ScriptDuration) / (fb - fa),
+        task_ms_per_frame: 1000 * (b.TaskDuration - a.TaskDuration) / (fb - fa),
         renderer_cpu_pct: 100 * (cb.renderer - ca.renderer) / s,
         chromium_cpu_pct: 100 * (cb.all - ca.all) / s,
       };
-    };
-    out.cpu_alone = await spectateAlone(server.url);
-    if (beforeDir) {
-      // The other build's page against this one, in turns, each on a server
-      // of its own with the same bots' match.
-      const before = await startServer(path.join(work, 'before'), ['--bots', '--rooms', '1'], beforeDir);
-      out.cpu_alone_turns = [];
-      for (let k = 0; k < ROUNDS; ++k) {
-        out.cpu_alone_turns.push({ page: 'before', ...await spectateAlone(before.url) });
-        out.cpu_alone_turns.push({ page: 'after', ...await spectateAlone(server.url) });
+      if (profile) {
+        const { profile: prof } = await p.cdp.send('Profiler.stop');
+        out.profile_ms_per_frame = Object.fromEntries(Object.entries(profileSplit(prof))
+          .map(([k, ms]) => [k, ms / (fb - fa)]));
       }
-      await before.stop();
+      await p.context.close();
+      return out;
+    };
+    const spectateAlone = async (url, profile = false) => {
+      const alone = await open(url('?room=0&name=solo&spectate=1'));
+      await until(alone, (i) => i.has_state);
+      return measure(alone, profile);
+    };
+    // The play page's canvas, for the bare page's.
+    const size = await (async () => {
+      const p = await open(server.url('?room=0&name=solo&spectate=1'));
+      await until(p, (i) => i.has_state);
+      const wh = await p.page.evaluate(() => { const c = document.getElementById('field'); return [c.width, c.height]; });
+      await p.context.close();
+      return wh;
+    })();
+    const bareAlone = async () => {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Performance.enable');
+      await page.setContent(barePage(...size));  // it counts its frames itself
+      return measure({ context, page, cdp }, false);
+    };
+    // In turns: the bare canvas, (BEFORE_DIR's page, each on a server of its
+    // own with the same bots' match,) this page; then each page profiled.
+    const before = beforeDir
+      ? await startServer(path.join(work, 'before'), ['--bots', '--rooms', '1'], beforeDir) : null;
+    out.canvas = size;
+    out.cpu_alone_turns = [];
+    for (let k = 0; k < ROUNDS; ++k) {
+      out.cpu_alone_turns.push({ page: 'bare', ...await bareAlone() });
+      if (before) out.cpu_alone_turns.push({ page: 'before', ...await spectateAlone(before.url) });
+      out.cpu_alone_turns.push({ page: 'after', ...await spectateAlone(server.url) });
     }
+    out.cpu_alone_profiled = [{ page: 'after', ...await spectateAlone(server.url, true) }];
+    if (before) out.cpu_alone_profiled.push({ page: 'before', ...await spectateAlone(before.url, true) });
+    if (before) await before.stop();
     const players = [];
     for (const name of ['pia', 'pat', 'pem', 'pol']) players.push(await open(server.url(`?room=0&name=${name}`)));
     const watcher = await open(server.url('?room=0&name=sam&spectate=1'));
@@ -321,12 +424,26 @@ async function main() {
     `(script ${f1(out.cpu.player_script_pct)} %, style and layout ${f1(out.cpu.player_layout_pct)} %), ` +
     `spectator ${f1(out.cpu.spectator_task_pct)} % (script ${f1(out.cpu.spectator_script_pct)} %, ` +
     `style and layout ${f1(out.cpu.spectator_layout_pct)} %)`);
-  const alone = (c) => `main thread ${f1(c.spectator_task_pct)} % of a core (script ` +
-    `${f1(c.spectator_script_pct)} %); CPU time: the renderer ${f1(c.renderer_cpu_pct)} %, ` +
+  const alone = (c) => `${f1(c.frames_per_s)} frames/s; main thread ${f1(c.task_pct)} % of a core ` +
+    `(${c.task_ms_per_frame.toFixed(2)} ms a frame), script ${f1(c.script_pct)} % ` +
+    `(${c.script_ms_per_frame.toFixed(2)} ms a frame); CPU time: the renderer ${f1(c.renderer_cpu_pct)} %, ` +
     `all of Chromium ${f1(c.chromium_cpu_pct)} %`;
-  console.log(`  a spectator alone in the browser: ${alone(out.cpu_alone)}`);
-  for (const t of out.cpu_alone_turns || [])
-    console.log(`  a spectator alone, ${t.page === 'before' ? 'BEFORE_DIR\'s page' : 'this page'}: ${alone(t)}`);
+  const who = { bare: 'the bare canvas', before: 'BEFORE_DIR\'s page', after: 'this page' };
+  console.log(`alone in the browser, in turns (canvas ${out.canvas.join('×')}):`);
+  for (const t of out.cpu_alone_turns) console.log(`  ${who[t.page]}: ${alone(t)}`);
+  const median = (xs) => quantile(xs, 0.5);
+  for (const page of ['bare', 'before', 'after']) {
+    const ts = out.cpu_alone_turns.filter((t) => t.page === page);
+    if (ts.length === 0) continue;
+    const m = (k) => f1(median(ts.map((t) => t[k])));
+    console.log(`  medians, ${who[page]}: main thread ${m('task_pct')} %, script ${m('script_pct')} % ` +
+      `(${median(ts.map((t) => t.script_ms_per_frame)).toFixed(2)} ms a frame), renderer ` +
+      `${m('renderer_cpu_pct')} %, all of Chromium ${m('chromium_cpu_pct')} %`);
+  }
+  for (const P of out.cpu_alone_profiled) {
+    console.log(`  ${who[P.page]} profiled (100 µs samples; the profiler's cost included): ${alone(P)}; ` +
+      `self time a frame: ${Object.entries(P.profile_ms_per_frame).map(([k, ms]) => `${k} ${ms.toFixed(3)} ms`).join(', ')}`);
+  }
   const O = out.open;
   const ws = O.ws;
   const opened = ws.find((m) => m.dir === 'open');

@@ -19,7 +19,13 @@ const MAX_DATAGRAM = ABI.defines.CAROM_MAX_DATAGRAM;
 // while resumes at the present, not with seconds of inputs at once.
 const MAX_CATCH_UP = 4;
 
-const $ = (id) => document.getElementById(id);
+// The page's elements, looked up once (none is ever replaced).
+const elements = new Map();
+const $ = (id) => {
+  let e = elements.get(id);
+  if (!e) elements.set(id, e = document.getElementById(id));
+  return e;
+};
 // Text that changed is written, else left alone: no style and layout work
 // every frame for the same words.
 const setText = (id, text) => {

@@ -1,7 +1,7 @@
 #pragma once
 // A door into the server beside its UDP socket. The WebSocket door
 // (web_door.hpp) runs on a thread of its own; the tick thread meets it only
-// here: it drains what came in, and what the server sent goes out on flush().
+// here: it drains what came in, and hands over what the server sent.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,8 +18,19 @@ class Door : public Transport {
     // Tick thread: hands at most `budget` waiting datagrams to `handler`,
     // oldest first, and says how many it handed.
     virtual std::size_t drain(std::size_t budget, const Handler& handler) = 0;
-    // Tick thread: what send() queued since the last flush goes out.
-    virtual void flush() = 0;
+    // Tick thread: what send() queued since the last hand-over goes to the
+    // door's thread (a lock, no system call), which sends it once woken by
+    // start_delivery(). A tick hands over, and wakes the door's thread after
+    // its work: waking a sleeping thread is a system call, and the woken
+    // thread may take the core from the tick at once.
+    virtual void hand_over() = 0;
+    // Tick thread: the door's thread sends what was handed over (waking it
+    // when it sleeps); nothing to do when nothing was handed over.
+    virtual void start_delivery() = 0;
+    void flush() {
+        hand_over();
+        start_delivery();
+    }
     // Called on the door's thread each time datagrams start waiting, so the
     // host wakes the tick thread to drain them (until then they wait for the
     // next drain). Once set_wake(nullptr) returns, the old one is not called.

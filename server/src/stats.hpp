@@ -3,6 +3,7 @@
 // counts; the host (which owns the clock) adds tick durations and prints.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -98,13 +99,17 @@ class TickTimes {
 
 // What the host measures of its ticks between two reports: the work inside a
 // tick, and how late each tick started against its schedule (a stall shows
-// here, not in the work).
+// here, not in the work). The work's parts: the rooms' steps and updates
+// (Server::tick), the UDP sends, and the WebSocket door's hand-over.
 struct TickFigures {
     TickTimes work_ms;
     TickTimes late_ms;
+    TickTimes rooms_ms;
+    TickTimes udp_ms;
+    TickTimes door_ms;
     void clear() {
-        work_ms.clear();
-        late_ms.clear();
+        for (TickTimes* t : {&work_ms, &late_ms, &rooms_ms, &udp_ms, &door_ms})
+            t->clear();
     }
 };
 

@@ -65,6 +65,9 @@ nlohmann::json stats_json(const Server& server, const UdpTransport& transport,
         {"tick_late_ms_p50", ticks.late_ms.percentile(0.5)},
         {"tick_late_ms_p99", ticks.late_ms.percentile(0.99)},
         {"tick_late_ms_max", ticks.late_ms.max()},
+        {"tick_rooms_ms_p99", ticks.rooms_ms.percentile(0.99)},
+        {"tick_udp_ms_p99", ticks.udp_ms.percentile(0.99)},
+        {"tick_door_ms_p99", ticks.door_ms.percentile(0.99)},
         {"ticks_catch_up", s.ticks_catch_up},
         {"ticks_dropped", s.ticks_dropped},
         {"clients", server.session_count()},
@@ -124,13 +127,16 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
     if (ec) spdlog::warn("cannot write {}: {}", path.string(), ec.message());
 }
 
-// Runs the ticks that are due, a whole period apart however late each ran:
-// a bounded number catch up, the rest are skipped (and counted). Each tick's
-// work and lateness go to `on_tick` and into `figures`.
 void flush_doors(UdpTransport& transport, const HostOptions& options) {
     transport.flush();
     if (options.web != nullptr) options.web->flush();
 }
+
+// Runs the ticks that are due, a whole period apart however late each ran:
+// a bounded number catch up, the rest are skipped (and counted). Each tick's
+// work (the rooms, then the sends: UDP's, and the door's hand-over) and
+// lateness go to `on_tick` and into `figures`; the door's thread is woken
+// after the work.
 
 void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& options,
                    Clock::duration period, Clock::time_point& next,
@@ -141,17 +147,29 @@ void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& o
         const double late = std::chrono::duration<double, std::milli>(t0 - next).count();
         if (ran > 0) server.note_catch_up_tick();
         server.tick();
-        flush_doors(transport, options);
-        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        const auto t1 = Clock::now();
+        transport.flush();
+        const auto t2 = Clock::now();
+        if (options.web != nullptr) options.web->hand_over();
+        const auto t3 = Clock::now();
+        const auto in_ms = [](Clock::duration d) {
+            return std::chrono::duration<double, std::milli>(d).count();
+        };
+        const double ms = in_ms(t3 - t0);
         server.set_last_tick_ms(static_cast<float>(ms));
         if (options.on_tick) options.on_tick(ms, late);
         for (TickFigures* f : figures) {
             f->work_ms.add(ms);
             f->late_ms.add(late);
+            f->rooms_ms.add(in_ms(t1 - t0));
+            f->udp_ms.add(in_ms(t2 - t1));
+            f->door_ms.add(in_ms(t3 - t2));
         }
         next += period;
         ++ran;
     }
+    // After the ticks' work (see Door::hand_over).
+    if (options.web != nullptr) options.web->start_delivery();
     if (Clock::now() >= next) {
         const auto behind = (Clock::now() - next) / period + 1;
         next += behind * period;
@@ -163,16 +181,19 @@ void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& o
 // The periodic stats line, from stats_json's figures.
 void log_stats_line(const nlohmann::json& j) {
     spdlog::info(
-        "stats: tick p50 {:.3f} ms p99 {:.3f} ms, late p99 {:.3f} max {:.3f} ms, "
+        "stats: tick p50 {:.3f} ms p99 {:.3f} ms (p99 rooms {:.3f}, UDP sends {:.3f}, "
+        "door hand-over {:.3f} ms), late p99 {:.3f} max {:.3f} ms, "
         "{} catch-up, {} clients, {} rooms, in {} pkt/{} B, "
         "out {} pkt/{} B, send errors {}, invalid {} {}",
         j["tick_ms_p50"].get<double>(), j["tick_ms_p99"].get<double>(),
-        j["tick_late_ms_p99"].get<double>(), j["tick_late_ms_max"].get<double>(),
-        j["ticks_catch_up"].get<std::uint64_t>(), j["clients"].get<std::size_t>(),
-        j["rooms"].get<std::uint32_t>(), j["packets_in"].get<std::uint64_t>(),
-        j["bytes_in"].get<std::uint64_t>(), j["packets_out"].get<std::uint64_t>(),
-        j["bytes_out"].get<std::uint64_t>(), j["send_errors"].get<std::uint64_t>(),
-        j["invalid_total"].get<std::uint64_t>(), j["invalid"].dump());
+        j["tick_rooms_ms_p99"].get<double>(), j["tick_udp_ms_p99"].get<double>(),
+        j["tick_door_ms_p99"].get<double>(), j["tick_late_ms_p99"].get<double>(),
+        j["tick_late_ms_max"].get<double>(), j["ticks_catch_up"].get<std::uint64_t>(),
+        j["clients"].get<std::size_t>(), j["rooms"].get<std::uint32_t>(),
+        j["packets_in"].get<std::uint64_t>(), j["bytes_in"].get<std::uint64_t>(),
+        j["packets_out"].get<std::uint64_t>(), j["bytes_out"].get<std::uint64_t>(),
+        j["send_errors"].get<std::uint64_t>(), j["invalid_total"].get<std::uint64_t>(),
+        j["invalid"].dump());
 }
 
 // The line saying where the server listens, then on_listening and the ready file.

@@ -1,7 +1,8 @@
 // The HTTP port's Boost.Beast side: the accept loop, HTTP requests, and the
 // WebSocket links that carry datagrams. Everything here runs on the door's
-// own thread but drain(), send() and flush(), which the tick thread calls
-// (the inbox and the handed-over outbox are the only state both touch).
+// own thread but drain(), send(), hand_over() and start_delivery(), which
+// the tick thread calls (the inbox and the handed-over outbox are the only
+// state both touch).
 // Datagrams cross between the threads in batches whose buffers go back and
 // forth, emptied but kept: none is allocated on one thread and freed on the
 // other (which would make each thread take the other's allocator lock).
@@ -150,11 +151,13 @@ struct WebDoor::Impl {
     std::atomic<std::uint64_t> send_errors{0};
 
     // Tick thread only: the inbox's messages being drained (from `drained`
-    // on), and the links of those drained in a call; sent since the last flush.
+    // on), and the links of those drained in a call; sent since the last
+    // hand-over; handed over since the last start_delivery().
     Batch draining;
     std::size_t drained = 0;
     std::vector<std::uint32_t> drained_links;
     Batch outbox;
+    bool undelivered = false;
 
     // Door thread only: the batch being delivered.
     Batch delivering;
@@ -740,20 +743,30 @@ void WebDoor::send(const Endpoint& to, std::span<const std::uint8_t> datagram) {
     impl_->outbox.add(to, datagram);
 }
 
-void WebDoor::flush() {
-    if (impl_->outbox.empty()) return;
-    bool post = false;
+void WebDoor::hand_over() {
+    Impl& d = *impl_;
+    if (d.outbox.empty()) return;
     {
-        const std::lock_guard lock(impl_->handed_mutex);
-        if (impl_->handed.empty()) {
-            impl_->handed.swap(impl_->outbox);  // the outbox takes its emptied buffers
+        const std::lock_guard lock(d.handed_mutex);
+        if (d.handed.empty()) {
+            d.handed.swap(d.outbox);  // the outbox takes its emptied buffers
         } else {
-            impl_->handed.append(impl_->outbox);
+            d.handed.append(d.outbox);
         }
-        impl_->outbox.clear();
-        post = !std::exchange(impl_->delivery_posted, true);
     }
-    if (post) net::post(impl_->io, [impl = impl_.get()] { impl->deliver(); });
+    d.outbox.clear();
+    d.undelivered = true;
+}
+
+void WebDoor::start_delivery() {
+    Impl& d = *impl_;
+    if (!std::exchange(d.undelivered, false)) return;
+    {
+        const std::lock_guard lock(d.handed_mutex);
+        // Posted already, and not yet run: that delivery takes these too.
+        if (std::exchange(d.delivery_posted, true)) return;
+    }
+    net::post(d.io, [impl = impl_.get()] { impl->deliver(); });
 }
 
 void WebDoor::set_wake(std::function<void()> wake) {

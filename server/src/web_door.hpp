@@ -86,7 +86,8 @@ class WebDoor final : public Door {
 
     std::size_t drain(std::size_t budget, const Handler& handler) override;
     void send(const Endpoint& to, std::span<const std::uint8_t> datagram) override;
-    void flush() override;
+    void hand_over() override;
+    void start_delivery() override;
     void set_wake(std::function<void()> wake) override;
     std::uint64_t send_errors() const override;
 

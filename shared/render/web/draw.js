@@ -97,13 +97,15 @@ function drawDisc(ctx, scale, x, y, r, fill, outline) {
 }
 
 // What a canvas holds between frames: its ground, drawn once (for the field
-// and the canvas's size) on a canvas of its own, the rectangles the last
-// frame drew over it, and the moving things' images (a disk by its colours
-// and size, a name by its text and colour), each drawn once. A frame puts
-// the ground back under those rectangles only and copies the images onto
-// it: a still field is not drawn again, nor a name's text shaped and
-// rasterised, every frame.
-const shown = new WeakMap();  // canvas -> { v, W, H, ground, dirty, sprites }
+// and the canvas's size) on a canvas of its own, what the last frame put on
+// it (the images and where) and the rectangles they covered, and the moving
+// things' images (a disk by its colours and size, a name by its text and
+// colour, the banner by its words), each drawn once. A frame puts the
+// ground back under those rectangles only and copies the images onto it: a
+// still field is not drawn again, nor a text shaped and rasterised, every
+// frame; a frame that would put the same images at the same places leaves
+// the canvas as it is (nothing for the browser to raster or composite).
+const shown = new WeakMap();  // canvas -> { v, W, H, ground, sprites, last, next }
 // Left in the context after a frame. Setting a canvas's width or height
 // (even to the same value) clears it and resets its context, this too: the
 // next frame then draws the whole ground again. A dash offset draws nothing
@@ -123,8 +125,18 @@ function sprite(s, key, w, h, paint) {
 }
 
 // The canvas's context, opaque (everything is drawn on the ground, and the
-// compositor need not blend the canvas over the page).
-const context2d = (canvas) => canvas.getContext('2d', { alpha: false });
+// compositor need not blend the canvas over the page), kept: asking for it
+// again costs a call and an options object every frame.
+const contexts = new WeakMap();
+function context2d(canvas) {
+  let ctx = contexts.get(canvas);
+  if (!ctx) contexts.set(canvas, ctx = canvas.getContext('2d', { alpha: false }));
+  return ctx;
+}
+
+// A frame's images and their places (kept from frame to frame: a frame
+// allocates no list).
+const placements = () => ({ images: [], at: [] });
 
 // Draws `field` (fieldOf) and a scene, the map's field fitted to the canvas (y up).
 function draw(canvas, v, scene) {
@@ -136,25 +148,16 @@ function draw(canvas, v, scene) {
     ground.width = W;
     ground.height = H;
     drawGround(ground.getContext('2d'), v, W, H);
-    s = { v, W, H, ground, dirty: [], sprites: new Map() };
+    s = { v, W, H, ground, sprites: new Map(), last: placements(), next: placements() };
     shown.set(canvas, s);
     ctx.lineDashOffset = 0;
   }
-  if (ctx.lineDashOffset !== DRAWN) {
-    ctx.drawImage(s.ground, 0, 0);
-  } else {
-    for (const [x, y, w, h] of s.dirty) ctx.drawImage(s.ground, x, y, w, h, x, y, w, h);
-  }
-  const dirty = [];
-  // An image put at (x, y): the rectangle it covers, rounded out to whole
-  // pixels (its edge is filtered into the next one), clipped to the canvas.
-  const put = (image, x, y) => {
-    ctx.drawImage(image, x, y);
-    const x0 = Math.max(0, Math.floor(x) - 1);
-    const y0 = Math.max(0, Math.floor(y) - 1);
-    const w = Math.min(W, Math.ceil(x + image.width) + 1) - x0;
-    const h = Math.min(H, Math.ceil(y + image.height) + 1) - y0;
-    if (w > 0 && h > 0) dirty.push([x0, y0, w, h]);
+  const { images, at } = s.next;
+  images.length = 0;
+  at.length = 0;
+  const place = (image, x, y) => {
+    images.push(image);
+    at.push(x, y);
   };
 
   const { scale, X, Y } = fieldPlace(v.mapInfo, W, H);
@@ -166,7 +169,7 @@ function draw(canvas, v, scene) {
     const half = r + outline;
     const image = sprite(s, `disc ${fill} ${edge} ${r}`, 2 * half + 2, 2 * half + 2,
       (c) => drawDisc(c, scale, half + 1, half + 1, d.radius, fill, edge));
-    put(image, X(d.x) - half - 1, Y(d.y) - half - 1);
+    place(image, X(d.x) - half - 1, Y(d.y) - half - 1);
   }
   const size = Math.max(10, Math.round(1.1 * scale));
   const font = `${size}px sans-serif`;
@@ -186,21 +189,52 @@ function draw(canvas, v, scene) {
         c.fillText(d.name, w / 2, 0);
       });
     }
-    put(image, Math.round(X(d.x) - image.width / 2), Math.round(Y(d.y - d.radius) + 2));
+    place(image, Math.round(X(d.x) - image.width / 2), Math.round(Y(d.y - d.radius) + 2));
   }
   if (scene.hud.banner) {
-    ctx.font = `bold ${Math.max(16, Math.round(0.045 * W))}px sans-serif`;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const w = ctx.measureText(scene.hud.banner).width + 40;
-    ctx.fillStyle = '#000000b0';
-    ctx.fillRect((W - w) / 2, H / 2 - 30, w, 60);
-    ctx.fillStyle = scene.hud.phase === 'goal' ? COLOUR[INK.CAROM_INK_OWN] : '#ffffff';
-    ctx.fillText(scene.hud.banner, W / 2, H / 2);
-    const x0 = Math.max(0, Math.floor((W - w) / 2) - 1);
-    dirty.push([x0, Math.max(0, Math.floor(H / 2 - 30) - 1), Math.min(W - x0, Math.ceil(w) + 3), 63]);
+    const text = scene.hud.banner;
+    const colour = scene.hud.phase === 'goal' ? COLOUR[INK.CAROM_INK_OWN] : '#ffffff';
+    const bold = `bold ${Math.max(16, Math.round(0.045 * W))}px sans-serif`;
+    const key = `banner ${colour} ${bold} ${text}`;
+    let image = s.sprites.get(key);
+    if (!image) {
+      ctx.font = bold;
+      const w = Math.ceil(ctx.measureText(text).width + 40);
+      image = sprite(s, key, w, 60, (c) => {
+        c.fillStyle = '#000000b0';
+        c.fillRect(0, 0, w, 60);
+        c.font = bold;
+        c.textAlign = 'center';
+        c.textBaseline = 'middle';
+        c.fillStyle = colour;
+        c.fillText(text, w / 2, 30);
+      });
+    }
+    place(image, Math.round((W - image.width) / 2), Math.round(H / 2 - 30));
   }
-  s.dirty = dirty;
+
+  const last = s.last;
+  const intact = ctx.lineDashOffset === DRAWN;
+  if (intact && images.length === last.images.length &&
+    images.every((image, k) => image === last.images[k]) && at.every((x, k) => x === last.at[k]))
+    return;
+  if (!intact) {
+    ctx.drawImage(s.ground, 0, 0);
+  } else {
+    // The ground back under the last frame's images: each one's rectangle,
+    // rounded out to whole pixels (its edge is filtered into the next one),
+    // clipped to the canvas.
+    for (let k = 0; k < last.images.length; ++k) {
+      const x0 = Math.max(0, Math.floor(last.at[2 * k]) - 1);
+      const y0 = Math.max(0, Math.floor(last.at[2 * k + 1]) - 1);
+      const w = Math.min(W, Math.ceil(last.at[2 * k] + last.images[k].width) + 1) - x0;
+      const h = Math.min(H, Math.ceil(last.at[2 * k + 1] + last.images[k].height) + 1) - y0;
+      if (w > 0 && h > 0) ctx.drawImage(s.ground, x0, y0, w, h, x0, y0, w, h);
+    }
+  }
+  for (let k = 0; k < images.length; ++k) ctx.drawImage(images[k], at[2 * k], at[2 * k + 1]);
+  s.last = s.next;
+  s.next = last;
   ctx.lineDashOffset = DRAWN;
 }
 
