@@ -137,7 +137,6 @@ void flush_doors(UdpTransport& transport, const HostOptions& options) {
 // work (the rooms, then the sends: UDP's, and the door's hand-over) and
 // lateness go to `on_tick` and into `figures`; the door's thread is woken
 // after the work.
-
 void run_due_ticks(Server& server, UdpTransport& transport, const HostOptions& options,
                    Clock::duration period, Clock::time_point& next,
                    std::initializer_list<TickFigures*> figures) {
