@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace carom::protocol {
@@ -289,6 +291,17 @@ Result<std::vector<std::uint8_t>> token_from_text(std::string_view text) {
                           nullptr, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0)
         return fail("not a connect token: base64url text expected");
     bytes.resize(n);
+    return bytes;
+}
+
+Result<std::vector<std::uint8_t>> load_connect_token(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) return fail(path + ": cannot read the connect token");
+    auto bytes = token_from_text(text.str());
+    if (!bytes) return bytes.error_in(path);
+    if (auto token = read_connect_token(*bytes); !token) return token.error_in(path);
     return bytes;
 }
 

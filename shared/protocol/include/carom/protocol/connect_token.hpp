@@ -111,6 +111,9 @@ TokenOpening open_connect_token(const Key& token_key, std::span<const std::uint8
 // fragment), and back (white space around allowed).
 std::string token_to_text(std::span<const std::uint8_t> token);
 Result<std::vector<std::uint8_t>> token_from_text(std::string_view text);
+// A token file's bytes (carom-token make's line), checked to read as a
+// token; the reason, naming the file, when it does not.
+Result<std::vector<std::uint8_t>> load_connect_token(const std::string& path);
 
 // One end's session keys with a token's mixed in: each direction's key is
 // BLAKE2b-256 keyed with the token's key of that direction over the key the
