@@ -18,7 +18,6 @@
 #include <random>
 
 #include "carom/cli/cli.hpp"
-#include "carom/protocol/connect_token.hpp"
 #include "carom/client/host_port.hpp"
 #include "carom/client/room_text.hpp"
 #include "carom/game/printable_name.hpp"
@@ -28,6 +27,7 @@
 #include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
 #include "carom/play/room_list.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/steer_key.hpp"
 #include "carom/terminal/terminal.hpp"
@@ -325,7 +325,8 @@ int main(int argc, char** argv) {
         auto loaded = carom::protocol::load_connect_token(o.token_file);
         if (!loaded) return carom::cli::usage_error(app, "--token " + loaded.error().message);
         connect_token = std::move(*loaded);
-        if (o.server.empty()) o.server = carom::protocol::read_connect_token(connect_token)->servers[0];
+        if (o.server.empty())
+            o.server = carom::protocol::read_connect_token(connect_token)->servers[0];
     }
     if (o.server.empty()) return carom::cli::usage_error(app, "server is required");
 

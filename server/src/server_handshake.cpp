@@ -194,8 +194,7 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
         return send_accepted(*existing);
     }
     // On a token server the name is the token's: the backend vouches for it.
-    const std::string name =
-        token ? token->grant.name : protocol::clean_name(str(r.name()));
+    const std::string name = token ? token->grant.name : protocol::clean_name(str(r.name()));
     if (std::find(config_.banned_names.begin(), config_.banned_names.end(), name) !=
         config_.banned_names.end())
         return send_denied(from, net::DenyReason::banned_name, name, nonce);
@@ -234,10 +233,11 @@ std::optional<protocol::OpenedToken> Server::admit_token(const Endpoint& from,
         return std::nullopt;
     }
     const protocol::OpenedToken& t = *opened.token;
-    const bool ours = std::any_of(t.grant.servers.begin(), t.grant.servers.end(), [&](const auto& a) {
-        return std::find(config_.token_servers.begin(), config_.token_servers.end(), a) !=
-               config_.token_servers.end();
-    });
+    const bool ours =
+        std::any_of(t.grant.servers.begin(), t.grant.servers.end(), [&](const auto& a) {
+            return std::find(config_.token_servers.begin(), config_.token_servers.end(), a) !=
+                   config_.token_servers.end();
+        });
     if (!ours) {
         send_denied(from, net::DenyReason::token_wrong_server,
                     fmt::format("the token is for {}", fmt::join(t.grant.servers, ", ")), nonce);
@@ -259,8 +259,7 @@ bool Server::token_unused(const Endpoint& from, const net::ConnectResponse& r,
     if (it == used_tokens_.end() || it->second.client_key == client_key) return true;
     // Its own session, begun again at its address or taken back by its reclaim token.
     const Session* owner = session(it->second.client_id);
-    if (owner != nullptr &&
-        (owner == existing || (reclaim != 0 && owner->token == reclaim)))
+    if (owner != nullptr && (owner == existing || (reclaim != 0 && owner->token == reclaim)))
         return true;
     send_denied(from, net::DenyReason::token_reused, "", r.nonce());
     return false;
@@ -342,11 +341,10 @@ void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
     s.spread = next_spread_++;
     s.applied.resize(config_.update_history + 1);
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
-    spdlog::info("client {} ({}{}) from {} joined room {} {}", s.client_id,
-                 game::printable_name(s.name),
-                 s.player_id ? fmt::format(", player {}", *s.player_id) : std::string(),
-                 from.to_string(), s.room,
-                 s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
+    spdlog::info(
+        "client {} ({}{}) from {} joined room {} {}", s.client_id, game::printable_name(s.name),
+        s.player_id ? fmt::format(", player {}", *s.player_id) : std::string(), from.to_string(),
+        s.room, s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
     note_client_key(client_key);
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
     by_endpoint_[from] = &it->second;

@@ -79,7 +79,8 @@ int make(const MakeOptions& o) {
     grant.user_data.assign(o.data.begin(), o.data.end());
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     const auto token = carom::protocol::make_connect_token(
-        *key, grant, static_cast<std::uint64_t>(std::chrono::floor<std::chrono::seconds>(now).count()),
+        *key, grant,
+        static_cast<std::uint64_t>(std::chrono::floor<std::chrono::seconds>(now).count()),
         o.expires_s);
     if (!token) {
         std::cerr << "carom-token: cannot make the token: " << token.error().message << "\n";
@@ -106,16 +107,20 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
 
     std::string key_out;
-    auto* keygen = app.add_subcommand("keygen", "Write a new random token key (one hex line, mode 0600)");
-    keygen->add_option("-o,--output", key_out, "The key file to create (never replaced)")->required();
+    auto* keygen =
+        app.add_subcommand("keygen", "Write a new random token key (one hex line, mode 0600)");
+    keygen->add_option("-o,--output", key_out, "The key file to create (never replaced)")
+        ->required();
 
     MakeOptions m;
     auto* make_cmd = app.add_subcommand("make", "Make a connect token for one player");
     make_cmd->add_option("--key", m.key_file, "The server's token key (carom-token keygen)")
         ->required();
-    make_cmd->add_option("--id", m.id, "The player's id (64 bits; --ban-id refuses it)")->required();
-    make_cmd->add_option("--name", m.name,
-                         "The name the server shows and records (1-15 printable ASCII, no spaces)")
+    make_cmd->add_option("--id", m.id, "The player's id (64 bits; --ban-id refuses it)")
+        ->required();
+    make_cmd
+        ->add_option("--name", m.name,
+                     "The name the server shows and records (1-15 printable ASCII, no spaces)")
         ->required();
     make_cmd
         ->add_option("--server", m.servers,
@@ -130,7 +135,7 @@ int main(int argc, char** argv) {
 
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     if (keygen->parsed())
-        return write_new_private_file(key_out, carom::protocol::key_to_hex(carom::protocol::make_token_key()) + "\n",
-                                      false);
+        return write_new_private_file(
+            key_out, carom::protocol::key_to_hex(carom::protocol::make_token_key()) + "\n", false);
     return make(m);
 }

@@ -242,10 +242,9 @@ TokenOpening open_connect_token(const Key& token_key, std::span<const std::uint8
     std::array<std::uint8_t, kMaxTokenPlainBytes> plain{};
     unsigned long long plain_size = 0;
     if (sealed.size() - kTokenTagBytes > plain.size() ||
-        crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &plain_size, nullptr,
-                                                   sealed.data(), sealed.size(),
-                                                   private_part.data(), kTokenHeaderBytes,
-                                                   nonce.data(), token_key.data()) != 0)
+        crypto_aead_xchacha20poly1305_ietf_decrypt(
+            plain.data(), &plain_size, nullptr, sealed.data(), sealed.size(), private_part.data(),
+            kTokenHeaderBytes, nonce.data(), token_key.data()) != 0)
         return out;
     // Only the key's holder made it: what follows is still read with bounds.
     Reader p(std::span<const std::uint8_t>(plain.data(), static_cast<std::size_t>(plain_size)));
@@ -310,8 +309,8 @@ SessionKeys mix_token_keys(const SessionKeys& exchanged, const Key& client_to_se
     initialise();
     const auto mix = [](const Key& agreed, const Key& token_key) {
         Key out{};
-        crypto_generichash(out.data(), out.size(), agreed.data(), agreed.size(),
-                           token_key.data(), token_key.size());
+        crypto_generichash(out.data(), out.size(), agreed.data(), agreed.size(), token_key.data(),
+                           token_key.size());
         return out;
     };
     SessionKeys keys;

@@ -19,7 +19,8 @@ TokenGrant ann() {
 
 }  // namespace
 
-TEST_CASE("a token's every field round-trips: the client reads the public part, the server the private") {
+TEST_CASE(
+    "a token's every field round-trips: the client reads the public part, the server the private") {
     const Key key = make_token_key();
     const auto bytes = make_connect_token(key, ann(), kNow, 60);
     REQUIRE(bytes);

@@ -276,8 +276,8 @@ class Connection {
     // config_.connect_token as read (nullopt: none, or not a token: the
     // server then refuses token_required).
     std::optional<protocol::ConnectToken> connect_token_;
-    protocol::DatagramBuffer sealed_{};     // sealed out
-    protocol::DatagramBuffer opened_{};     // opened in
+    protocol::DatagramBuffer sealed_{};  // sealed out
+    protocol::DatagramBuffer opened_{};  // opened in
 
     // The run of inputs sent on consecutive ticks, up to `run_end_`, not yet
     // shown applied: newest last, at most kMaxInputRedundancy.

@@ -30,9 +30,9 @@ inline constexpr std::size_t kMaxTokenServers = 4;
 inline constexpr std::size_t kMaxTokenServerBytes = 64;  // one "HOST:PORT"
 inline constexpr std::size_t kMaxTokenUserDataBytes = 256;
 // The private part's plaintext at most: id, name, servers, two keys, user data.
-inline constexpr std::size_t kMaxTokenPlainBytes = 8 + (1 + kMaxNameBytes) +
-                                                   (1 + kMaxTokenServers * (1 + kMaxTokenServerBytes)) +
-                                                   2 * kKeyBytes + (2 + kMaxTokenUserDataBytes);
+inline constexpr std::size_t kMaxTokenPlainBytes =
+    8 + (1 + kMaxNameBytes) + (1 + kMaxTokenServers * (1 + kMaxTokenServerBytes)) + 2 * kKeyBytes +
+    (2 + kMaxTokenUserDataBytes);
 // What the client sends in ConnectResponse.connect_token, at most 671 bytes.
 inline constexpr std::size_t kMaxTokenPrivateBytes =
     kTokenHeaderBytes + kTokenNonceBytes + kMaxTokenPlainBytes + kTokenTagBytes;
