@@ -145,6 +145,11 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
     if (config_.token_key) {
         token = admit_token(from, r);
         if (!token) return;
+    } else if (r.connect_token() != nullptr && r.connect_token()->size() > 0) {
+        // Its hello is sealed with the token's keys mixed in, which only a
+        // token server can read: say so rather than let the client time out.
+        return send_denied(from, net::DenyReason::token_invalid,
+                           "this server takes no connect tokens", nonce);
     }
     // A repeated response (our Accepted was lost): answer the same.
     Session* existing = find_by_endpoint(from);

@@ -110,6 +110,31 @@ TEST_CASE("a token server admits a valid token under the token's name and player
     CHECK(j.connection.stats().forged_total() == 0);
 }
 
+TEST_CASE("an open server refuses a client with a token: token_invalid, rather than a timeout") {
+    Link link;
+    InlineDiskWork disk;
+    Server server(config_for("rink.json"), link, disk, fixed_cookies(), "t");
+    protocol::TokenGrant g;
+    g.player_id = 7;
+    g.name = "ann";
+    g.servers = {kAddress};
+    const Endpoint at = endpoint(1, 5000);
+    client::Connection c(
+        Joiner::config(
+            protocol::make_connect_token(protocol::make_token_key(), g, kNow, 60).value(), 0),
+        [&](std::span<const std::uint8_t> d) { server.receive(at, d); });
+    c.connect(0);
+    for (std::uint64_t now = 0; now < 1000 && c.state() == client::State::connecting; now += 50) {
+        for (auto& d : link.inbox[at])
+            c.on_datagram(d.bytes, now);
+        link.inbox[at].clear();
+        c.update(now);
+    }
+    CHECK(c.state() == client::State::closed);
+    CHECK(c.deny_reason() == net::DenyReason::token_invalid);
+    CHECK(c.close_detail() == "this server takes no connect tokens");
+}
+
 TEST_CASE("a token server refuses a client without a token: token_required") {
     std::uint64_t clock = kNow;
     TokenServer ts(clock);
@@ -228,10 +253,10 @@ TEST_CASE("a token for a full room is refused room_full and stays unspent") {
     std::uint64_t clock = kNow;
     TokenServer ts(clock);
     std::vector<std::unique_ptr<Joiner>> players;
-    for (std::uint16_t i = 0; i < 4; ++i) {  // rink: 2 v 2
-        players.push_back(
-            std::make_unique<Joiner>(ts, endpoint(1, static_cast<std::uint16_t>(5000 + i)),
-                                     ts.token(i, ("p" + std::to_string(i)).c_str(), kNow)));
+    const char* const names[] = {"p0", "p1", "p2", "p3"};  // rink: 2 v 2
+    for (std::uint16_t i = 0; i < 4; ++i) {
+        players.push_back(std::make_unique<Joiner>(
+            ts, endpoint(1, static_cast<std::uint16_t>(5000 + i)), ts.token(i, names[i], kNow)));
         REQUIRE(players.back()->join() == client::State::connected);
     }
     const auto token = ts.token(99, "late", kNow);
