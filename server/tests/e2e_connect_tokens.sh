@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Connect tokens end to end over UDP on 127.0.0.1: carom-token keygen and
-# make, carom-server --token-key, carom-client --bot --token. A token plays
-# once under its own name (the server's log and the replay show it); used
-# again, expired, missing, or made with another key, it is refused with its
-# one-line reason (exit 4).
-#   e2e_connect_tokens.sh CAROM_SERVER CAROM_CLIENT CAROM_TOKEN CAROM_REPLAY MAPS_DIR
+# make, carom-server --token-key, carom-client --bot --token, carom-loadgen
+# --token-key. A token plays once under its own name (the server's log and
+# the replay show it); used again, expired, missing, or made with another
+# key, it is refused with its one-line reason (exit 4).
+#   e2e_connect_tokens.sh CAROM_SERVER CAROM_CLIENT CAROM_TOKEN CAROM_REPLAY CAROM_LOADGEN MAPS_DIR
 set -euo pipefail
-server_bin="$1" client_bin="$2" token_bin="$3" replay_bin="$4" maps="$5"
+server_bin="$1" client_bin="$2" token_bin="$3" replay_bin="$4" loadgen_bin="$5" maps="$6"
 
 work=$(mktemp -d)
 server_pid=""
@@ -28,6 +28,7 @@ grep -q "never replaced" "$work/keygen.err" || fail "keygen's refusal: $(cat "$w
 "$token_bin" keygen -o "$work/other.key"
 
 "$server_bin" --bind 127.0.0.1 --port 0 --token-key "$work/server.key" --map "$maps/rink.json" \
+  --max-sessions-per-ip 16 \
   --replay-dir "$work/replays" --ready-file "$work/ready.json" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 100); do [[ -s "$work/ready.json" ]] && break; sleep 0.1; done
@@ -59,6 +60,10 @@ refused() {  # TOKEN-NAME-OR-EMPTY EXPECTED-TEXT
 refused ann "the connect token was used already"
 refused "" "the server admits only players with a connect token"
 refused eve "the connect token is not valid for this server"
+# A load test of a token server: carom-loadgen makes a token a client.
+timeout 30 "$loadgen_bin" --server "$server" --token-key "$work/server.key" --clients 3 --seconds 2 \
+  --max-gap-ms 1500 --maps-dir "$maps" >"$work/loadgen.log" 2>&1 || { cat "$work/loadgen.log"; fail "loadgen with tokens failed"; }
+grep -q "(load2, player 3) from" "$work/server.log" || fail "no join of loadgen's load2, player 3"
 while (( SECONDS - expiring_since < 12 )); do sleep 0.5; done
 refused old "the connect token has expired"
 
