@@ -46,6 +46,7 @@ struct Joiner {
     Joiner(TokenServer& ts, Endpoint where, std::vector<std::uint8_t> token,
            std::uint64_t reclaim = 0)
         : t(ts), at(where), connection(config(std::move(token), reclaim), [this](auto d) {
+              ++sent;
               t.server->receive(at, d);
           }) {}
     static client::ConnectionConfig config(std::vector<std::uint8_t> token, std::uint64_t reclaim) {
@@ -78,6 +79,7 @@ struct Joiner {
     }
     TokenServer& t;
     Endpoint at;
+    int sent = 0;  // datagrams the client sent
     client::Connection connection;
     std::uint64_t now = 0;
 };
@@ -89,6 +91,9 @@ TEST_CASE("a token server admits a valid token under the token's name and player
     TokenServer ts(clock);
     Joiner j(ts, endpoint(1, 5000), ts.token(7, "ann", kNow));
     REQUIRE(j.join() == client::State::connected);
+    // Two round trips, as without a token: request → Challenge, response
+    // (with the token) → Accepted.
+    CHECK(j.sent == 2);
     const Session* s = ts.server->session(j.connection.admission().client_id);
     REQUIRE(s != nullptr);
     CHECK(s->name == "ann");
