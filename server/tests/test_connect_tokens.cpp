@@ -3,6 +3,9 @@
 // refusal is a Denied with its reason, counted; a token opens one session.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdio>
+
 #include "carom/client/connection.hpp"
 #include "carom/protocol/connect_token.hpp"
 #include "link.hpp"
@@ -21,7 +24,7 @@ std::uint64_t denied(const Server& server, net::DenyReason why) {
 struct TokenServer {
     explicit TokenServer(std::uint64_t& clock, ServerConfig config = config_for("rink.json")) {
         config.token_key = key;
-        config.token_servers = {kAddress};
+        config.token_servers.push_back(kAddress);
         config.max_sessions_per_ip = 100;
         config.unix_time_s = [&clock] { return clock; };
         server.emplace(config, link, disk, fixed_cookies(), "t");
@@ -47,6 +50,7 @@ struct Joiner {
            std::uint64_t reclaim = 0)
         : t(ts), at(where), connection(config(std::move(token), reclaim), [this](auto d) {
               ++sent;
+              largest_sent = std::max(largest_sent, d.size());
               t.server->receive(at, d);
           }) {}
     static client::ConnectionConfig config(std::vector<std::uint8_t> token, std::uint64_t reclaim) {
@@ -79,7 +83,8 @@ struct Joiner {
     }
     TokenServer& t;
     Endpoint at;
-    int sent = 0;  // datagrams the client sent
+    int sent = 0;                  // datagrams the client sent
+    std::size_t largest_sent = 0;  // bytes
     client::Connection connection;
     std::uint64_t now = 0;
 };
@@ -138,6 +143,26 @@ TEST_CASE("an open server refuses a client with a token: token_invalid, rather t
     CHECK(c.state() == client::State::closed);
     CHECK(c.deny_reason() == net::DenyReason::token_invalid);
     CHECK(c.close_detail() == "this server takes no connect tokens");
+}
+
+TEST_CASE("the largest token fits a ConnectResponse datagram and admits its player") {
+    std::uint64_t clock = kNow;
+    protocol::TokenGrant g;
+    g.player_id = 7;
+    g.name = std::string(protocol::kMaxNameBytes, 'n');
+    for (std::size_t i = 0; i < protocol::kMaxTokenServers; ++i)
+        g.servers.push_back(std::string(protocol::kMaxTokenServerBytes - 1, 'a') +
+                            std::to_string(i));
+    g.user_data.assign(protocol::kMaxTokenUserDataBytes, 0x5A);
+    ServerConfig config = config_for("rink.json");
+    config.token_servers = {g.servers[3]};
+    TokenServer ts(clock, config);
+    const auto token = protocol::make_connect_token(ts.key, g, kNow, 60).value();
+    REQUIRE(token.size() == protocol::kMaxConnectTokenBytes);
+    Joiner j(ts, endpoint(1, 5000), token);
+    REQUIRE(j.join() == client::State::connected);
+    std::printf("the ConnectResponse with the largest token: %zu bytes\n", j.largest_sent);
+    CHECK(j.largest_sent <= protocol::kMaxDatagramBytes);
 }
 
 TEST_CASE("a token server refuses a client without a token: token_required") {
