@@ -52,7 +52,7 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
             m = "too many players from this address";
             break;
         case net::DenyReason::token_required:
-            m = "the server admits only players with a connect token (--token FILE)";
+            m = "the server admits only players with a connect token";
             break;
         case net::DenyReason::token_invalid:
             m = "the connect token is not valid for this server (another key, or changed)";
