@@ -87,7 +87,7 @@ Status load_tokens(Options& o) {
                 fmt::format("--token: {} token files for {} clients", o.token_files.size(), total));
         for (const auto& f : o.token_files) {
             auto bytes = protocol::load_connect_token(f);
-            if (!bytes) return bytes.error_in("--token");
+            if (!bytes) return fail("--token " + bytes.error().message);
             o.tokens.push_back(std::move(*bytes));
         }
         return {};

@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
         ->required();
     make_cmd->add_option("--expires", m.expires_s, "Seconds the token is good for")
         ->required()
-        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{365} * 24 * 3600));
+        ->check(carom::cli::finite(1, 365.0 * 24 * 3600));
     make_cmd->add_option("--data", m.data, "User data for the server (at most 256 bytes)");
     make_cmd->add_option("-o,--output", m.out, "Where the token goes (-: standard output)");
 
