@@ -152,6 +152,38 @@ Result<Key> key_from_hex(std::string_view text) {
     return key;
 }
 
+std::vector<std::uint8_t> token_plaintext(const TokenGrant& grant, const Key& client_to_server,
+                                          const Key& server_to_client) {
+    Writer plain;
+    plain.le(grant.player_id, 8);
+    plain.text(grant.name);
+    plain.u8(static_cast<std::uint8_t>(grant.servers.size()));
+    for (const auto& s : grant.servers)
+        plain.text(s);
+    plain.raw(client_to_server);
+    plain.raw(server_to_client);
+    plain.le(grant.user_data.size(), 2);
+    plain.raw(grant.user_data);
+    return std::move(plain.bytes);
+}
+
+std::vector<std::uint8_t> seal_token_plaintext(const Key& token_key, const TokenHeader& header,
+                                               std::span<const std::uint8_t> plain) {
+    initialise();
+    Writer priv;
+    write_header(priv, header);
+    std::array<std::uint8_t, kTokenNonceBytes> nonce{};
+    randombytes_buf(nonce.data(), nonce.size());
+    priv.raw(nonce);
+    const std::size_t sealed_at = priv.bytes.size();
+    priv.bytes.resize(sealed_at + plain.size() + kTokenTagBytes);
+    unsigned long long sealed_size = 0;
+    crypto_aead_xchacha20poly1305_ietf_encrypt(
+        priv.bytes.data() + sealed_at, &sealed_size, plain.data(), plain.size(), priv.bytes.data(),
+        kTokenHeaderBytes, nullptr, nonce.data(), token_key.data());
+    return std::move(priv.bytes);
+}
+
 Result<std::vector<std::uint8_t>> make_connect_token(const Key& token_key, const TokenGrant& grant,
                                                      std::uint64_t now_unix_s,
                                                      std::uint64_t lifetime_s) {
@@ -162,38 +194,17 @@ Result<std::vector<std::uint8_t>> make_connect_token(const Key& token_key, const
     Key s2c{};
     randombytes_buf(c2s.data(), c2s.size());
     randombytes_buf(s2c.data(), s2c.size());
-
     TokenHeader header;
     header.created_unix_s = now_unix_s;
     header.expires_unix_s = now_unix_s + lifetime_s;
-    Writer plain;
-    plain.le(grant.player_id, 8);
-    plain.text(grant.name);
-    plain.u8(static_cast<std::uint8_t>(grant.servers.size()));
-    for (const auto& s : grant.servers)
-        plain.text(s);
-    plain.raw(c2s);
-    plain.raw(s2c);
-    plain.le(grant.user_data.size(), 2);
-    plain.raw(grant.user_data);
-
-    Writer priv;
-    write_header(priv, header);
-    std::array<std::uint8_t, kTokenNonceBytes> nonce{};
-    randombytes_buf(nonce.data(), nonce.size());
-    priv.raw(nonce);
-    const std::size_t sealed_at = priv.bytes.size();
-    priv.bytes.resize(sealed_at + plain.bytes.size() + kTokenTagBytes);
-    unsigned long long sealed_size = 0;
-    crypto_aead_xchacha20poly1305_ietf_encrypt(
-        priv.bytes.data() + sealed_at, &sealed_size, plain.bytes.data(), plain.bytes.size(),
-        priv.bytes.data(), kTokenHeaderBytes, nullptr, nonce.data(), token_key.data());
-    sodium_memzero(plain.bytes.data(), plain.bytes.size());
+    std::vector<std::uint8_t> plain = token_plaintext(grant, c2s, s2c);
+    const std::vector<std::uint8_t> priv = seal_token_plaintext(token_key, header, plain);
+    sodium_memzero(plain.data(), plain.size());
 
     Writer token;
     token.raw(kMagic);
-    token.le(priv.bytes.size(), 2);
-    token.raw(priv.bytes);
+    token.le(priv.size(), 2);
+    token.raw(priv);
     token.raw(c2s);
     token.raw(s2c);
     token.u8(static_cast<std::uint8_t>(grant.servers.size()));

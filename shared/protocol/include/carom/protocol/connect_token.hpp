@@ -89,6 +89,13 @@ Result<Key> key_from_hex(std::string_view text);
 Result<std::vector<std::uint8_t>> make_connect_token(const Key& token_key, const TokenGrant& grant,
                                                      std::uint64_t now_unix_s,
                                                      std::uint64_t lifetime_s);
+// The two steps of make_connect_token, for tests and fuzzing (which reach
+// the reader behind the tag with them): a grant's plaintext as it is laid
+// out (unchecked), and a private part sealing any plaintext under the key.
+std::vector<std::uint8_t> token_plaintext(const TokenGrant& grant, const Key& client_to_server,
+                                          const Key& server_to_client);
+std::vector<std::uint8_t> seal_token_plaintext(const Key& token_key, const TokenHeader& header,
+                                               std::span<const std::uint8_t> plain);
 // The client's reading of a token (no key needed), or why it is not one.
 Result<ConnectToken> read_connect_token(std::span<const std::uint8_t> token);
 
