@@ -39,7 +39,7 @@ server="127.0.0.1:$port"
 make_token() {  # NAME ID KEY EXPIRES
   "$token_bin" make --key "$3" --id "$2" --name "$1" --server "$server" --expires "$4" -o "$work/$1.token"
 }
-# First, so that it has expired (1 s and the server's 10 s of clock skew) by the end.
+# First, so that it has expired (1 s and the server's 10 s of clock skew, whole seconds) by the end.
 make_token old 3 "$work/server.key" 1
 expiring_since=$SECONDS
 make_token ann 7 "$work/server.key" 60
@@ -64,7 +64,7 @@ refused eve "the connect token is not valid for this server"
 timeout 30 "$loadgen_bin" --server "$server" --token-key "$work/server.key" --clients 3 --seconds 2 \
   --max-gap-ms 1500 --maps-dir "$maps" >"$work/loadgen.log" 2>&1 || { cat "$work/loadgen.log"; fail "loadgen with tokens failed"; }
 grep -q "(load2, player 3) from" "$work/server.log" || fail "no join of loadgen's load2, player 3"
-while (( SECONDS - expiring_since < 12 )); do sleep 0.5; done
+while (( SECONDS - expiring_since < 13 )); do sleep 0.5; done
 refused old "the connect token has expired"
 
 kill -TERM "$server_pid"
