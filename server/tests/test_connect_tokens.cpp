@@ -211,6 +211,33 @@ TEST_CASE("a token is used once: another client's use is refused token_reused un
     CHECK(fourth.connection.deny_reason() == net::DenyReason::token_expired);
 }
 
+TEST_CASE("a token's own player takes its held slot back with it, and another client cannot") {
+    std::uint64_t clock = kNow;
+    TokenServer ts(clock);
+    const auto token = ts.token(7, "ann", kNow);
+    constexpr std::uint64_t kReclaim = 0x7e57'0000'0000'0001;
+    Joiner first(ts, endpoint(1, 5000), token, kReclaim);
+    REQUIRE(first.join() == client::State::connected);
+    const std::uint32_t id = first.connection.admission().client_id;
+    const auto slot = ts.server->session(id)->slot;
+    // It goes silent: past the timeout its slot is held (the grace window).
+    for (int t = 0; t < 6 * 60; ++t)
+        ts.server->tick();
+    REQUIRE(ts.server->session(id) != nullptr);
+    REQUIRE_FALSE(ts.server->session(id)->connected);
+    // Another client with the same token but not its reclaim token: refused.
+    Joiner thief(ts, endpoint(2, 5000), token, 0x0BAD);
+    CHECK(thief.join() == client::State::closed);
+    CHECK(thief.connection.deny_reason() == net::DenyReason::token_reused);
+    // The player, back from a new address with both: its session and slot.
+    Joiner back(ts, endpoint(1, 5001), token, kReclaim);
+    REQUIRE(back.join() == client::State::connected);
+    CHECK(back.connection.admission().client_id == id);
+    CHECK(ts.server->session(id)->slot == slot);
+    CHECK(ts.server->session(id)->connected);
+    CHECK(ts.server->session_count() == 1);
+}
+
 TEST_CASE("a token whose Accepted was lost gets the same Accepted again") {
     std::uint64_t clock = kNow;
     TokenServer ts(clock);
