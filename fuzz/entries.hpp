@@ -15,6 +15,7 @@
 // is given it (client). The datagrams are in the clear: the harness seals
 // each with the session's keys (bit 2 of the flags: sent as it is), so
 // mutated packets still pass the session checks and reach the deep paths.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -35,6 +36,12 @@ int map_binary(std::span<const std::uint8_t> input);
 // A map's binary fetched over the wire by a client (map_binary's seeds).
 int map_transfer(std::span<const std::uint8_t> input);
 int stadium_hbs(std::span<const std::uint8_t> input);
+// Connect tokens, read and opened with kFuzzTokenKey at kFuzzTokenNow.
+int connect_token(std::span<const std::uint8_t> input);
+inline constexpr std::array<std::uint8_t, 32> kFuzzTokenKey{
+    1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+    17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32};
+inline constexpr std::uint64_t kFuzzTokenNow = 1'800'000'000;
 
 struct Record {
     std::uint8_t flags = 0;

@@ -4,6 +4,7 @@
 //   shared/netclient/fuzz/corpus/client_updates    a real server's packets to a client
 //   shared/replay/fuzz/corpus/replay_reader        small recorded matches
 //   shared/protocol/fuzz/corpus/map_json, map_binary  the shipped maps
+//   shared/protocol/fuzz/corpus/connect_token      tokens, their private parts, text and plaintexts
 // Re-run after a protocol or file format change, and commit the result.
 #include <spdlog/spdlog.h>
 
@@ -19,6 +20,7 @@
 #include "carom/game/bot.hpp"
 #include "carom/maps/map_file.hpp"
 #include "carom/protocol/client_report.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "carom/protocol/status.hpp"
 #include "carom/replay/recorder.hpp"
@@ -366,6 +368,31 @@ void map_corpora(const fs::path& json_dir, const fs::path& binary_dir, const fs:
     }
 }
 
+// Tokens made with the fuzz key: whole, as text, the private part (which
+// opens), and the plaintext the entry seals itself.
+void token_corpus(const fs::path& dir) {
+    const protocol::Key key = kFuzzTokenKey;
+    protocol::TokenGrant small;
+    small.player_id = 7;
+    small.name = "ann";
+    small.servers = {"127.0.0.1:27960"};
+    protocol::TokenGrant large = small;
+    large.name = "fifteen_letters";
+    large.servers = {"127.0.0.1:27960", "[::1]:27960", "play.example.com:27960", "h:1"};
+    large.user_data.assign(256, 0xA5);
+    for (const auto& [name, grant] : {std::pair{"small", &small}, std::pair{"large", &large}}) {
+        const Bytes token = protocol::make_connect_token(key, *grant, kFuzzTokenNow, 60).value();
+        write(dir, std::string(name) + "-token", token);
+        const std::string text = protocol::token_to_text(token);
+        write(dir, std::string(name) + "-text", Bytes(text.begin(), text.end()));
+        write(dir, std::string(name) + "-private",
+              protocol::read_connect_token(token).value().private_part);
+        write(dir, std::string(name) + "-plaintext",
+              protocol::token_plaintext(*grant, protocol::make_token_key(),
+                                        protocol::make_token_key()));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -381,6 +408,7 @@ int main(int argc, char** argv) {
         replay_corpus(root / "shared/replay/fuzz/corpus/replay_reader", root / "shared/game/maps");
         map_corpora(root / "shared/protocol/fuzz/corpus/map_json",
                     root / "shared/protocol/fuzz/corpus/map_binary", root / "shared/game/maps");
+        token_corpus(root / "shared/protocol/fuzz/corpus/connect_token");
     } catch (const std::exception& e) {
         std::cerr << "carom-fuzz-corpus: " << e.what() << "\n";
         return 1;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "carom/protocol/connect_token.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "entries.hpp"
 
@@ -68,6 +69,22 @@ TEST_CASE("fuzz inputs: map JSON") {
 
 TEST_CASE("fuzz inputs: binary map") {
     CHECK(run_all("shared/protocol", "map_binary", carom::fuzz::map_binary) >= 3);
+}
+
+TEST_CASE("fuzz inputs: connect tokens") {
+    CHECK(run_all("shared/protocol", "connect_token", carom::fuzz::connect_token) >= 8);
+}
+
+TEST_CASE("fuzz inputs: the token seeds open: their plaintexts reach past the tag") {
+    const fs::path dir = fs::path(CAROM_SOURCE_DIR) / "shared/protocol/fuzz/corpus/connect_token";
+    for (const char* name : {"small-private", "large-private"}) {
+        std::ifstream in(dir / name, std::ios::binary);
+        const std::vector<std::uint8_t> bytes(std::istreambuf_iterator<char>(in), {});
+        const carom::protocol::Key key = carom::fuzz::kFuzzTokenKey;
+        INFO(name);
+        // Made to expire at kFuzzTokenNow + 60: opened before it.
+        CHECK(carom::protocol::open_connect_token(key, bytes, carom::fuzz::kFuzzTokenNow).token);
+    }
 }
 
 TEST_CASE("fuzz inputs: HaxBall stadium") {

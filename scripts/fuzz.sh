@@ -18,6 +18,7 @@ all=(
   map-json:shared/protocol/fuzz/corpus/map_json
   map-binary:shared/protocol/fuzz/corpus/map_binary
   stadium-hbs:shared/stadium/fuzz/corpus/stadium_hbs
+  connect-token:shared/protocol/fuzz/corpus/connect_token
 )
 chosen=("$@")
 

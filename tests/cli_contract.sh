@@ -69,6 +69,14 @@ flood|--port 1 --victims 10.0.0.1:5000|2|^carom-flood: --victims: '10.0.0.1:5000
 clientbench|--seconds nan|2|^carom-client-bench: --seconds: 'nan' is not a finite number
 bench||2|^carom-bench: 
 bench|physics --n nan|2|^carom-bench: 
+token||2|^carom-token: .*subcommand
+token|keygen|2|^carom-token: --output is required
+token|make --key k --id 1 --name a --server h:1 --expires 0|2|^carom-token: --expires: 0 is outside
+token|make --key k --id 1 --name a --server h:1 --expires nan|2|^carom-token: --expires: 'nan' is not a finite number
+token|make --key k --id 1 --server h:1 --expires 5|2|^carom-token: .*--name.*required
+client|--token /nonexistent|2|^carom-client: --token /nonexistent: cannot read the connect token
+loadgen|--server 127.0.0.1:1 --token x --token-key y|2|^carom-loadgen: --token excludes --token-key
+loadgen|--server 127.0.0.1:1 --clients 1 --token /nonexistent|2|^carom-loadgen: --token /nonexistent: cannot read
 stadium||2|^carom-stadium: .*stadium.*required
 stadium|x.hbs --team-size 17|2|^carom-stadium: --team-size: 
 stadium|x.hbs --bogus|2|^carom-stadium: .*--bogus
@@ -93,7 +101,7 @@ while IFS='|' read -r tool args code pattern; do
 done <<< "$table"
 
 # --version: the carom version, protocol and replay versions, exit 0.
-for tool in server client replay loadgen flood clientbench bench stadium; do
+for tool in server client replay loadgen flood clientbench bench stadium token; do
   [[ -n ${bin[$tool]:-} ]] || continue
   checked=$((checked + 1))
   out=$("${bin[$tool]}" --version 2>&1)

@@ -27,6 +27,7 @@
 #include "carom/maps/map_search.hpp"
 #include "carom/play/player.hpp"
 #include "carom/play/room_list.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/render/render.hpp"
 #include "carom/terminal/steer_key.hpp"
 #include "carom/terminal/terminal.hpp"
@@ -79,6 +80,7 @@ struct Options {
     std::string map_cache = carom::maps::MapLibrary::default_cache_dir().string();
     std::string log_level = "info";
     std::string sim;
+    std::string token_file;
 };
 
 class Clock {
@@ -261,8 +263,11 @@ int main(int argc, char** argv) {
         "Exit codes: 0 quit or left, 1 error (no terminal...), 2 bad arguments, 3 server\n"
         "unreachable, 4 refused (full, version mismatch, bad name...), 5 kicked or timed out,\n"
         "6 the server's map refused, 128+N stopped by signal N.");
-    app.add_option("server", o.server, "HOST[:PORT] of the carom-server (port 27960 by default)")
-        ->required();
+    app.add_option("server", o.server,
+                   "HOST[:PORT] of the carom-server (port 27960 by default; with --token, the "
+                   "token's first server)");
+    app.add_option("--token", o.token_file,
+                   "A connect token (carom-token make) for a server that requires one");
     app.add_option("--name", o.name, "Your name (printable ASCII, 15 characters)");
     app.add_option("--room", o.room, "Room to join (-1: the first with space)")
         ->capture_default_str();
@@ -314,6 +319,16 @@ int main(int argc, char** argv) {
 
     spdlog::set_default_logger(spdlog::stderr_logger_st("carom-client"));
     spdlog::set_level(spdlog::level::from_str(o.log_level));
+
+    std::vector<std::uint8_t> connect_token;
+    if (!o.token_file.empty()) {
+        auto loaded = carom::protocol::load_connect_token(o.token_file);
+        if (!loaded) return carom::cli::usage_error(app, "--token " + loaded.error().message);
+        connect_token = std::move(*loaded);
+        if (o.server.empty())
+            o.server = carom::protocol::read_connect_token(connect_token)->servers[0];
+    }
+    if (o.server.empty()) return carom::cli::usage_error(app, "server is required");
 
     std::string text = o.server;
     if (text.find(':') == std::string::npos || (text.starts_with('[') && text.ends_with(']')))
@@ -382,6 +397,7 @@ int main(int argc, char** argv) {
         config.connection.token =
             std::random_device{}() * 0x1'0000'0001ULL ^ std::random_device{}();
         config.connection.connect_timeout_ms = o.connect_timeout_ms;
+        config.connection.connect_token = std::move(connect_token);
         config.bot = o.bot;
         config.keys.hold_ms = o.hold_ms;
         config.keys.repeat_ms = o.repeat_ms;

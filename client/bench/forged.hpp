@@ -6,5 +6,7 @@ namespace carom::client::bench {
 
 // Prints ns per datagram for each kind and what 1000 of them a second take.
 void print_forged_costs();
+// Connect tokens: their sizes, the time to make one and to open one.
+void print_token_costs();
 
 }  // namespace carom::client::bench

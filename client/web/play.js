@@ -35,6 +35,24 @@ const setText = (id, text) => {
 const params = new URLSearchParams(location.search);
 const now = () => BigInt(Math.floor(performance.now()));
 
+// A connect token for a server started with --token-key: #token=BASE64URL
+// (carom-token make's text). In the fragment, which never reaches a
+// server's logs; taken off the address at once, as it is good for one
+// session and a link passed on must not carry it. null: none; an empty
+// array: text that is not base64url (the server then says token_required).
+const connectToken = (() => {
+  const text = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (text === null) return null;
+  history.replaceState(null, '', location.pathname + location.search);
+  try {
+    const b64 = text.trim().replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    return Uint8Array.from(bytes, (c) => c.charCodeAt(0));
+  } catch {
+    return new Uint8Array(0);
+  }
+})();
+
 // ---- Maps kept by hash (IndexedDB), so a reload joins without fetching ----
 const mapStore = {
   db: null,
@@ -201,6 +219,7 @@ async function main() {
     localStorage.setItem('carom-name', name);
     const config = carom.m._malloc(S.config.size);
     const nameAt = carom.m._malloc(64);
+    const tokenAt = connectToken && connectToken.length > 0 ? carom.m._malloc(connectToken.length) : 0;
     try {
       carom.m._carom_client_config_init(config);
       carom.m.stringToUTF8(name, nameAt, 64);
@@ -211,9 +230,21 @@ async function main() {
       view.setInt32(config + f.spectator.at, spectate ? 1 : 0, true);
       view.setBigUint64(config + f.token.at, BigInt.asUintN(64, BigInt(Math.floor(Math.random() * 2 ** 52)) << 12n | 1n), true);
       view.setInt32(config + f.key_releases.at, 1, true);  // a browser says when a key goes up
-      carom.call('carom_client_create', config, carom.scratch);
+      if (tokenAt) {
+        carom.m.HEAPU8.set(connectToken, tokenAt);
+        view.setUint32(config + f.connect_token.at, tokenAt, true);  // wasm32: 4-byte pointers
+        view.setUint32(config + f.connect_token_size.at, connectToken.length, true);
+      }
+      try {
+        carom.call('carom_client_create', config, carom.scratch);
+      } catch (e) {
+        $('message').textContent = `cannot join: the token in the address is refused: ${e.message}`;
+        $('message').className = 'bad';
+        return;
+      }
       client = carom.handle();
     } finally {
+      if (tokenAt) carom.m._free(tokenAt);
       carom.m._free(nameAt);
       carom.m._free(config);
     }

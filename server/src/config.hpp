@@ -3,8 +3,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "carom/protocol/seal.hpp"
 
 namespace carom::server {
 
@@ -29,6 +32,13 @@ struct ServerConfig {
     std::uint64_t replay_max_bytes = 0;
     std::uint64_t seed = 1;  // first match's seed; later ones derive from it
     std::vector<std::string> banned_names;
+    std::vector<std::uint64_t> banned_ids;  // connect tokens' player ids to refuse
+    // --token-key: only players with a connect token made with this key are
+    // admitted, for one of `token_servers` ("HOST:PORT", as tokens name them).
+    std::optional<protocol::Key> token_key;
+    std::vector<std::string> token_servers;
+    // Unix seconds now, for tokens' expiry; empty: the system clock.
+    std::function<std::uint64_t()> unix_time_s;
     std::uint32_t update_history = 64;  // ticks an update can reach back (room history)
     bool delta_updates = true;          // false: a FullState every time, never an update
     // The final whistle: a finished match stays on the wire this long

@@ -1,4 +1,5 @@
 // carom-server: hosts matches over UDP until SIGINT/SIGTERM.
+#include <fmt/ranges.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
@@ -10,11 +11,14 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <thread>
 
 #include "carom/cli/cli.hpp"
 #include "carom/maps/map_search.hpp"
+#include "carom/protocol/connect_token.hpp"
 
 #include "agones.hpp"
 #include "log_format.hpp"
@@ -48,6 +52,7 @@ struct Options {
     bool use_agones = false;
     AgonesOptions agones;
     double test_stall_s = 0.0;
+    std::string token_key_file;
 };
 
 std::string run_id_now() {
@@ -177,6 +182,17 @@ void add_server_options(CLI::App& app, Options& o) {
         ->envname("CAROM_SEED")
         ->capture_default_str();
     app.add_option("--ban", config.banned_names, "Player names to refuse")->envname("CAROM_BAN");
+    app.add_option("--ban-id", config.banned_ids,
+                   "Player ids to refuse (connect tokens' --id; repeatable)")
+        ->envname("CAROM_BAN_ID");
+    app.add_option("--token-key", o.token_key_file,
+                   "Admit only players with a connect token made with this key "
+                   "(carom-token keygen; without it the server is open)")
+        ->envname("CAROM_TOKEN_KEY");
+    app.add_option("--public-address", config.token_servers,
+                   "HOST:PORT by which tokens name this server (repeatable; default: the bound "
+                   "address, which --bind :: or 0.0.0.0 does not give)")
+        ->envname("CAROM_PUBLIC_ADDRESS");
 }
 
 // What the operator sees: stats, logs, HTTP, Agones.
@@ -296,7 +312,33 @@ std::optional<ServerConfig> server_config(const Options& o) {
         }
         config.maps.push_back(*found);
     }
+    if (!o.token_key_file.empty()) {
+        std::ifstream in(o.token_key_file);
+        std::stringstream text;
+        text << in.rdbuf();
+        if (!in) {
+            spdlog::critical("cannot start: --token-key {}: cannot read it", o.token_key_file);
+            return std::nullopt;
+        }
+        auto key = carom::protocol::key_from_hex(text.str());
+        if (!key) {
+            spdlog::critical("cannot start: --token-key {}: {}", o.token_key_file,
+                             key.error().message);
+            return std::nullopt;
+        }
+        config.token_key = *key;
+    }
     return config;
+}
+
+// The address tokens name this server by when --public-address does not
+// say: the bound one, when it is one address.
+std::optional<std::string> bound_address(const UdpTransport& transport) {
+    const auto local = transport.local_endpoint();
+    if (local.address().is_unspecified()) return std::nullopt;
+    return local.address().is_v6()
+               ? fmt::format("[{}]:{}", local.address().to_string(), local.port())
+               : fmt::format("{}:{}", local.address().to_string(), local.port());
 }
 
 // Where the play page is when --web-dir does not say: installed beside this
@@ -388,7 +430,21 @@ int serve(Options& o, const ServerConfig& config) {
         UdpTransport transport(io, o.bind, o.port, o.socket_buffer_bytes);
         SplitTransport doors(transport, web ? &*web : nullptr);
         DiskThread disk;
-        Server server(config, doors, disk, CookieJar{}, run_id_now());
+        ServerConfig with_address = config;
+        if (config.token_key) {
+            if (const auto bound = bound_address(transport)) {
+                with_address.token_servers.push_back(*bound);
+            } else if (config.token_servers.empty()) {
+                spdlog::critical(
+                    "cannot start: --token-key: tokens name the server by the address its "
+                    "players reach: give --public-address HOST:PORT (bound to {})",
+                    o.bind);
+                return kExitCannotStart;
+            }
+            spdlog::info("connect tokens required, for {}",
+                         fmt::join(with_address.token_servers, ", "));
+        }
+        Server server(with_address, doors, disk, CookieJar{}, run_id_now());
         std::optional<AgonesClient> agones;
         if (o.use_agones) agones.emplace(o.agones, metrics);
         TestStall stall(io, o.test_stall_s);

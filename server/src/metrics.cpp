@@ -71,6 +71,9 @@ void Metrics::publish(const Server& server, const UdpTransport& transport, bool 
                                st.invalid[i]);
     for (std::size_t i = 0; i < st.dropped.size(); ++i)
         s.invalid.emplace_back(label(to_string(static_cast<Drop>(i))), st.dropped[i]);
+    for (std::size_t i = 0; i < st.denied.size(); ++i)
+        s.denied.emplace_back(net::EnumNameDenyReason(static_cast<net::DenyReason>(i)),
+                              st.denied[i]);
     s.replay_write_errors = st.replay_write_errors;
     s.rooms_failed = st.rooms_failed;
     s.replay_bytes_kept = st.replay_bytes_kept;
@@ -136,6 +139,11 @@ std::string Metrics::prometheus_text() const {
         "# TYPE carom_invalid_datagrams_total counter\n";
     for (const auto& [reason, n] : s.invalid)
         out += fmt::format("carom_invalid_datagrams_total{{reason=\"{}\"}} {}\n", reason, n);
+    out +=
+        "# HELP carom_handshakes_denied_total Handshakes answered Denied, by reason.\n"
+        "# TYPE carom_handshakes_denied_total counter\n";
+    for (const auto& [reason, n] : s.denied)
+        out += fmt::format("carom_handshakes_denied_total{{reason=\"{}\"}} {}\n", reason, n);
     metric("carom_replay_write_errors_total", "counter",
            "Replays that could not be created or written (the match went on unrecorded).",
            s.replay_write_errors);

@@ -43,6 +43,7 @@ struct MetricsReading {
     std::uint64_t packets_in = 0, packets_out = 0, bytes_in = 0, bytes_out = 0;
     std::uint64_t send_errors = 0, dropped_unread = 0;
     std::vector<std::pair<std::string, std::uint64_t>> invalid;  // by reason
+    std::vector<std::pair<std::string, std::uint64_t>> denied;   // handshakes, by DenyReason
     std::uint64_t replay_write_errors = 0, rooms_failed = 0, matches_finished = 0;
     std::uint64_t replay_bytes_kept = 0, replay_files_removed = 0;
     std::uint64_t map_transfers_started = 0, map_transfers_completed = 0;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "carom/protocol/client_report.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/protocol/update.hpp"
 #include "carom/replay_index/index.hpp"
 #include "config.hpp"
@@ -96,13 +97,28 @@ class Server {
     // False (and counted) when `from`'s IP has had its handshake replies this second.
     bool handshake_budget(const Endpoint& from);
     std::uint64_t cookie_bucket() const;
+    // On a token server: the response's connect token, opened and checked
+    // (key, expiry, address, banned id); nullopt after sending Denied.
+    std::optional<protocol::OpenedToken> admit_token(const Endpoint& from,
+                                                     const net::ConnectResponse& response);
+    // Whether a token may open a session for `client_key` (a reclaim token
+    // from its hello): unused, used by this very key, or by the session
+    // `existing` or the one `reclaim` names (its own holder, back). Else Denied.
+    bool token_unused(const Endpoint& from, const net::ConnectResponse& response,
+                      const protocol::OpenedToken& token, const protocol::Key& client_key,
+                      const Session* existing, std::uint64_t reclaim);
+    // The token is used: it opened (or took back) `session`'s keys.
+    void note_token(const protocol::OpenedToken& token, const Session& session);
+    std::uint64_t unix_now_s() const;
     // True when a session of `token` (not 0) was reclaimed for `from` with
     // these keys and accepted again.
-    bool reclaim_session(const Endpoint& from, std::uint64_t token, protocol::SessionSeal& seal,
+    bool reclaim_session(const Endpoint& from, std::uint64_t token,
+                         std::optional<std::uint64_t> player_id, protocol::SessionSeal& seal,
                          const protocol::Key& client_key);
     // A new session for `from` with these keys, or Denied with the reason.
     void open_session(const Endpoint& from, const net::ConnectResponse& response,
-                      const std::string& name, std::uint64_t token, protocol::SessionSeal& seal,
+                      const std::string& name, std::optional<std::uint64_t> player_id,
+                      std::uint64_t token, protocol::SessionSeal& seal,
                       const protocol::Key& client_key);
     // Whether a ConnectResponse's key opened a session in the cookies'
     // lifetime (a replayed handshake), or too many are remembered to take
@@ -167,6 +183,14 @@ class Server {
     // The ConnectResponses' keys taken recently (the first 8 bytes of each,
     // random), with the tick: a replayed handshake is refused.
     std::unordered_map<std::uint64_t, std::uint64_t> used_client_keys_;
+    // Connect tokens used (by their id) until they expire: the key and the
+    // session they opened. Another client's use is refused token_reused.
+    struct UsedToken {
+        protocol::Key client_key{};
+        std::uint32_t client_id = 0;
+        std::uint64_t expires_unix_s = 0;
+    };
+    std::unordered_map<std::uint64_t, UsedToken> used_tokens_;
     protocol::DatagramBuffer sealed_{};  // sealed out
     protocol::DatagramBuffer opened_{};  // opened in
     RefusalLog refusals_;                // refused handshakes, logged per address at a bounded rate

@@ -7,7 +7,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
+#include <chrono>
 
 #include "carom/game/printable_name.hpp"
 #include "carom/protocol/packet.hpp"
@@ -137,6 +140,17 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
         return;
     }
     std::copy(r.client_key()->begin(), r.client_key()->end(), client_key.begin());
+    // A token server opens the token first: its keys are in the session's.
+    std::optional<protocol::OpenedToken> token;
+    if (config_.token_key) {
+        token = admit_token(from, r);
+        if (!token) return;
+    } else if (r.connect_token() != nullptr && r.connect_token()->size() > 0) {
+        // Its hello is sealed with the token's keys mixed in, which only a
+        // token server can read: say so rather than let the client time out.
+        return send_denied(from, net::DenyReason::token_invalid,
+                           "this server takes no connect tokens", nonce);
+    }
     // A repeated response (our Accepted was lost): answer the same.
     Session* existing = find_by_endpoint(from);
     // (Within the cookie's life, anyone who saw it can send it again: it
@@ -152,8 +166,13 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
             ++stats_.dropped[static_cast<std::size_t>(Drop::rate_limited)];
             return;
     }
-    // The session's keys, and the hello only the client could seal with them.
-    const auto keys = protocol::server_session_keys(server_keys_, client_key);
+    // The session's keys (with a token, its keys mixed in: a party in the
+    // middle of the exchange lacks them), and the hello only the client
+    // could seal with them.
+    auto keys = protocol::server_session_keys(server_keys_, client_key);
+    if (keys && token)
+        keys = protocol::mix_token_keys(*keys, token->client_to_server, token->server_to_client,
+                                        false);
     std::optional<protocol::SessionSeal> seal;
     std::optional<std::vector<std::uint8_t>> hello;
     if (keys) {
@@ -164,9 +183,10 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
         ++stats_.dropped[static_cast<std::size_t>(Drop::bad_hello)];
         return;
     }
-    std::uint64_t token = 0;
+    std::uint64_t reclaim = 0;
     for (std::size_t i = 0; i < 8; ++i)
-        token |= std::uint64_t{(*hello)[i]} << (8 * i);
+        reclaim |= std::uint64_t{(*hello)[i]} << (8 * i);
+    if (token && !token_unused(from, r, *token, client_key, existing, reclaim)) return;
     if (existing != nullptr) {
         // The client at this address began again (new keys): its session goes on with them.
         existing->seal = std::move(seal);
@@ -175,21 +195,100 @@ void Server::on_connect_response(const Endpoint& from, const net::Packet& packet
         existing->acked = 0;
         existing->full_sent_tick = 0;
         note_client_key(client_key);
+        if (token) note_token(*token, *existing);
         return send_accepted(*existing);
     }
-    const std::string name = protocol::clean_name(str(r.name()));
+    // On a token server the name is the token's: the backend vouches for it.
+    const std::string name = token ? token->grant.name : protocol::clean_name(str(r.name()));
     if (std::find(config_.banned_names.begin(), config_.banned_names.end(), name) !=
         config_.banned_names.end())
         return send_denied(from, net::DenyReason::banned_name, name, nonce);
-    if (reclaim_session(from, token, *seal, client_key)) return;
-    open_session(from, r, name, token, *seal, client_key);
+    const std::optional<std::uint64_t> player_id =
+        token ? std::optional(token->grant.player_id) : std::nullopt;
+    if (!reclaim_session(from, reclaim, player_id, *seal, client_key))
+        open_session(from, r, name, player_id, reclaim, *seal, client_key);
+    // Accepted (not denied): the token is spent on this client.
+    if (const Session* s = find_by_endpoint(from);
+        token && s != nullptr && s->client_key == client_key)
+        note_token(*token, *s);
 }
 
-bool Server::reclaim_session(const Endpoint& from, std::uint64_t token, protocol::SessionSeal& seal,
+std::uint64_t Server::unix_now_s() const {
+    if (config_.unix_time_s) return config_.unix_time_s();
+    return static_cast<std::uint64_t>(std::chrono::floor<std::chrono::seconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+std::optional<protocol::OpenedToken> Server::admit_token(const Endpoint& from,
+                                                         const net::ConnectResponse& r) {
+    const std::uint64_t nonce = r.nonce();
+    if (r.connect_token() == nullptr || r.connect_token()->size() == 0) {
+        send_denied(from, net::DenyReason::token_required, "", nonce);
+        return std::nullopt;
+    }
+    const std::uint64_t now = unix_now_s();
+    protocol::TokenOpening opened = protocol::open_connect_token(
+        *config_.token_key, {r.connect_token()->data(), r.connect_token()->size()}, now);
+    if (!opened.token) {
+        if (opened.refused == protocol::TokenRefusal::expired)
+            send_denied(from, net::DenyReason::token_expired, "", nonce);
+        else
+            send_denied(from, net::DenyReason::token_invalid, "", nonce);
+        return std::nullopt;
+    }
+    const protocol::OpenedToken& t = *opened.token;
+    const bool ours =
+        std::any_of(t.grant.servers.begin(), t.grant.servers.end(), [&](const auto& a) {
+            return std::find(config_.token_servers.begin(), config_.token_servers.end(), a) !=
+                   config_.token_servers.end();
+        });
+    if (!ours) {
+        send_denied(from, net::DenyReason::token_wrong_server,
+                    fmt::format("the token is for {}", fmt::join(t.grant.servers, ", ")), nonce);
+        return std::nullopt;
+    }
+    if (std::find(config_.banned_ids.begin(), config_.banned_ids.end(), t.grant.player_id) !=
+        config_.banned_ids.end()) {
+        send_denied(from, net::DenyReason::banned_id, fmt::format("player {}", t.grant.player_id),
+                    nonce);
+        return std::nullopt;
+    }
+    return std::move(opened.token);
+}
+
+bool Server::token_unused(const Endpoint& from, const net::ConnectResponse& r,
+                          const protocol::OpenedToken& token, const protocol::Key& client_key,
+                          const Session* existing, std::uint64_t reclaim) {
+    const auto it = used_tokens_.find(token.id);
+    if (it == used_tokens_.end() || it->second.client_key == client_key) return true;
+    // Its own session, begun again at its address or taken back by its reclaim token.
+    const Session* owner = session(it->second.client_id);
+    if (owner != nullptr && (owner == existing || (reclaim != 0 && owner->token == reclaim)))
+        return true;
+    send_denied(from, net::DenyReason::token_reused, "", r.nonce());
+    return false;
+}
+
+void Server::note_token(const protocol::OpenedToken& token, const Session& session) {
+    // Kept until it expires (and the skew allowed): then it is refused as expired.
+    if (used_tokens_.size() >= 4096) {
+        const std::uint64_t now = unix_now_s();
+        std::erase_if(used_tokens_, [&](const auto& e) {
+            return e.second.expires_unix_s + protocol::kTokenClockSkewS < now;
+        });
+    }
+    used_tokens_[token.id] =
+        UsedToken{session.client_key, session.client_id, token.header.expires_unix_s};
+}
+
+bool Server::reclaim_session(const Endpoint& from, std::uint64_t token,
+                             std::optional<std::uint64_t> player_id, protocol::SessionSeal& seal,
                              const protocol::Key& client_key) {
-    // The same token within the grace window reclaims its session and slot.
+    // The same token within the grace window reclaims its session and slot
+    // (on a token server, the same player's).
     for (auto& [id, s] : sessions_) {
-        if (s.token != token || token == 0) continue;
+        if (s.token != token || token == 0 || s.player_id != player_id) continue;
         // An away session's old address is no longer its own (another client
         // may hold it now); a connected one is told it has been taken over.
         if (s.connected) {
@@ -216,7 +315,8 @@ bool Server::reclaim_session(const Endpoint& from, std::uint64_t token, protocol
 }
 
 void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
-                          const std::string& name, std::uint64_t token, protocol::SessionSeal& seal,
+                          const std::string& name, std::optional<std::uint64_t> player_id,
+                          std::uint64_t token, protocol::SessionSeal& seal,
                           const protocol::Key& client_key) {
     const std::uint64_t nonce = r.nonce();
     if (sessions_.size() >= config_.max_clients)
@@ -239,15 +339,17 @@ void Server::open_session(const Endpoint& from, const net::ConnectResponse& r,
     s.client_key = client_key;
     s.endpoint = from;
     s.name = name;
+    s.player_id = player_id;
     s.last_heard_tick = tick_;
     if (!place_session(from, r, s)) return;
     s.client_id = new_client_id();
     s.spread = next_spread_++;
     s.applied.resize(config_.update_history + 1);
     if (s.slot) rooms_[s.room]->seat_client(*s.slot, s.client_id, s.name);
-    spdlog::info("client {} ({}) from {} joined room {} {}", s.client_id,
-                 game::printable_name(s.name), from.to_string(), s.room,
-                 s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
+    spdlog::info(
+        "client {} ({}{}) from {} joined room {} {}", s.client_id, game::printable_name(s.name),
+        s.player_id ? fmt::format(", player {}", *s.player_id) : std::string(), from.to_string(),
+        s.room, s.slot ? fmt::format("in slot {}", *s.slot) : std::string("as a spectator"));
     note_client_key(client_key);
     const auto [it, inserted] = sessions_.emplace(s.client_id, std::move(s));
     by_endpoint_[from] = &it->second;
@@ -309,6 +411,7 @@ void Server::send_denied(const Endpoint& to, net::DenyReason reason, const std::
             spdlog::info("{}", line);
         }
     }
+    ++stats_.denied[static_cast<std::size_t>(reason)];
     builder_.Clear();
     const auto body = net::CreateDenied(builder_, reason, builder_.CreateString(detail), nonce);
     send(to, protocol::finish_packet(builder_, 0, net::Body::Denied, body.Union()));

@@ -25,7 +25,8 @@ struct MapSend {
 
 struct Session {
     std::uint32_t client_id = 0;
-    std::uint64_t token = 0;  // the hello's reclaim token (0: none)
+    std::uint64_t token = 0;                 // the hello's reclaim token (0: none)
+    std::optional<std::uint64_t> player_id;  // on a token server: the connect token's
     // The keys agreed in the handshake: every datagram of the session both
     // ways is sealed with them; one that does not open is dropped.
     std::optional<protocol::SessionSeal> seal;

@@ -34,6 +34,8 @@ struct Stats {
     std::uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
     std::array<std::uint64_t, static_cast<std::size_t>(protocol::PacketError::count_)> invalid{};
     std::array<std::uint64_t, static_cast<std::size_t>(Drop::count_)> dropped{};
+    // Handshakes answered Denied, by reason.
+    std::array<std::uint64_t, static_cast<std::size_t>(net::DenyReason::MAX) + 1> denied{};
     std::uint64_t inputs_stale = 0, inputs_duplicate = 0, inputs_repeated = 0;
     // Inputs dropped unapplied from a full queue (a client sending faster
     // than the ticks run: its oldest queued input goes).

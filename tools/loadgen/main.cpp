@@ -11,9 +11,11 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <random>
+#include <sstream>
 
 #include "carom/cli/cli.hpp"
 #include "carom/client/host_port.hpp"
@@ -22,6 +24,7 @@
 #include "carom/maps/library_map_store.hpp"
 #include "carom/maps/map_library.hpp"
 #include "carom/maps/map_search.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "garbage_sender.hpp"
 #include "sim_client.hpp"
 #include "wire.hpp"
@@ -61,6 +64,9 @@ struct Options {
     std::optional<std::uint32_t> ws_clients;
     std::string input = "bot";
     std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
+    std::vector<std::string> token_files;           // --token: client i uses the i-th
+    std::string token_key_file;                     // --token-key: a token minted per client
+    std::vector<std::vector<std::uint8_t>> tokens;  // read or minted, one a client
 };
 
 // Where the clients go: the server's UDP port, and its WebSocket door for
@@ -71,6 +77,44 @@ struct Targets {
     WsUrl ws_url;
     std::uint32_t ws_clients = 0;
 };
+
+// Options::tokens from --token files, or made with --token-key.
+Status load_tokens(Options& o) {
+    const std::uint32_t total = o.clients + o.spectators;
+    if (!o.token_files.empty()) {
+        if (o.token_files.size() < total)
+            return fail(
+                fmt::format("--token: {} token files for {} clients", o.token_files.size(), total));
+        for (const auto& f : o.token_files) {
+            auto bytes = protocol::load_connect_token(f);
+            if (!bytes) return fail("--token " + bytes.error().message);
+            o.tokens.push_back(std::move(*bytes));
+        }
+        return {};
+    }
+    if (o.token_key_file.empty()) return {};
+    std::ifstream in(o.token_key_file);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in) return fail("--token-key " + o.token_key_file + ": cannot read it");
+    const auto key = protocol::key_from_hex(text.str());
+    if (!key) return key.error_in("--token-key " + o.token_key_file);
+    const auto now =
+        static_cast<std::uint64_t>(std::chrono::floor<std::chrono::seconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count());
+    for (std::uint32_t i = 0; i < total; ++i) {
+        protocol::TokenGrant g;
+        g.player_id = i + 1;
+        g.name = "load" + std::to_string(i);
+        g.servers = {o.server};
+        auto token =
+            protocol::make_connect_token(*key, g, now, static_cast<std::uint64_t>(o.seconds) + 60);
+        if (!token) return token.error_in("--token-key");
+        o.tokens.push_back(std::move(*token));
+    }
+    return {};
+}
 
 nlohmann::json to_json(const linksim::LinkStats& s) {
     return {{"sent", s.sent},
@@ -235,6 +279,7 @@ int run(const Options& o, const Targets& to, asio::io_context& io) {
                          : -1;
             c.spectator = i >= o.clients;
             c.token = rng();
+            if (!o.tokens.empty()) c.connect_token = o.tokens[i];
             const auto source = spread ? std::optional(source_address(i)) : std::nullopt;
             std::unique_ptr<Wire> wire = i < to.ws_clients ? ws_wire(io, *to.ws, source, to.ws_url)
                                                            : udp_wire(io, to.udp, source);
@@ -361,8 +406,17 @@ int main(int argc, char** argv) {
                    "every this many ticks (1: every tick)")
         ->check(CLI::Range(1, 60))
         ->capture_default_str();
+    app.add_option("--token", o.token_files,
+                   "A connect token file for a server with --token-key (repeatable: client i "
+                   "uses the i-th)");
+    app.add_option("--token-key", o.token_key_file,
+                   "The server's token key: a token is made for each client (player id i + 1, "
+                   "name loadI, for the --server text as given, good for the run and a minute)")
+        ->excludes("--token");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
+    if (const auto status = load_tokens(o); !status)
+        return carom::cli::usage_error(app, status.error().message);
     if (!o.sim.empty() || app.count("--sim") > 0) {
         auto spec = linksim::parse_link_spec(o.sim);
         if (!spec) return carom::cli::usage_error(app, "--sim: " + spec.error().message);

@@ -9,19 +9,22 @@
 //   - a page with an empty cache joins a room on a HaxBall stadium (the map
 //     travels), and a reload joins from the page's cache without fetching;
 //   - a spectator page; a hidden page plays on when shown again;
-//   - a goal is drawn (screenshot kept in OUT).
+//   - a goal is drawn (screenshot kept in OUT);
+//   - on a server with --token-key, a page joins with #token= (the address
+//     drops it at once), under the token's name; the same link again, and a
+//     page without a token, are refused with the reason.
 // One server holds the cases on the arena (a room each, run side by side),
 // a second one the stadium's (its map transfers counted alone).
-//   node play.js SERVER LOADGEN REPLAY PAGE_DIR STADIUM_HBS OUT_DIR
+//   node play.js SERVER LOADGEN REPLAY PAGE_DIR STADIUM_HBS OUT_DIR TOKEN
 'use strict';
 const { chromium } = require('playwright-core');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
-const [serverBin, loadgenBin, replayBin, pageDir, stadium, outDir] = process.argv.slice(2);
-if (!outDir) {
-  console.error('usage: node play.js SERVER LOADGEN REPLAY PAGE_DIR STADIUM_HBS OUT_DIR');
+const [serverBin, loadgenBin, replayBin, pageDir, stadium, outDir, tokenBin] = process.argv.slice(2);
+if (!tokenBin) {
+  console.error('usage: node play.js SERVER LOADGEN REPLAY PAGE_DIR STADIUM_HBS OUT_DIR TOKEN');
   process.exit(2);
 }
 fs.rmSync(outDir, { recursive: true, force: true });
@@ -140,6 +143,9 @@ async function main() {
   const arena = await startServer('arena', ['--bots', '--rooms', '3', '--final-pause', '1',
     '--max-sessions-per-ip', '64']);
   const stadiumServer = await startServer('stadium', ['--bots', '--rooms', '1', '--map', stadium]);
+  const tokenKey = path.join(outDir, 'token.key');
+  spawnSync(tokenBin, ['keygen', '-o', tokenKey]);
+  const tokenServer = await startServer('tokens', ['--bots', '--rooms', '1', '--token-key', tokenKey]);
   const results = {};
   try {
     // ---- A player by link, keys held and tapped, 30 s of sound copy ----------
@@ -303,14 +309,40 @@ async function main() {
       await context.close();
     };
 
+    // ---- A token server: #token= in the fragment, used once -------------------
+    const tokens = async () => {
+      const made = spawnSync(tokenBin, ['make', '--key', tokenKey, '--id', '5', '--name', 'tia',
+        '--server', `127.0.0.1:${tokenServer.udp}`, '--expires', '60'], { encoding: 'utf8' });
+      const text = made.stdout.trim();
+      check(made.status === 0 && text.length > 0, `tokens: carom-token made a token (${text.length} characters)`);
+      const context = await newContext();
+      const page = await open(context, tokenServer.url(`?room=0&name=zed#token=${text}`));
+      const href = await page.evaluate(() => location.href);
+      check(!href.includes('token'), `tokens: the address drops the token once read (${href})`);
+      const joined = await until(page, 'the token page holds the match', (i) => i.has_state);
+      const log = fs.readFileSync(path.join(tokenServer.dir, 'server.log'), 'utf8');
+      check(joined.slot >= 0 && log.includes('(tia, player 5) from'),
+        `tokens: the page joins with #token= as the token's tia, player 5 (slot ${joined.slot})`);
+      const other = await newContext();
+      const again = await open(other, tokenServer.url(`?room=0&name=zed#token=${text}`));
+      const reused = await until(again, 'the same token again is refused', (i) => i.ended);
+      check(reused.message.includes('used already'), `tokens: the same link again is refused: "${reused.message}"`);
+      const none = await open(other, tokenServer.url('?room=0&name=zed'));
+      const refused = await until(none, 'a page without a token is refused', (i) => i.ended);
+      check(refused.message.includes('connect token'), `tokens: a page without one is refused: "${refused.message}"`);
+      await other.close();
+      await context.close();
+    };
+
     // The keys alone (their ticks are timed), then the rest side by side
     // while the keys' page plays on.
     const pressed = await keys();
-    await Promise.all([sound(pressed), crowd(), watch(), cache()]);
+    await Promise.all([sound(pressed), crowd(), watch(), cache(), tokens()]);
   } finally {
     await browser.close();
     await arena.stop();
     await stadiumServer.stop();
+    await tokenServer.stop();
   }
   check(errors.length === 0, `no page error (${errors.join('; ')})`);
 
@@ -364,7 +396,7 @@ async function main() {
   const missing = (results.crowdNames || []).filter((n) => !named.includes(`"${n}"`));
   check(named !== '' && missing.length === 0,
     `crowd: carom-replay info names all eight (${(results.crowdNames || []).join(', ')}; missing: ${missing.join(', ') || 'none'})`);
-  for (const f of arena.replays().concat(stadiumServer.replays())) {
+  for (const f of arena.replays().concat(stadiumServer.replays(), tokenServer.replays())) {
     const v = spawnSync(replayBin, ['verify', f], { encoding: 'utf8' });
     check(v.status === 0, `${path.basename(f)} verifies`);
   }

@@ -40,7 +40,7 @@ extern "C" {
 #endif
 
 /* Bumped when a declaration here changes incompatibly. */
-#define CAROM_ABI_VERSION 3
+#define CAROM_ABI_VERSION 4
 #define CAROM_TICK_RATE 60
 /* The largest datagram a client sends or accepts. */
 #define CAROM_MAX_DATAGRAM 1200
@@ -443,6 +443,11 @@ typedef struct carom_client_config {
      * tick steers that one tick); 0: presses only, as most terminals report
      * them, each holding its direction for a moment. */
     int32_t key_releases;
+    /* A connect token (carom_token_make's bytes) for a server started with
+     * --token-key; NULL: none. Copied by carom_client_create, which fails
+     * with CAROM_ERROR_DATA when the bytes are not a token. */
+    const uint8_t* connect_token;
+    size_t connect_token_size;
 } carom_client_config;
 CAROM_API void carom_client_config_init(carom_client_config* config);
 
@@ -535,6 +540,29 @@ CAROM_API const carom_match* carom_client_match(const carom_client* client);
 CAROM_API carom_status carom_client_scene(carom_client* client, uint64_t now_ms,
                                           carom_scene_disk* disks, size_t capacity, size_t* count,
                                           carom_scene_hud* hud);
+
+/* ---- Connect tokens: what a backend gives a player for a token server ----
+ * (schemas/PROTOCOL.md, "Connect tokens"). A server started with
+ * --token-key FILE admits only players with a token made with its key. */
+#define CAROM_TOKEN_KEY_BYTES 32
+/* The largest token carom_token_make makes. */
+#define CAROM_MAX_CONNECT_TOKEN 1002
+/* A new random key (32 bytes) into `key`: the file carom-token keygen
+ * writes holds it as 64 hexadecimal digits. */
+CAROM_API carom_status carom_token_keygen(uint8_t* key);
+/* A token for player `player_id` named `name` (1-15 printable ASCII, no
+ * spaces), good at the `server_count` servers ("HOST:PORT" as each server
+ * names itself: 1 to 4, each at most 64 bytes) from `now_unix_s` for
+ * `lifetime_s` seconds, with `user_data` (at most 256 bytes; NULL with 0).
+ * Its size in *size; its bytes in `token` (capacity at least
+ * CAROM_MAX_CONNECT_TOKEN is always enough). CAROM_ERROR_ARGUMENT when a
+ * value breaks a limit, or the buffer is too small. As text (a file's line,
+ * the play page's #token=), a token is base64url without padding. */
+CAROM_API carom_status carom_token_make(const uint8_t* key, uint64_t player_id, const char* name,
+                                        const char* const* servers, size_t server_count,
+                                        const uint8_t* user_data, size_t user_data_size,
+                                        uint64_t now_unix_s, uint64_t lifetime_s, uint8_t* token,
+                                        size_t capacity, size_t* size);
 
 /* ---- The status query: what a server runs, asked before any session ---- */
 /* A StatusRequest datagram asking for the rooms from `first_room` (padded:

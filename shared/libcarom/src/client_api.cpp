@@ -7,6 +7,7 @@
 
 #include "api_support.hpp"
 #include "carom/play/player.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/protocol/map_codec.hpp"
 #include "client_maps.hpp"
 #include "handles.hpp"
@@ -79,6 +80,13 @@ carom_status carom_client_create(const carom_client_config* config, carom_client
         p.connection.token = c.token;
         p.bot = c.bot != 0;
         p.keys.releases = c.key_releases != 0;
+        if (c.connect_token_size > 0) {
+            require(c.connect_token, "config.connect_token");
+            p.connection.connect_token.assign(c.connect_token,
+                                              c.connect_token + c.connect_token_size);
+            if (auto token = protocol::read_connect_token(p.connection.connect_token); !token)
+                throw Failure{CAROM_ERROR_DATA, token.error().message};
+        }
         auto client = std::make_unique<carom_client>();
         client->maps.set_files(file_map_store(c.map_dirs, c.map_cache));
         carom_client* self = client.get();

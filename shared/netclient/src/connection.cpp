@@ -57,6 +57,10 @@ Connection::Connection(ConnectionConfig config, SendFn send, MapStore* maps)
     : config_(std::move(config)), send_(std::move(send)), maps_(maps) {
     config_.name = protocol::clean_name(config_.name);
     policy_ = SendPolicy(config_.send);
+    if (!config_.connect_token.empty()) {
+        if (auto token = protocol::read_connect_token(config_.connect_token))
+            connect_token_ = std::move(*token);
+    }
 }
 
 void Connection::connect(std::uint64_t now_ms) {
@@ -237,11 +241,16 @@ bool Connection::on_challenge(const net::Challenge& challenge, std::uint64_t now
     // The same server key again (a retry's Challenge) keeps the keys and what they opened.
     if (!seal_ ||
         !std::equal(server_key_.begin(), server_key_.end(), server_key.begin(), server_key.end())) {
-        const auto keys = protocol::client_session_keys(key_pair_, server_key);
+        auto keys = protocol::client_session_keys(key_pair_, server_key);
         if (!keys) {
             ++stats_.unasked;
             return false;
         }
+        // With a token its keys are mixed in: a party in the middle of the
+        // exchange, without them, cannot open or seal anything of the session.
+        if (connect_token_)
+            keys = protocol::mix_token_keys(*keys, connect_token_->client_to_server,
+                                            connect_token_->server_to_client, true);
         seal_.emplace(*keys);
         server_key_.assign(server_key.begin(), server_key.end());
     }
@@ -572,9 +581,12 @@ void Connection::send_connect_response(std::uint64_t now_ms) {
         const auto client_key =
             builder_.CreateVector(key_pair_.public_key.data(), key_pair_.public_key.size());
         const auto sealed_hello = builder_.CreateVector(sealed);
-        const auto body =
-            net::CreateConnectResponse(builder_, name, config_.room, config_.spectator,
-                                       cookie_.value_or(0), pad, nonce_, client_key, sealed_hello);
+        const auto token = connect_token_
+                               ? builder_.CreateVector(connect_token_->private_part)
+                               : flatbuffers::Offset<flatbuffers::Vector<std::uint8_t>>();
+        const auto body = net::CreateConnectResponse(builder_, name, config_.room,
+                                                     config_.spectator, cookie_.value_or(0), pad,
+                                                     nonce_, client_key, sealed_hello, token);
         const auto bytes =
             protocol::finish_packet(builder_, 0, net::Body::ConnectResponse, body.Union());
         if (bytes.size() >= protocol::kConnectRequestMinBytes) {

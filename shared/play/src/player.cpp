@@ -48,6 +48,27 @@ std::string deny_message(net::DenyReason reason, const std::string& detail) {
         case net::DenyReason::shutting_down:
             m = "the server is shutting down";
             break;
+        case net::DenyReason::too_many_from_address:
+            m = "too many players from this address";
+            break;
+        case net::DenyReason::token_required:
+            m = "the server admits only players with a connect token";
+            break;
+        case net::DenyReason::token_invalid:
+            m = "the connect token is not valid for this server (another key, or changed)";
+            break;
+        case net::DenyReason::token_expired:
+            m = "the connect token has expired: ask for a new one";
+            break;
+        case net::DenyReason::token_reused:
+            m = "the connect token was used already: ask for a new one";
+            break;
+        case net::DenyReason::token_wrong_server:
+            m = "the connect token is for another server";
+            break;
+        case net::DenyReason::banned_id:
+            m = "this player is banned";
+            break;
         default:
             m = "refused";
     }

@@ -15,6 +15,8 @@ from .maps import Map
 from .match import (DISC, Batch, END, FINISHED, GOAL, GOAL_PAUSE, KICK, KICKOFF, MOVE, PLAYER, PLAYING,
                     PUCK, Match, State, input_toward)
 from .replay import Replay
+from .tokens import (MAX_CONNECT_TOKEN, make_token, read_token_key, token_from_text, token_keygen,
+                     token_text)
 
 __version__ = lib.carom_version().decode()
 TICK_RATE = 60
@@ -23,5 +25,6 @@ __all__ = [
     "ABI_VERSION", "TICK_RATE", "Batch", "CaromError", "Client", "Map", "Match", "Replay", "State",
     "input_toward", "MOVE", "KICK", "PLAYING", "GOAL_PAUSE", "FINISHED", "PUCK", "PLAYER",
     "DISC", "GOAL", "KICKOFF", "END", "IDLE", "CONNECTING", "CONNECTED", "CLOSED",
-    "MAX_DATAGRAM",
+    "MAX_DATAGRAM", "MAX_CONNECT_TOKEN", "make_token", "read_token_key", "token_from_text",
+    "token_keygen", "token_text",
 ]

@@ -23,7 +23,7 @@ from ctypes import (
     c_void_p,
 )
 
-ABI_VERSION = 3
+ABI_VERSION = 4
 OBSERVE_HEAD = 4  # CAROM_OBSERVE_HEAD
 
 
@@ -219,6 +219,8 @@ class ClientConfig(Structure):
         ("map_cache", c_char_p),
         ("bot", c_int32),
         ("key_releases", c_int32),
+        ("connect_token", POINTER(c_uint8)),
+        ("connect_token_size", c_size_t),
     ]
 
 
@@ -327,6 +329,12 @@ _PROTOTYPES = {
     "carom_replay_seek": (status, [handle, c_uint64]),
     "carom_replay_match_at": (status, [handle, c_uint64, POINTER(handle)]),
     "carom_replay_verify": (status, [handle, POINTER(VerifyResult)]),
+    "carom_token_keygen": (status, [c_char_p]),
+    "carom_token_make": (
+        status,
+        [c_char_p, c_uint64, c_char_p, POINTER(c_char_p), c_size_t, c_char_p, c_size_t, c_uint64,
+         c_uint64, c_char_p, c_size_t, POINTER(c_size_t)],
+    ),
     "carom_client_config_init": (None, [POINTER(ClientConfig)]),
     "carom_client_create": (status, [POINTER(ClientConfig), POINTER(handle)]),
     "carom_client_free": (None, [handle]),

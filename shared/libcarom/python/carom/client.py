@@ -2,13 +2,14 @@
 
 import os
 import random
-from ctypes import byref, c_size_t, create_string_buffer
+from ctypes import byref, c_size_t, c_uint8, create_string_buffer
 
 from . import _native
 from ._native import lib
 from .errors import check
 from .maps import Map
 from .match import Match
+from .tokens import token_from_text
 
 IDLE, CONNECTING, CONNECTED, CLOSED = 0, 1, 2, 3
 LEFT_INK, RIGHT_INK, PUCK_INK, OWN_INK, DISC_INK = 0, 1, 2, 3, 4
@@ -21,7 +22,10 @@ class Client:
     (datagrams), steer it (set_input), and read the match or the scene."""
 
     def __init__(self, name="player", room=-1, spectator=False, token=None,
-                 map_dirs=(), map_cache=None, bot=False):
+                 map_dirs=(), map_cache=None, bot=False, connect_token=None):
+        """`token`: the reclaim token (random by default); `connect_token`:
+        a connect token (bytes, or its text) for a server started with
+        --token-key."""
         config = _native.ClientConfig()
         lib.carom_client_config_init(byref(config))
         self._strings = [name.encode(), ":".join(os.fspath(d) for d in map_dirs).encode()]
@@ -34,6 +38,12 @@ class Client:
             self._strings.append(os.fsencode(map_cache))
             config.map_cache = self._strings[-1]
         config.bot = 1 if bot else 0
+        if connect_token is not None:
+            if isinstance(connect_token, str):
+                connect_token = token_from_text(connect_token)
+            self._token = (c_uint8 * len(connect_token)).from_buffer_copy(connect_token)
+            config.connect_token = self._token
+            config.connect_token_size = len(connect_token)
         out = _native.handle()
         check(lib.carom_client_create(byref(config), byref(out)))
         self._handle = out

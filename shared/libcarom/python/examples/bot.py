@@ -7,6 +7,10 @@ the chase rule: run to the spot behind the nearest puck, facing the goal it
 attacks, and kick when the puck is in reach.
 
     python3 bot.py --server 127.0.0.1:27960 --seconds 30
+
+A server started with --token-key admits it with a connect token: --token
+FILE (carom-token make's), or --token-key FILE, with which the bot makes its
+own as a backend would (carom.make_token).
 """
 
 import argparse
@@ -60,13 +64,23 @@ def main():
     parser.add_argument("--seconds", type=float, default=30.0, help="then leave")
     parser.add_argument("--maps-dir", action="append", default=[],
                         help="where <map>.json files are (else the map is fetched)")
+    parser.add_argument("--token", help="a connect token file (carom-token make)")
+    parser.add_argument("--token-key", help="a server's token key: the bot makes its own token")
     args = parser.parse_args()
+    connect_token = None
+    if args.token:
+        with open(args.token) as f:
+            connect_token = carom.token_from_text(f.read())
+    elif args.token_key:
+        connect_token = carom.make_token(carom.read_token_key(args.token_key), 1, args.name,
+                                         [args.server], 60)
 
     family, address = resolve(args.server)
     sock = socket.socket(family, socket.SOCK_DGRAM)
     sock.connect(address)
     sock.setblocking(False)
-    client = carom.Client(name=args.name, room=args.room, map_dirs=args.maps_dir)
+    client = carom.Client(name=args.name, room=args.room, map_dirs=args.maps_dir,
+                          connect_token=connect_token)
     start = time.monotonic()
 
     def now_ms():

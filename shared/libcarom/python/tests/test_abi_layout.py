@@ -19,6 +19,8 @@ from carom import _native
 C_TYPES = {
     "char": ctypes.c_char,
     "const char*": ctypes.c_char_p,
+    "const uint8_t*": ctypes.POINTER(ctypes.c_uint8),
+    "size_t": ctypes.c_size_t,
     "int32_t": ctypes.c_int32,
     "uint8_t": ctypes.c_uint8,
     "uint32_t": ctypes.c_uint32,

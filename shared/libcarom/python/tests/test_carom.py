@@ -232,5 +232,49 @@ class ReplayTest(unittest.TestCase):
         self.assertEqual(refused.exception.status, 4)
 
 
+class TokenTest(unittest.TestCase):
+    def test_a_token_made_through_libcarom_carries_its_servers_and_expiry_and_a_client_takes_it(self):
+        key = carom.token_keygen()
+        self.assertEqual(len(key), 32)
+        self.assertNotEqual(key, carom.token_keygen())
+        token = carom.make_token(key, 7, "ann", ["127.0.0.1:27960", "[::1]:27960"], 60,
+                                 user_data=b"team=red", now_unix_s=1_800_000_000)
+        self.assertLessEqual(len(token), carom.MAX_CONNECT_TOKEN)
+        self.assertEqual(token[:4], b"CTOK")
+        private_size = int.from_bytes(token[4:6], "little")
+        private = token[6:6 + private_size]
+        self.assertEqual(int.from_bytes(private[0:4], "little"), 1)  # token format
+        self.assertEqual(int.from_bytes(private[8:16], "little"), 1_800_000_000)
+        self.assertEqual(int.from_bytes(private[16:24], "little"), 1_800_000_060)
+        # The public part: two 32-byte keys, then the servers.
+        rest = token[6 + private_size + 64:]
+        servers, at = [], 1
+        for _ in range(rest[0]):
+            servers.append(rest[at + 1:at + 1 + rest[at]].decode())
+            at += 1 + rest[at]
+        self.assertEqual(servers, ["127.0.0.1:27960", "[::1]:27960"])
+        # The name and the user data travel sealed.
+        self.assertNotIn(b"team=red", token)
+        text = carom.token_text(token)
+        self.assertEqual(carom.token_from_text(text + "\n"), token)
+        carom.Client(name="ann", connect_token=token)
+        carom.Client(name="ann", connect_token=text)
+
+    def test_a_token_past_a_limit_and_bytes_that_are_no_token_are_refused(self):
+        key = carom.token_keygen()
+        for bad in [dict(name="a b"), dict(name="x" * 16), dict(servers=[]),
+                    dict(servers=["h:1"] * 5), dict(servers=["h" * 65]),
+                    dict(user_data=b"x" * 257), dict(lifetime_s=0)]:
+            args = dict(name="ann", servers=["h:1"], lifetime_s=60, user_data=b"")
+            args.update(bad)
+            with self.assertRaises(carom.CaromError) as refused:
+                carom.make_token(key, 1, args["name"], args["servers"], args["lifetime_s"],
+                                 user_data=args["user_data"])
+            self.assertEqual(refused.exception.status, 1)
+        with self.assertRaises(carom.CaromError) as not_token:
+            carom.Client(connect_token=b"CTOK" + bytes(20))
+        self.assertEqual(not_token.exception.status, 2)
+
+
 if __name__ == "__main__":
     unittest.main()

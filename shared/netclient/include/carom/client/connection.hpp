@@ -37,6 +37,7 @@
 #include "carom/client/replica.hpp"
 #include "carom/client/send_policy.hpp"
 #include "carom/game/input.hpp"
+#include "carom/protocol/connect_token.hpp"
 #include "carom/protocol/full_state.hpp"
 #include "carom/protocol/map_transfer.hpp"
 #include "carom/protocol/packet.hpp"
@@ -51,6 +52,10 @@ struct ConnectionConfig {
     // Random per client, chosen by the caller: the same token reclaims a
     // slot. It travels sealed (the hello of ConnectResponse).
     std::uint64_t token = 0;
+    // A connect token (protocol::make_connect_token's bytes) for a server
+    // started with --token-key: its private part goes in ConnectResponse,
+    // its keys are mixed into the session's. Empty: none.
+    std::vector<std::uint8_t> connect_token;
     std::uint64_t connect_retry_ms = 250;
     std::uint64_t connect_timeout_ms = 5000;
     std::uint64_t timeout_ms = 5000;    // nothing heard for this long once connected
@@ -268,8 +273,11 @@ class Connection {
     protocol::KeyPair key_pair_;
     std::optional<protocol::SessionSeal> seal_;
     std::vector<std::uint8_t> server_key_;  // the Challenge's the keys came from
-    protocol::DatagramBuffer sealed_{};     // sealed out
-    protocol::DatagramBuffer opened_{};     // opened in
+    // config_.connect_token as read (nullopt: none, or not a token: the
+    // server then refuses token_required).
+    std::optional<protocol::ConnectToken> connect_token_;
+    protocol::DatagramBuffer sealed_{};  // sealed out
+    protocol::DatagramBuffer opened_{};  // opened in
 
     // The run of inputs sent on consecutive ticks, up to `run_end_`, not yet
     // shown applied: newest last, at most kMaxInputRedundancy.
