@@ -74,6 +74,7 @@ token|keygen|2|^carom-token: --output is required
 token|make --key k --id 1 --name a --server h:1 --expires 0|2|^carom-token: --expires: 0 is outside
 token|make --key k --id 1 --name a --server h:1 --expires nan|2|^carom-token: --expires: 'nan' is not a finite number
 token|make --key k --id 1 --server h:1 --expires 5|2|^carom-token: .*--name.*required
+token|make --key k --id 1 --name a --server nope --expires 5|2|^carom-token: --server nope: 'nope' has no :PORT
 client|--token /nonexistent|2|^carom-client: --token /nonexistent: cannot read the connect token
 loadgen|--server 127.0.0.1:1 --token x --token-key y|2|^carom-loadgen: --token excludes --token-key
 loadgen|--server 127.0.0.1:1 --clients 1 --token /nonexistent|2|^carom-loadgen: --token /nonexistent: cannot read

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "carom/cli/cli.hpp"
+#include "carom/client/host_port.hpp"
 #include "carom/protocol/connect_token.hpp"
 
 namespace {
@@ -60,6 +61,12 @@ struct MakeOptions {
 };
 
 int make(const MakeOptions& o) {
+    // The client dials the token's first server: each must be HOST:PORT.
+    for (const auto& server : o.servers)
+        if (const auto hp = carom::client::parse_host_port(server); !hp) {
+            std::cerr << "carom-token: --server " << server << ": " << hp.error().message << "\n";
+            return carom::cli::kExitUsage;
+        }
     std::ifstream in(o.key_file);
     std::stringstream text;
     text << in.rdbuf();
