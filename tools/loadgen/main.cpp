@@ -61,6 +61,8 @@ struct Options {
     std::optional<std::uint32_t> ws_clients;
     std::string input = "bot";
     std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
+    std::uint32_t change_ticks = client::SendPolicyConfig{}.change_ticks;
+    bool every_tick = false;
 };
 
 // Where the clients go: the server's UDP port, and its WebSocket door for
@@ -239,6 +241,8 @@ int run(const Options& o, const Targets& to, asio::io_context& io) {
             std::unique_ptr<Wire> wire = i < to.ws_clients ? ws_wire(io, *to.ws, source, to.ws_url)
                                                            : udp_wire(io, to.udp, source);
             c.send.ack_ticks = o.ack_ticks;
+            c.send.change_ticks = o.change_ticks;
+            c.send.every_tick = o.every_tick;
             clients.push_back(
                 std::make_unique<SimClient>(io, std::move(wire), std::move(c), clock, map_store));
             if (o.input == "human") clients.back()->play_human(rng());
@@ -361,6 +365,13 @@ int main(int argc, char** argv) {
                    "every this many ticks (1: every tick)")
         ->check(CLI::Range(1, 60))
         ->capture_default_str();
+    app.add_option("--change-ticks", o.change_ticks,
+                   "Ticks an input change goes out on: its own, and copies on the next")
+        ->check(CLI::Range(1, 8))
+        ->capture_default_str();
+    app.add_flag("--every-tick", o.every_tick,
+                 "Players send every tick's input, changed or not (the protocol before "
+                 "sending by need: a baseline to measure against)");
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     if (!o.sim.empty() || app.count("--sim") > 0) {
