@@ -71,14 +71,15 @@ void Server::send_updates() {
         // From the newest state the client holds; else from the FullState on
         // its way, until it has had time to come back acknowledged (about 1.5
         // round trips; a client not yet heard, for as long as the history
-        // reaches).
+        // reaches), and while the budget has no FullState to send again.
         const std::optional<std::uint64_t> resend_after = s.round_trip.full_state_resend_ticks();
+        const bool resend_due = resend_after && tick_ - s.full_sent_tick >= *resend_after &&
+                                s.full_budget.available(tick_);
         std::uint64_t baseline = 0;
         if (config_.delta_updates) {
             if (history.covers(s.acked)) {
                 baseline = s.acked;
-            } else if (s.full_sent_tick > s.acked &&
-                       (!resend_after || tick_ - s.full_sent_tick < *resend_after) &&
+            } else if (s.full_sent_tick > s.acked && !resend_due &&
                        history.covers(s.full_sent_tick)) {
                 baseline = s.full_sent_tick;
             }
