@@ -59,10 +59,10 @@ struct Options {
     std::optional<linksim::LinkSpec> link;  // parsed from --sim
     std::string ws;                         // ws://HOST:PORT/PATH
     std::optional<std::uint32_t> ws_clients;
-    std::string input = "bot";
-    std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
     std::uint32_t change_ticks = client::SendPolicyConfig{}.change_ticks;
     bool every_tick = false;
+    std::string input = "bot";
+    std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
 };
 
 // Where the clients go: the server's UDP port, and its WebSocket door for
@@ -360,11 +360,6 @@ int main(int argc, char** argv) {
                    "(a direction held 100 to 300 ms, about 5 changes a second)")
         ->check(CLI::IsMember({"bot", "human"}))
         ->capture_default_str();
-    app.add_option("--ack-ticks", o.ack_ticks,
-                   "A player without an input change acknowledges a newer state at most "
-                   "every this many ticks (1: every tick)")
-        ->check(CLI::Range(1, 60))
-        ->capture_default_str();
     app.add_option("--change-ticks", o.change_ticks,
                    "Ticks an input change goes out on: its own, and copies on the next")
         ->check(CLI::Range(1, 8))
@@ -372,6 +367,11 @@ int main(int argc, char** argv) {
     app.add_flag("--every-tick", o.every_tick,
                  "Players send every tick's input, changed or not (the protocol before "
                  "sending by need: a baseline to measure against)");
+    app.add_option("--ack-ticks", o.ack_ticks,
+                   "A player without an input change acknowledges a newer state at most "
+                   "every this many ticks (1: every tick)")
+        ->check(CLI::Range(1, 60))
+        ->capture_default_str();
     carom::cli::add_version(app);
     if (const auto exit = carom::cli::parse(app, argc, argv)) return *exit;
     if (!o.sim.empty() || app.count("--sim") > 0) {
