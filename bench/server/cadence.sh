@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # When clients send, measured: two builds side by side in one run (BEFORE,
 # then AFTER, scenario by scenario), each a carom-server on loopback with
-# carom-loadgen's clients on a 4 v 4 arena. Prints one table; the figures
-# are in bench/README.md ("When a client sends").
+# carom-loadgen's clients on a 4 v 4 arena, and the AFTER build's clients
+# sending every tick (--every-tick: the same protocol and seal, the cadence
+# before sending by need). Prints one table; the figures are in
+# bench/README.md ("When a client sends").
 #
 #   bench/server/cadence.sh BEFORE_BUILD AFTER_BUILD   # build/release folders
 #
@@ -44,12 +46,13 @@ run() {
   rm -rf "$w"
 }
 
-for who in before after; do
-  b=$BEFORE; [[ $who == after ]] && b=$AFTER
-  run "$b" "$who-bots" "" --clients 8
-  run "$b" "$who-spectator" "--bots" --clients 0 --spectators 1
+for who in before every after; do
+  b=$BEFORE; [[ $who != before ]] && b=$AFTER
+  cadence=(); [[ $who == every ]] && cadence=(--every-tick)
+  run "$b" "$who-bots" "" --clients 8 "${cadence[@]}"
+  run "$b" "$who-spectator" "--bots" --clients 0 --spectators 1 "${cadence[@]}"
   for s in $SEEDS; do
-    run "$b" "$who-lossy-$s" "" --clients 8 --sim "loss=5,latency=50,jitter=10,seed=$s"
+    run "$b" "$who-lossy-$s" "" --clients 8 --sim "loss=5,latency=50,jitter=10,seed=$s" "${cadence[@]}"
   done
 done
 run "$AFTER" "after-human" "" --clients 8 --input human
@@ -85,7 +88,7 @@ def row(label, names):
           f"{sum(r['updates']['full'] for r in rs)} | {wait_s} | {'ok' if ok else 'FAILED'} |")
 print("| run | up B/s | down B/s | taken B | gap p99 ms | gap max | full states | input→update p50 / p99 ms | loadgen |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-for who in ("before", "after"):
+for who in ("before", "every", "after"):
     row(f"{who}: 8 bots, loopback", [f"{who}-bots"])
     row(f"{who}: a spectator, loopback", [f"{who}-spectator"])
     row(f"{who}: 8 bots, 100 ms ±10, 5 % (seeds {' '.join(seeds)})",

@@ -36,7 +36,13 @@ int run_server_bench(const ServerOptions& o) {
     }
     if (want("latency")) {
         for (std::uint32_t rate : {30U, 60U})
-            print_latency(measure_latency(rate, o.latency_seconds), o.latency_seconds, o.json);
+            print_latency(measure_latency(LatencyInput::every_tick, rate, o.latency_seconds),
+                          o.latency_seconds, o.json);
+        // A change comes every 6 to 11 ticks: three times as long for as many samples.
+        for (const LatencyInput input :
+             {LatencyInput::after_quiet, LatencyInput::after_quiet_cushioned})
+            print_latency(measure_latency(input, 60, 3 * o.latency_seconds), 3 * o.latency_seconds,
+                          o.json);
     }
     if (want("datagram")) print_datagram_cost(measure_datagram_cost(sizes), o.json);
     return EXIT_SUCCESS;

@@ -115,8 +115,10 @@ struct PredictFigures {
     double minutes = 0.0;
 };
 
-void predict_run(double seconds, std::uint64_t seed, bool ghosts, PredictFigures& into) {
+void predict_run(double seconds, std::uint64_t seed, bool ghosts,
+                 const carom::client::SendPolicyConfig& send, PredictFigures& into) {
     LinkConfig c;
+    c.send = send;
     c.ghosts = ghosts;
     c.rtt_ms = 100.0;
     c.loss = 0.05;
@@ -154,6 +156,17 @@ int main(int argc, char** argv) {
                    "server and link seeds; predict runs each, draw runs the first");
     bool ghosts = false;
     bool forged_only = false;
+    bool predict_only = false;
+    carom::client::SendPolicyConfig send;
+    app.add_flag("--every-tick", send.every_tick,
+                 "the client sends every tick's input (the protocol before sending by need)");
+    app.add_option("--ack-ticks", send.ack_ticks,
+                   "without a change, acknowledge at most every this many ticks")
+        ->check(CLI::Range(1, 600));
+    app.add_option("--change-ticks", send.change_ticks,
+                   "ticks an input change goes out on: its own and copies on the next")
+        ->check(CLI::Range(1, 8));
+    app.add_flag("--predict-only", predict_only, "only the prediction's figures");
     app.add_flag("--forged-only", forged_only, "only the forged datagrams' costs");
     app.add_flag("--ghosts", ghosts,
                  "predict the other players as ghosts (not stepped with their held inputs)");
@@ -174,6 +187,7 @@ int main(int argc, char** argv) {
     fmt::print("\n\n{:<16} {:>10} {:>10} {:>10} {:>10} {:>12}\n", "screen", "render p50", "p99",
                "screen p50", "p99", "terminal");
     for (const auto& [w, h] : {std::pair{80, 24}, std::pair{200, 60}}) {
+        if (predict_only) break;
         for (const bool utf8 : {true, false}) {
             const DrawFigures f = draw_run(w, h, utf8, seconds, seeds.front());
             fmt::print("{:<16} {:>7.1f} us {:>7.1f} us {:>7.1f} us {:>7.1f} us {:>7.1f} kB/s\n",
@@ -186,7 +200,7 @@ int main(int argc, char** argv) {
 
     PredictFigures p;
     for (const std::uint64_t s : seeds)
-        predict_run(seconds, s, ghosts, p);
+        predict_run(seconds, s, ghosts, send, p);
     fmt::print("\nprediction ({}): |drawn own − server's| after each applied input, {} inputs\n",
                ghosts ? "the others as ghosts" : "the others holding their inputs",
                p.errors.size());
@@ -198,6 +212,6 @@ int main(int argc, char** argv) {
         "{:.1f}/min\n",
         p.frames, p.corrections, static_cast<double>(p.visible) / p.minutes,
         static_cast<double>(p.snaps) / p.minutes);
-    carom::client::bench::print_forged_costs();
+    if (!predict_only) carom::client::bench::print_forged_costs();
     return 0;
 }

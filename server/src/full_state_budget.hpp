@@ -17,6 +17,10 @@ class FullStateBudget {
     // A join's FullState, its copy (PROTOCOL.md) and one resend.
     static constexpr std::uint64_t kBurst = 3;
 
+    // Whether take() would spend at server tick `tick`.
+    bool available(std::uint64_t tick) const {
+        return std::min(kEveryTicks * kBurst, credit_ + (tick - refilled_at_)) >= kEveryTicks;
+    }
     // Spends one FullState's credit at server tick `tick`; false (nothing
     // spent) when the session has none left.
     bool take(std::uint64_t tick) {

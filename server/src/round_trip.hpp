@@ -4,7 +4,11 @@
 // way out, the client's wait before it sent, the way back). A client
 // acknowledges a FullState on its next tick and other states less often, so
 // the lowest sample of the last second or two is the round trip itself; and
-// from it, when a FullState not acknowledged is sent again.
+// from it, when a FullState not acknowledged is sent again. The first sample
+// is the client's first word after its join's FullState left (it speaks on
+// its first tick, holding a state or not): until then nothing is resent, as
+// a client not yet heard (its Accepted lost, say) cannot use a FullState and
+// would only spend the session's budget the join's next one needs.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -13,8 +17,6 @@ namespace carom::server {
 
 class RoundTrip {
   public:
-    // Before any sample: the FullState resend of a client not yet measured.
-    static constexpr std::uint64_t kUnmeasuredResendTicks = 20;
     // The resend's bounds: no sooner than a loopback client can answer, no
     // later than the budget's own pace (FullStateBudget::kEveryTicks).
     static constexpr std::uint64_t kMinResendTicks = 3;
@@ -38,10 +40,10 @@ class RoundTrip {
         return previous_ ? std::min(*current_, *previous_) : *current_;
     }
 
-    // About 1.5 round trips, within the bounds.
-    std::uint64_t full_state_resend_ticks() const {
+    // About 1.5 round trips, within the bounds; none before the first sample.
+    std::optional<std::uint64_t> full_state_resend_ticks() const {
         const std::optional<std::uint64_t> rtt = ticks();
-        if (!rtt) return kUnmeasuredResendTicks;
+        if (!rtt) return std::nullopt;
         return std::clamp<std::uint64_t>((3 * *rtt + 1) / 2, kMinResendTicks, kMaxResendTicks);
     }
 

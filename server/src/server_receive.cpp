@@ -149,10 +149,16 @@ void Server::on_report(Session& session, const protocol::ClientReport& report) {
     if (!report.ack) {
         // It holds no state (it lost its own, or never had one): a FullState.
         session.acked = 0;
+        // Its first word after the join's FullState left: a round trip, give
+        // or take the tick that FullState waited for.
+        if (!session.round_trip.ticks() && session.full_sent_tick != 0 &&
+            tick_ > session.full_sent_tick)
+            session.round_trip.sample(tick_ - session.full_sent_tick, tick_);
     } else if (*report.ack > session.acked) {
         map_transfer_done(session);
         session.round_trip.sample(tick_ - *report.ack, tick_);
         session.acked = *report.ack;
+        session.ack_unanswered = true;
         if (session.acked >= session.full_sent_tick) {
             session.full_sent_tick = 0;
             session.full_copy.clear();

@@ -12,6 +12,14 @@ namespace {
 constexpr std::uint64_t kFullStateCopyTicks = 2;
 // Updates carry the server's tick time once a second (for the HUD).
 constexpr std::uint64_t kTickTimeEveryTicks = 60;
+// A spectator acknowledges rarely (PROTOCOL.md, "When a client sends"), so
+// once it follows (a state acknowledged, no FullState on its way) its
+// updates start from the update sent this many updates back, which it holds
+// unless every one since was lost, rather than from an acknowledgement up to
+// half a second old: the update then carries a few ticks' input changes, not
+// two dozen's. A player's baseline must be a tick it held (its input
+// sequence there), so a player's start from its acknowledgement.
+constexpr std::uint64_t kSpectatorBaseUpdates = 4;
 
 }  // namespace
 
@@ -62,17 +70,26 @@ void Server::send_updates() {
         }
         // From the newest state the client holds; else from the FullState on
         // its way, until it has had time to come back acknowledged (about 1.5
-        // round trips).
-        const std::uint64_t resend_after = s.round_trip.full_state_resend_ticks();
+        // round trips; a client not yet heard, for as long as the history
+        // reaches), and while the budget has no FullState to send again.
+        const std::optional<std::uint64_t> resend_after = s.round_trip.full_state_resend_ticks();
+        const bool resend_due = resend_after && tick_ - s.full_sent_tick >= *resend_after &&
+                                s.full_budget.available(tick_);
         std::uint64_t baseline = 0;
         if (config_.delta_updates) {
             if (history.covers(s.acked)) {
                 baseline = s.acked;
-            } else if (s.full_sent_tick > s.acked && tick_ - s.full_sent_tick < resend_after &&
+            } else if (s.full_sent_tick > s.acked && !resend_due &&
                        history.covers(s.full_sent_tick)) {
                 baseline = s.full_sent_tick;
             }
         }
+        const std::uint64_t back = kSpectatorBaseUpdates * interval;
+        if (config_.delta_updates && !s.slot && s.acked != 0 && s.full_sent_tick == 0 &&
+            !(s.ack_unanswered && baseline == s.acked) && tick_ > back && tick_ - back > s.acked &&
+            history.covers(tick_ - back))
+            baseline = tick_ - back;
+        s.ack_unanswered = false;
         const std::optional<std::uint32_t> from = s.slot ? s.applied_at(baseline) : 0U;
         if (baseline == 0 || !from) {
             send_full_state(s, room);

@@ -46,6 +46,11 @@ struct Session {
 
     // The newest server tick whose state the client holds (its ack; 0: none).
     std::uint64_t acked = 0;
+    // A spectator's acknowledgement no update has yet started from: the next
+    // does, so that the client measures its round trip (it times the first
+    // update built on each acknowledgement); the others start from a recent
+    // update's tick.
+    bool ack_unanswered = false;
     // The last FullState sent, while the client has not acknowledged it:
     // updates go against it meanwhile (0: none pending).
     std::uint64_t full_sent_tick = 0;

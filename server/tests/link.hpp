@@ -207,7 +207,7 @@ class ScriptedClient {
                     failures.push_back(update.error().message);
                     continue;
                 }
-                const client::Replica::Applied applied = copy_->apply(*update);
+                const client::Replica::Applied applied = copy_->apply(*update, !player);
                 if (applied != client::Replica::Applied::taken) {
                     failures.push_back(applied == client::Replica::Applied::mismatch
                                            ? "update: state check mismatch"

@@ -109,7 +109,7 @@ TEST_CASE("every datagram to a watcher of a full 8 v 8 room fits one datagram") 
     CHECK(largest <= protocol::kMaxDatagramBytes);
 }
 
-TEST_CASE("a client whose acknowledged tick has left the history gets a FullState") {
+TEST_CASE("a player whose acknowledged tick has left the history gets a FullState") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
@@ -117,7 +117,7 @@ TEST_CASE("a client whose acknowledged tick has left the history gets a FullStat
     InlineDiskWork disk;
     Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
-    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    REQUIRE(c.connect("eye", 0)->body_type() == net::Body::Accepted);
     c.keep_copy(map_named("arena.json"));
     server.tick();
     REQUIRE(c.take() == 1);
@@ -140,6 +140,36 @@ TEST_CASE("a client whose acknowledged tick has left the history gets a FullStat
     REQUIRE(p->body_as_FullState() != nullptr);
     CHECK(p->body_as_FullState()->tick() == server.current_tick());
     CHECK(p->body_as_FullState()->state_hash() == server.room(0).state_hash());
+}
+
+TEST_CASE(
+    "a spectator's updates start from the update four back, its acknowledgement answered once") {
+    Link link;
+    ServerConfig config = config_for("arena.json");
+    config.bots = true;
+    InlineDiskWork disk;
+    Server server(config, link, disk, fixed_cookies(), "t");
+    ScriptedClient c(server, link, endpoint(1, 5000));
+    REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
+    c.player = false;
+    c.keep_copy(map_named("arena.json"));
+    server.tick();
+    REQUIRE(c.take() == 1);
+    const std::uint64_t acked = c.copy().tick();
+    c.ack(acked);
+    // The first update after an acknowledgement starts from it (the client
+    // times its round trip by it), the others from four updates back, also
+    // once the acknowledgement is older than the history reaches.
+    for (int t = 0; t < 100; ++t) {
+        server.tick();
+        REQUIRE(c.take() >= 1);
+        if (t == 0) CHECK(c.last_baseline == acked);
+        if (t >= 4 && server.current_tick() - 4 > acked)
+            REQUIRE(c.last_baseline == server.current_tick() - 4);
+        REQUIRE(c.copy().match().state_hash() == server.room(0).state_hash());
+    }
+    CHECK(server.stats().full_states == 1);  // the join's, acknowledged before its copy was due
+    CHECK(c.failures.empty());
 }
 
 TEST_CASE("an acknowledgement from the future or of an older tick does not move the baseline") {
@@ -248,19 +278,46 @@ TEST_CASE("a session that acknowledges each FullState once gets no more than its
     CHECK(server.stats().full_states == before + 1);
 }
 
-TEST_CASE("a FullState that is not acknowledged is sent again, not every tick") {
+TEST_CASE(
+    "a FullState to a client not yet heard is not sent again, and once heard within 1.5 round "
+    "trips") {
     Link link;
     ServerConfig config = config_for("arena.json");
     InlineDiskWork disk;
     Server server(config, link, disk, fixed_cookies(), "t");
     ScriptedClient c(server, link, endpoint(1, 5000));
     REQUIRE(c.connect("eye", 0, true)->body_type() == net::Body::Accepted);
-    // The client never answers: a FullState and its copy, updates against
-    // it, and after a while (no round trip measured: 20 ticks) another.
-    for (int t = 0; t < 60; ++t)
+    std::vector<std::uint64_t> sent_on;
+    const auto tick = [&] {
         server.tick();
-    CHECK(server.stats().full_states == 4);  // ticks 1, 3 (the copy), 21, 41
-    CHECK(server.stats().updates == 57);
+        if (server.stats().full_states != sent_on.size()) sent_on.push_back(server.current_tick());
+    };
+    // The client says nothing (its Accepted lost, say): the join's FullState
+    // and its copy, then updates against it; no resend spends the budget the
+    // FullState after its Accepted comes again will need.
+    for (int t = 0; t < 40; ++t)
+        tick();
+    REQUIRE(sent_on.size() == 2);
+    CHECK(sent_on[1] == sent_on[0] + 2);
+    CHECK(server.stats().updates == 39);
+    CHECK(server.stats().full_states_held_back == 0);
+
+    // Another client speaks 4 ticks after its join's FullState left, holding
+    // nothing (both lost): a round trip of 4, and the FullState goes again 6
+    // ticks after it.
+    ScriptedClient d(server, link, endpoint(2, 5000));
+    REQUIRE(d.connect("ear", 0, true)->body_type() == net::Body::Accepted);
+    const std::uint64_t before = server.stats().full_states;
+    std::optional<std::uint64_t> first;
+    for (int t = 0; t < 12; ++t) {
+        server.tick();
+        if (!first && server.stats().full_states > before) first = server.current_tick();
+        if (first && server.current_tick() == *first + 4) d.ack(std::nullopt);
+    }
+    REQUIRE(first);
+    REQUIRE(server.session(d.client_id()) != nullptr);
+    CHECK(server.session(d.client_id())->round_trip.ticks() == 4);
+    CHECK(server.stats().full_states == before + 3);  // the join's, its copy, the resend
 }
 
 TEST_CASE("a FullState not acknowledged is sent again after about 1.5 measured round trips") {

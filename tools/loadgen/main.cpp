@@ -62,6 +62,8 @@ struct Options {
     std::optional<linksim::LinkSpec> link;  // parsed from --sim
     std::string ws;                         // ws://HOST:PORT/PATH
     std::optional<std::uint32_t> ws_clients;
+    std::uint32_t change_ticks = client::SendPolicyConfig{}.change_ticks;
+    bool every_tick = false;
     std::string input = "bot";
     std::uint32_t ack_ticks = client::SendPolicyConfig{}.ack_ticks;
     std::vector<std::string> token_files;           // --token: client i uses the i-th
@@ -284,6 +286,8 @@ int run(const Options& o, const Targets& to, asio::io_context& io) {
             std::unique_ptr<Wire> wire = i < to.ws_clients ? ws_wire(io, *to.ws, source, to.ws_url)
                                                            : udp_wire(io, to.udp, source);
             c.send.ack_ticks = o.ack_ticks;
+            c.send.change_ticks = o.change_ticks;
+            c.send.every_tick = o.every_tick;
             clients.push_back(
                 std::make_unique<SimClient>(io, std::move(wire), std::move(c), clock, map_store));
             if (o.input == "human") clients.back()->play_human(rng());
@@ -401,6 +405,13 @@ int main(int argc, char** argv) {
                    "(a direction held 100 to 300 ms, about 5 changes a second)")
         ->check(CLI::IsMember({"bot", "human"}))
         ->capture_default_str();
+    app.add_option("--change-ticks", o.change_ticks,
+                   "Ticks an input change goes out on: its own, and copies on the next")
+        ->check(CLI::Range(1, 8))
+        ->capture_default_str();
+    app.add_flag("--every-tick", o.every_tick,
+                 "Players send every tick's input, changed or not (the protocol before "
+                 "sending by need: a baseline to measure against)");
     app.add_option("--ack-ticks", o.ack_ticks,
                    "A player without an input change acknowledges a newer state at most "
                    "every this many ticks (1: every tick)")

@@ -326,9 +326,13 @@ void Connection::on_full_state(const net::FullState& part, std::size_t bytes,
         ++stats_.before_map;
         return;
     }
-    // A state older than the one held is of no use.
+    // A state older than the one held is not taken; but the server, which
+    // sent it again for want of an acknowledgement, builds its updates on it
+    // until one comes: they stay decodable, and the acknowledgement goes now.
     if (replica_->holds() && part.tick() <= replica_->tick()) {
         ++stats_.out_of_order;
+        replica_->note_older_state(part.tick(), part.last_input_sequence());
+        policy_.ack_soon();
         return;
     }
     const game::Match& m = replica_->match();
@@ -391,8 +395,10 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
     }
     const std::uint64_t before = replica_->tick();
     const std::uint32_t sequence_before = replica_->last_input_sequence();
-    switch (replica_->apply(*update)) {
+    const bool spectator = admission_.slot < 0;
+    switch (replica_->apply(*update, spectator)) {
         case Replica::Applied::taken:
+            not_held_run_ = 0;
             // The first inputs of a session come with its first
             // acknowledgement, and the updates the client can read start
             // from there: applied last, not first, of the ticks these span.
@@ -415,6 +421,14 @@ void Connection::on_update(std::span<const std::uint8_t> bytes, std::uint64_t no
             return;
         case Replica::Applied::not_held:
             ++stats_.undecodable;
+            // A spectator's updates start from a recent update's tick, not
+            // its acknowledgement: one that missed every update since (or
+            // many in a row) drops its copy and says so, and a FullState comes.
+            if (spectator && ++not_held_run_ >= kSpectatorNotHeldRun) {
+                not_held_run_ = 0;
+                ++stats_.resyncs;
+                replica_->drop();
+            }
             return;
         case Replica::Applied::mismatch:
             // The server's own update, stepped to another state: the copy

@@ -57,6 +57,11 @@ void Replica::note_sequence(std::uint64_t tick, std::uint32_t sequence) {
     applied_[tick % applied_.size()] = {tick, sequence, true};
 }
 
+void Replica::note_older_state(std::uint64_t tick, std::uint32_t last_input_sequence) {
+    if (!held_ || tick >= tick_ || tick_ - tick >= applied_.size() || sequence_at(tick)) return;
+    note_sequence(tick, last_input_sequence);
+}
+
 std::optional<std::uint32_t> Replica::sequence_at(std::uint64_t tick) const {
     const HeldSequence& a = applied_[tick % applied_.size()];
     if (!a.valid || a.tick != tick) return std::nullopt;
@@ -154,11 +159,12 @@ bool Replica::step_to(const protocol::Update& u) {
     return true;
 }
 
-Replica::Applied Replica::apply(const protocol::Update& u) {
+Replica::Applied Replica::apply(const protocol::Update& u, bool spectator) {
     if (!held_) return Applied::not_held;
     if (u.tick <= tick_) return Applied::old;
     if (u.baseline > tick_) return Applied::not_held;
-    const std::optional<std::uint32_t> from = sequence_at(u.baseline);
+    const std::optional<std::uint32_t> from =
+        spectator ? std::optional<std::uint32_t>(sequence_) : sequence_at(u.baseline);
     if (!from) return Applied::not_held;
     const Saved saved = save();
     if (!step_to(u) || protocol::state_check(match_->state_hash()) != u.state) {

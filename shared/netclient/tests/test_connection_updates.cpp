@@ -81,6 +81,63 @@ TEST_CASE("an_update_from_a_baseline_not_held_is_dropped_and_counted") {
     CHECK(h.connection.replica()->tick() == room.tick());
 }
 
+TEST_CASE("a_spectator_steps_an_update_from_a_baseline_it_passed_and_drops_a_copy_left_behind") {
+    FakeRoom room("arena", std::nullopt);
+    Harness h;
+    h.join(room, -1);
+    std::mt19937 rng(3);
+    h.receive(room.full_state(), 0);
+    const std::uint64_t full = room.tick();
+    room.step(some_inputs(rng, room.match().slot_count()));
+    room.step(some_inputs(rng, room.match().slot_count()));
+    h.receive(room.update(full), 0);
+    const std::uint64_t held = room.tick();
+    // The server's update starts from a tick between the FullState and the
+    // one held, which the copy never held: it carries every change after it.
+    for (int t = 0; t < 3; ++t)
+        room.step(some_inputs(rng, room.match().slot_count()));
+    h.receive(room.update(held - 1), 0);
+    CHECK(h.connection.replica()->tick() == room.tick());
+    CHECK(h.connection.replica()->match().state_hash() == room.match().state_hash());
+    CHECK(h.connection.stats().undecodable == 0);
+    // Updates from ticks after the held one, three in a row: the copy is
+    // dropped, and the next acknowledgement says it holds nothing.
+    const std::uint64_t now_held = room.tick();
+    for (int t = 0; t < 3; ++t) {
+        room.step_idle(2);
+        h.receive(room.update(now_held + 1), 0);
+    }
+    CHECK(h.connection.stats().undecodable == 3);
+    CHECK_FALSE(h.connection.replica()->holds());
+    h.connection.send_input(game::Input::idle(), 100);
+    CHECK_FALSE(h.last_report().ack.has_value());
+}
+
+TEST_CASE("a_player_steps_updates_from_a_full_state_resent_after_the_one_it_took") {
+    FakeRoom room("rink");
+    Harness h;
+    h.join(room);
+    h.receive(room.full_state(), 0);
+    const std::uint64_t full = room.tick();
+    room.step_idle(2);
+    h.receive(room.update(full), 0);
+    // The server heard no acknowledgement and sent the state again, a tick
+    // on (no update of that tick); it lands after a newer update was taken,
+    // and the updates from it step the copy.
+    room.step_idle();
+    const test::Bytes again = room.full_state();
+    const std::uint64_t resent = room.tick();
+    room.step_idle();
+    h.receive(room.update(full), 0);
+    h.receive(again, 0);
+    CHECK(h.connection.stats().out_of_order == 1);
+    room.step_idle(2);
+    h.receive(room.update(resent), 0);
+    CHECK(h.connection.stats().undecodable == 0);
+    CHECK(h.connection.replica()->tick() == room.tick());
+    CHECK(h.connection.replica()->match().state_hash() == room.match().state_hash());
+}
+
 TEST_CASE("older_and_duplicate_updates_are_dropped_as_out_of_order") {
     FakeRoom room("rink");
     Harness h;

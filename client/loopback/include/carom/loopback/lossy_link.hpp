@@ -68,6 +68,7 @@ struct LinkConfig {
     std::filesystem::path map_file;   // instead of `map` in the maps directory
     bool client_has_maps = true;      // the client's map directories hold the shipped maps
     std::filesystem::path map_cache;  // the client's map cache (empty: none)
+    client::SendPolicyConfig send;    // when the client sends (its cushion is the Player's)
 };
 
 class LossyWorld {
@@ -81,8 +82,8 @@ class LossyWorld {
           transport_(*this),
           server_(server_config(c), transport_, disk_, server::CookieJar{}, "lossy"),
           maps_(maps::MapLibrary(c.map_cache, c.client_has_maps
-                                                      ? std::vector<std::filesystem::path>{kMaps}
-                                                      : std::vector<std::filesystem::path>{})),
+                                                  ? std::vector<std::filesystem::path>{kMaps}
+                                                  : std::vector<std::filesystem::path>{})),
           player_(player_config(c), maps_,
                   [this](std::span<const std::uint8_t> b) { up_.push(now_us_, b); }) {
         client_at_.address[10] = client_at_.address[11] = 0xFF;
@@ -148,6 +149,7 @@ class LossyWorld {
         s.connection.token = c.seed;
         s.bot = c.bot_client;
         s.connection.spectator = c.spectator;
+        s.connection.send = c.send;
         s.prediction.others_hold_inputs = !c.ghosts;
         return s;
     }

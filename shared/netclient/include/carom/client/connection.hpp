@@ -217,6 +217,8 @@ class Connection {
     static constexpr std::size_t kAckRing = 256;
     static constexpr std::size_t kSentRing = 256;
     static constexpr std::size_t kMaxEventsHeld = 64;
+    // Updates in a row a spectator could not step before it drops its copy.
+    static constexpr std::uint32_t kSpectatorNotHeldRun = 3;
 
     void send_connect_request(std::uint64_t now_ms);
     void send_connect_response(std::uint64_t now_ms);
@@ -310,6 +312,7 @@ class Connection {
     std::vector<ServerEvent> events_;  // at most kMaxEventsHeld, the newest
     std::optional<MatchInfo> match_info_;
     std::uint32_t last_input_sequence_ = 0;
+    std::uint32_t not_held_run_ = 0;  // a spectator's updates in a row not stepped
     float server_tick_ms_ = 0.0F;
 
     ConnectionStats stats_;

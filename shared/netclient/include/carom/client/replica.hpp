@@ -54,9 +54,20 @@ class Replica {
                    // or a change did not fit the match: the copy is as it was
     };
     // Steps from the held tick to update.tick: update.tick - tick() steps.
-    Applied apply(const protocol::Update& update);
+    // A player's copy needs the baseline to be a tick it held (its input
+    // sequence there); a spectator's, whose updates carry no sequence of its
+    // own, steps from any held tick at or after the baseline (the update
+    // carries every change after it).
+    Applied apply(const protocol::Update& update, bool spectator = false);
     const game::Map& map() const { return map_.get(); }
     const game::CheckedMap& checked_map() const { return map_; }
+    // A state older than the held one came (a FullState resent because the
+    // server had not heard it acknowledged): the server's updates start from
+    // its tick until it hears of a newer one, and stepping from the held
+    // tick needs only the client's input sequence at that tick, which it
+    // says. Noted when the tick is among those whose sequences are kept and
+    // none is known for it.
+    void note_older_state(std::uint64_t tick, std::uint32_t last_input_sequence);
     // Forget the state (the client then asks for a FullState).
     void drop() { held_ = false; }
 
