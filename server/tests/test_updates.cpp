@@ -158,14 +158,14 @@ TEST_CASE(
     const std::uint64_t acked = c.copy().tick();
     c.ack(acked);
     // The first update after an acknowledgement starts from it (the client
-    // times its round trip by it), the others from four updates back, also
+    // times its round trip by it), the others from three updates back, also
     // once the acknowledgement is older than the history reaches.
     for (int t = 0; t < 100; ++t) {
         server.tick();
         REQUIRE(c.take() >= 1);
         if (t == 0) CHECK(c.last_baseline == acked);
-        if (t >= 4 && server.current_tick() - 4 > acked)
-            REQUIRE(c.last_baseline == server.current_tick() - 4);
+        if (t >= 3 && server.current_tick() - 3 > acked)
+            REQUIRE(c.last_baseline == server.current_tick() - 3);
         REQUIRE(c.copy().match().state_hash() == server.room(0).state_hash());
     }
     CHECK(server.stats().full_states == 1);  // the join's, acknowledged before its copy was due
