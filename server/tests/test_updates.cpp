@@ -143,7 +143,7 @@ TEST_CASE("a player whose acknowledged tick has left the history gets a FullStat
 }
 
 TEST_CASE(
-    "a spectator's updates start from the update four back, its acknowledgement answered once") {
+    "a spectator's updates start from the update three back, its acknowledgement answered once") {
     Link link;
     ServerConfig config = config_for("arena.json");
     config.bots = true;
