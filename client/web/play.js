@@ -53,6 +53,10 @@ const connectToken = (() => {
   }
 })();
 
+// The session's reclaim token (random, never 0): from the browser's
+// cryptographic generator, as carom-client takes its own.
+const reclaimToken = () => crypto.getRandomValues(new BigUint64Array(1))[0] | 1n;
+
 // ---- Maps kept by hash (IndexedDB), so a reload joins without fetching ----
 const mapStore = {
   db: null,
@@ -228,7 +232,7 @@ async function main() {
       view.setUint32(config + f.name.at, nameAt, true);
       view.setInt32(config + f.room.at, room.room, true);
       view.setInt32(config + f.spectator.at, spectate ? 1 : 0, true);
-      view.setBigUint64(config + f.token.at, BigInt.asUintN(64, BigInt(Math.floor(Math.random() * 2 ** 52)) << 12n | 1n), true);
+      view.setBigUint64(config + f.token.at, reclaimToken(), true);
       view.setInt32(config + f.key_releases.at, 1, true);  // a browser says when a key goes up
       if (tokenAt) {
         carom.m.HEAPU8.set(connectToken, tokenAt);
