@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "api_support.hpp"
+#include "carom/client/host_port.hpp"
 #include "carom/protocol/connect_token.hpp"
 
 using namespace carom;
@@ -35,8 +36,13 @@ carom_status carom_token_make(const uint8_t* key, uint64_t player_id, const char
         grant.player_id = player_id;
         grant.name = require(name, "name");
         if (server_count > 0) require(servers, "servers");
-        for (std::size_t i = 0; i < server_count && i <= protocol::kMaxTokenServers; ++i)
+        for (std::size_t i = 0; i < server_count && i <= protocol::kMaxTokenServers; ++i) {
             grant.servers.emplace_back(require(servers[i], "a server"));
+            // The client dials the token's first server: each must be HOST:PORT.
+            if (const auto hp = client::parse_host_port(grant.servers.back()); !hp)
+                throw Failure{CAROM_ERROR_ARGUMENT,
+                              "server " + grant.servers.back() + ": " + hp.error().message};
+        }
         if (user_data_size > 0) {
             require(user_data, "user_data");
             grant.user_data.assign(user_data, user_data + user_data_size);

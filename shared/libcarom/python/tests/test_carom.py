@@ -263,7 +263,7 @@ class TokenTest(unittest.TestCase):
     def test_a_token_past_a_limit_and_bytes_that_are_no_token_are_refused(self):
         key = carom.token_keygen()
         for bad in [dict(name="a b"), dict(name="x" * 16), dict(servers=[]),
-                    dict(servers=["h:1"] * 5), dict(servers=["h" * 65]),
+                    dict(servers=["h:1"] * 5), dict(servers=["h" * 65]), dict(servers=["nope"]),
                     dict(user_data=b"x" * 257), dict(lifetime_s=0)]:
             args = dict(name="ann", servers=["h:1"], lifetime_s=60, user_data=b"")
             args.update(bad)
